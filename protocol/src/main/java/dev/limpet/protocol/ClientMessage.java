@@ -1,0 +1,93 @@
+package dev.limpet.protocol;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import java.util.List;
+import java.util.Map;
+
+/** Text messages a client sends to the daemon over {@code /ws} (docs/protocol.md, "Commands"). */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(ClientMessage.Hello.class),
+    @JsonSubTypes.Type(ClientMessage.ListSessions.class),
+    @JsonSubTypes.Type(ClientMessage.SpawnSession.class),
+    @JsonSubTypes.Type(ClientMessage.AttachSession.class),
+    @JsonSubTypes.Type(ClientMessage.DetachSession.class),
+    @JsonSubTypes.Type(ClientMessage.PtyInput.class),
+    @JsonSubTypes.Type(ClientMessage.PtyResize.class),
+    @JsonSubTypes.Type(ClientMessage.KillSession.class),
+    @JsonSubTypes.Type(ClientMessage.RemoveSession.class),
+    @JsonSubTypes.Type(ClientMessage.RenameSession.class),
+})
+public sealed interface ClientMessage {
+
+    /** The client's correlation id, echoed in replies; may be null. */
+    String reqId();
+
+    /** The wire name of this message type. */
+    @JsonIgnore
+    default String type() {
+        return getClass().getAnnotation(JsonTypeName.class).value();
+    }
+
+    /** Messages that address one session. */
+    sealed interface SessionCommand extends ClientMessage {
+        String sessionId();
+    }
+
+    @JsonTypeName("hello")
+    record Hello(
+            @JsonProperty("clientSessionKey") String clientSessionKey,
+            Integer protocol,
+            String client,
+            String reqId) implements ClientMessage {}
+
+    @JsonTypeName("list_sessions")
+    record ListSessions(String reqId) implements ClientMessage {}
+
+    @JsonTypeName("spawn_session")
+    record SpawnSession(
+            String reqId,
+            List<String> command,
+            String cwd,
+            String label,
+            Integer cols,
+            Integer rows,
+            Map<String, String> env) implements ClientMessage {}
+
+    /** {@code since} null or negative means "I have nothing of this session". */
+    @JsonTypeName("attach_session")
+    record AttachSession(
+            String reqId,
+            String sessionId,
+            Long since,
+            Integer cols,
+            Integer rows,
+            Boolean readOnly) implements SessionCommand {
+        public boolean wantsReadOnly() {
+            return Boolean.TRUE.equals(readOnly);
+        }
+    }
+
+    @JsonTypeName("detach_session")
+    record DetachSession(String reqId, String sessionId) implements SessionCommand {}
+
+    @JsonTypeName("pty_input")
+    record PtyInput(String reqId, String sessionId, String data) implements SessionCommand {}
+
+    @JsonTypeName("pty_resize")
+    record PtyResize(String reqId, String sessionId, Integer cols, Integer rows) implements SessionCommand {}
+
+    /** Without a signal: close the session (SIGHUP to its group, SIGKILL after a grace). */
+    @JsonTypeName("kill_session")
+    record KillSession(String reqId, String sessionId, String signal) implements SessionCommand {}
+
+    @JsonTypeName("remove_session")
+    record RemoveSession(String reqId, String sessionId) implements SessionCommand {}
+
+    @JsonTypeName("rename_session")
+    record RenameSession(String reqId, String sessionId, String label) implements SessionCommand {}
+}

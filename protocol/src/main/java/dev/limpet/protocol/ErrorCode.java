@@ -1,0 +1,53 @@
+package dev.limpet.protocol;
+
+import java.util.Locale;
+
+/** Every error code the daemon puts in a {@code command_error} or an HTTP error body (docs/protocol.md). */
+public enum ErrorCode {
+    BAD_REQUEST(false, 400),
+    UNKNOWN_TYPE(false, 400),
+    FRAME_TOO_LARGE(false, 413),
+    HELLO_REQUIRED(false, 400),
+    UNSUPPORTED_PROTOCOL(false, 400),
+    INVALID_CLIENT_SESSION_KEY(false, 400),
+    INVALID_SESSION_ID(false, 400),
+    SESSION_NOT_FOUND(false, 404),
+    AMBIGUOUS_SESSION(false, 409),
+    SESSION_NOT_RUNNING(false, 409),
+    NOT_ATTACHED(false, 409),
+    READ_ONLY(false, 403),
+    INVALID_SIZE(false, 400),
+    INVALID_SIGNAL(false, 400),
+    INVALID_LABEL(false, 400),
+    SPAWN_FAILED(false, 422),
+    DAEMON_RECOVERING(true, 503),
+    BACKEND_UNAVAILABLE(true, 503),
+    UNAUTHORIZED(false, 401),
+    ORIGIN_FORBIDDEN(false, 403),
+    INTERNAL_ERROR(true, 500);
+
+    private final boolean retryable;
+    private final int httpStatus;
+
+    ErrorCode(boolean retryable, int httpStatus) {
+        this.retryable = retryable;
+        this.httpStatus = httpStatus;
+    }
+
+    /** The code as it appears on the wire, e.g. {@code session_not_found}. */
+    public String wire() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public boolean retryable() {
+        return retryable;
+    }
+
+    public int httpStatus() {
+        return httpStatus;
+    }
+
+    public static ErrorCode fromWire(String wire) {
+        return valueOf(wire.toUpperCase(Locale.ROOT));
+    }
+}

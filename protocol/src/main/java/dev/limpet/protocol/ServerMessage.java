@@ -1,0 +1,110 @@
+package dev.limpet.protocol;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import java.util.List;
+
+/** Text messages the daemon sends to a client over {@code /ws} (docs/protocol.md, "Events"). */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(ServerMessage.InitialState.class),
+    @JsonSubTypes.Type(ServerMessage.SessionList.class),
+    @JsonSubTypes.Type(ServerMessage.SpawnResult.class),
+    @JsonSubTypes.Type(ServerMessage.AttachResult.class),
+    @JsonSubTypes.Type(ServerMessage.Ack.class),
+    @JsonSubTypes.Type(ServerMessage.PtyDesync.class),
+    @JsonSubTypes.Type(ServerMessage.SessionExited.class),
+    @JsonSubTypes.Type(ServerMessage.SessionsChanged.class),
+    @JsonSubTypes.Type(ServerMessage.Warning.class),
+    @JsonSubTypes.Type(ServerMessage.CommandError.class),
+})
+public sealed interface ServerMessage {
+
+    @JsonIgnore
+    default String type() {
+        return getClass().getAnnotation(JsonTypeName.class).value();
+    }
+
+    record RecoveryCounts(int recovered, int pruned, int missing, int failed, int quarantined) {
+        public static final RecoveryCounts NONE = new RecoveryCounts(0, 0, 0, 0, 0);
+    }
+
+    record ClientAttachment(String sessionId, long offset, boolean readOnly) {}
+
+    record ClientSessionState(boolean resumed, List<ClientAttachment> attachments) {
+        public ClientSessionState {
+            attachments = attachments == null ? List.of() : List.copyOf(attachments);
+        }
+    }
+
+    @JsonTypeName("initial_state")
+    record InitialState(
+            int protocol,
+            String daemonInstanceId,
+            String version,
+            String backend,
+            List<String> degraded,
+            List<SessionInfo> sessions,
+            RecoveryCounts recovery,
+            ClientSessionState clientSession) implements ServerMessage {
+        public InitialState {
+            degraded = degraded == null ? List.of() : List.copyOf(degraded);
+            sessions = sessions == null ? List.of() : List.copyOf(sessions);
+        }
+    }
+
+    @JsonTypeName("session_list")
+    record SessionList(String reqId, List<SessionInfo> sessions) implements ServerMessage {
+        public SessionList {
+            sessions = sessions == null ? List.of() : List.copyOf(sessions);
+        }
+    }
+
+    @JsonTypeName("spawn_result")
+    record SpawnResult(String reqId, SessionInfo session) implements ServerMessage {}
+
+    @JsonTypeName("attach_result")
+    record AttachResult(
+            String reqId,
+            String sessionId,
+            SessionInfo session,
+            long replayFrom,
+            long endOffset,
+            boolean truncated,
+            boolean snapshot,
+            boolean readOnly) implements ServerMessage {}
+
+    @JsonTypeName("ack")
+    record Ack(String reqId, String command) implements ServerMessage {}
+
+    @JsonTypeName("pty_desync")
+    record PtyDesync(String sessionId, long offset, String reason) implements ServerMessage {}
+
+    @JsonTypeName("session_exited")
+    record SessionExited(String sessionId, Integer exitCode, String exitSignal) implements ServerMessage {}
+
+    @JsonTypeName("sessions_changed")
+    record SessionsChanged(List<SessionInfo> sessions) implements ServerMessage {
+        public SessionsChanged {
+            sessions = sessions == null ? List.of() : List.copyOf(sessions);
+        }
+    }
+
+    @JsonTypeName("warning")
+    record Warning(String code, String message) implements ServerMessage {}
+
+    @JsonTypeName("command_error")
+    record CommandError(
+            String reqId,
+            String command,
+            String sessionId,
+            String code,
+            String message,
+            boolean retryable) implements ServerMessage {
+        public static CommandError of(String reqId, String command, String sessionId, ErrorCode code, String message) {
+            return new CommandError(reqId, command, sessionId, code.wire(), message, code.retryable());
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package dev.limpet.protocol;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limpet.protocol.ClientMessage.*;
+import dev.limpet.protocol.ServerMessage.*;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class ProtocolCodecTest {
+
+    static final SessionInfo INFO = new SessionInfo("k3x9q2", "build", List.of("bash", "-l"), "/tmp", "running",
+            4242L, null, null, "2026-11-25T22:10:00Z", 120, 40, 8812L, 1);
+
+    static Stream<ClientMessage> clientMessages() {
+        return Stream.of(
+                new Hello("abcdefgh12", 1, "test/1", null),
+                new ListSessions("r1"),
+                new SpawnSession("r2", List.of("bash"), "/tmp", "lbl", 100, 30, Map.of("A", "b")),
+                new SpawnSession(null, null, null, null, null, null, null),
+                new AttachSession("r3", "k3x9q2", 17L, 80, 24, true),
+                new AttachSession(null, "k3x9q2", null, null, null, null),
+                new DetachSession("r4", "k3x9q2"),
+                new PtyInput(null, "k3x9q2", "ls\r"),
+                new PtyResize(null, "k3x9q2", 132, 43),
+                new KillSession("r5", "k3x9q2", "TERM"),
+                new RemoveSession("r6", "k3x9q2"),
+                new RenameSession("r7", "k3x9q2", "new name"));
+    }
+
+    static Stream<ServerMessage> serverMessages() {
+        return Stream.of(
+                new InitialState(1, "d-1", "0.1.0", "embedded", List.of("embedded"), List.of(INFO),
+                        new RecoveryCounts(1, 2, 3, 4, 5),
+                        new ClientSessionState(true, List.of(new ClientAttachment("k3x9q2", 99, false)))),
+                new SessionList("r1", List.of(INFO)),
+                new SpawnResult("r2", INFO),
+                new AttachResult("r3", "k3x9q2", INFO, 10, 8812, true, false, false),
+                new Ack("r4", "detach_session"),
+                new PtyDesync("k3x9q2", 77, "slow_consumer"),
+                new SessionExited("k3x9q2", 3, null),
+                new SessionsChanged(List.of(INFO)),
+                new Warning("backend_degraded", "embedded"),
+                CommandError.of("r5", "pty_input", "k3x9q2", ErrorCode.SESSION_NOT_RUNNING, "exited"));
+    }
+
+    @ParameterizedTest
+    @MethodSource("clientMessages")
+    void everyClientMessageSurvivesARoundTrip(ClientMessage message) {
+        String json = ProtocolCodec.encode(message);
+        assertThat(json).contains("\"type\":\"" + message.type() + "\"");
+        assertThat(ProtocolCodec.decodeClient(json)).isEqualTo(message);
+    }
+
+    @ParameterizedTest
+    @MethodSource("serverMessages")
+    void everyServerMessageSurvivesARoundTrip(ServerMessage message) {
+        String json = ProtocolCodec.encode(message);
+        assertThat(json).contains("\"type\":\"" + message.type() + "\"");
+        assertThat(ProtocolCodec.decodeServer(json)).isEqualTo(message);
+    }
+
+    @Test
+    void fieldsAreSnakeCaseExceptTheClientSessionKey() {
+        assertThat(ProtocolCodec.encode(new AttachSession("r", "abc", 5L, 1, 2, true)))
+                .contains("\"session_id\":\"abc\"", "\"read_only\":true", "\"req_id\":\"r\"");
+        assertThat(ProtocolCodec.encode(new Hello("abcdefgh", 1, null, null))).contains("\"clientSessionKey\":\"abcdefgh\"");
+        assertThat(ProtocolCodec.encode(new SpawnResult(null, INFO))).contains("\"exit_code\":null", "\"end_offset\":8812");
+    }
+
+    @Test
+    void unknownFieldsAreIgnoredForForwardCompatibility() {
+        assertThat(ProtocolCodec.decodeClient("{\"type\":\"list_sessions\",\"req_id\":\"x\",\"future\":[1,2]}"))
+                .isEqualTo(new ListSessions("x"));
+    }
+
+    @Test
+    void malformedJsonIsABadRequest() {
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient("{nope"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient("[1]"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient(""))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+    }
+
+    @Test
+    void missingTypeIsABadRequestAndUnknownTypeIsNamed() {
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient("{\"session_id\":\"a\"}"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient("{\"type\":\"format_disk\"}"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.UNKNOWN_TYPE);
+                    assertThat(e.getMessage()).contains("format_disk");
+                });
+    }
+
+    @Test
+    void mistypedFieldIsABadRequest() {
+        assertThatThrownBy(() -> ProtocolCodec.decodeClient("{\"type\":\"pty_resize\",\"session_id\":\"a\",\"cols\":\"wide\"}"))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+    }
+
+    @Test
+    void binaryFramesRoundTrip() {
+        for (BinaryFrame.Kind kind : BinaryFrame.Kind.values()) {
+            BinaryFrame frame = new BinaryFrame(kind, "k3x9q2", 1L << 40, "héllo".getBytes(StandardCharsets.UTF_8));
+            assertThat(BinaryFrame.decode(ByteBuffer.wrap(frame.encode()))).isEqualTo(frame);
+        }
+    }
+
+    @Test
+    void truncatedOrForeignBinaryFramesAreRejected() {
+        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(new byte[] {1, 3, 'a'})))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(new byte[] {9, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0})))
+                .isInstanceOf(ProtocolException.class);
+        byte[] pathy = BinaryFrame.encode(BinaryFrame.Kind.INPUT, "abc", 0, new byte[0], 0, 0);
+        pathy[2] = '.';
+        pathy[3] = '/';
+        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(pathy)))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SESSION_ID));
+    }
+
+    @Test
+    void errorCodesHaveStableWireNames() {
+        assertThat(ErrorCode.DAEMON_RECOVERING.wire()).isEqualTo("daemon_recovering");
+        assertThat(ErrorCode.DAEMON_RECOVERING.retryable()).isTrue();
+        assertThat(ErrorCode.fromWire("session_not_found")).isEqualTo(ErrorCode.SESSION_NOT_FOUND);
+    }
+}
