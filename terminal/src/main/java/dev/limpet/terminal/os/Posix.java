@@ -1,0 +1,97 @@
+package dev.limpet.terminal.os;
+
+import dev.limpet.terminal.pty.Signal;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.Optional;
+
+/** Process-level POSIX calls through FFM, for Linux x86_64/aarch64 with glibc. */
+public final class Posix {
+    private static final Path PROC = Path.of("/proc");
+
+    private Posix() {}
+
+    /** Whether a process with this pid exists: {@code kill(pid, 0)} succeeds or fails with EPERM (exists, not ours). */
+    public static boolean isAlive(long pid) {
+        requirePid(pid);
+        int errno = Libc.kill((int) pid, 0);
+        return errno == 0 || errno == Errno.EPERM;
+    }
+
+    /**
+     * Sends {@code signal} to {@code pid} (a negative pid names a process group, as for kill(2)).
+     *
+     * @throws ErrnoException when it fails, ESRCH included (use {@link #isAlive} first if a gone
+     *     process is fine)
+     */
+    public static void kill(long pid, Signal signal) throws ErrnoException {
+        if (pid == 0 || pid == -1 || pid != (int) pid) {
+            throw new IllegalArgumentException("refusing to signal pid " + pid); // 0 and -1 mean "my group" and "everyone"
+        }
+        int errno = Libc.kill((int) pid, signal.number());
+        if (errno != 0) {
+            throw new ErrnoException("kill(" + pid + ", " + signal.signalName() + ")", errno);
+        }
+    }
+
+    public static int getuid() {
+        return Libc.getuid();
+    }
+
+    public static long getpid() {
+        return Libc.getpid();
+    }
+
+    /** Makes the calling process a session leader; returns the new session id. */
+    public static int setsid() throws ErrnoException {
+        return Libc.setsid();
+    }
+
+    /**
+     * When {@code pid} started, from {@code /proc/PID/stat} (field 22, clock ticks since boot) and
+     * the boot time in {@code /proc/stat}. Precise to a clock tick plus the second of boot time, and
+     * stable for the life of the process: comparing a stored value with a fresh one tells whether
+     * a pid now names a different process.
+     *
+     * @return empty when no such process exists (or it vanished while being read)
+     */
+    public static Optional<Instant> processStartTime(long pid) {
+        requirePid(pid);
+        try {
+            long ticks = startTicks(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat")));
+            long ticksPerSecond = Libc.sysconf(Libc.SC_CLK_TCK);
+            long millis = ticks * 1000 / ticksPerSecond;
+            return Optional.of(Instant.ofEpochSecond(bootTimeSeconds()).plusMillis(millis));
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException e) {
+            // ESRCH while reading: the process exited between open and read.
+            return Optional.empty();
+        }
+    }
+
+    /** Field 22 of a {@code /proc/PID/stat} line; the command name (field 2) may hold spaces and parentheses. */
+    static long startTicks(String stat) {
+        int afterName = stat.lastIndexOf(')');
+        String[] fields = stat.substring(afterName + 2).trim().split(" ");
+        return Long.parseLong(fields[22 - 3]); // fields[0] is field 3 (state)
+    }
+
+    private static long bootTimeSeconds() throws IOException {
+        for (String line : Files.readAllLines(PROC.resolve("stat"))) {
+            if (line.startsWith("btime ")) {
+                return Long.parseLong(line.substring(6).trim());
+            }
+        }
+        throw new IOException("/proc/stat has no btime line");
+    }
+
+    private static void requirePid(long pid) {
+        if (pid <= 0 || pid > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("not a pid: " + pid);
+        }
+    }
+}
