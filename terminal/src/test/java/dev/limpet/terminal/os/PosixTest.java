@@ -1,0 +1,79 @@
+package dev.limpet.terminal.os;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limpet.terminal.pty.Signal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PosixTest {
+    @Test
+    void getpidIsThisJvm() {
+        assertThat(Posix.getpid()).isEqualTo(ProcessHandle.current().pid());
+    }
+
+    @Test
+    void getuidIsTheOwnerOfThisProcess() throws Exception {
+        Object owner = java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid");
+        assertThat(Posix.getuid()).isEqualTo(owner);
+    }
+
+    @Test
+    void isAliveAndKillFollowALiveProcess() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "30").start();
+        try {
+            assertThat(Posix.isAlive(sleep.pid())).isTrue();
+            Posix.kill(sleep.pid(), Signal.TERM);
+            assertThat(sleep.waitFor(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(sleep.exitValue()).isEqualTo(128 + 15);
+            assertThat(Posix.isAlive(sleep.pid())).isFalse();
+            assertThatThrownBy(() -> Posix.kill(sleep.pid(), Signal.TERM)).isInstanceOf(ErrnoException.class)
+                    .hasMessage("kill(" + sleep.pid() + ", SIGTERM): No such process (ESRCH)")
+                    .extracting(e -> ((ErrnoException) e).errno()).isEqualTo(Errno.ESRCH);
+        } finally {
+            sleep.destroyForcibly();
+        }
+    }
+
+    @Test
+    void isAliveIsTrueForAProcessOwnedBySomeoneElse() {
+        // pid 1 exists in every pid namespace; unless we are root, kill(1, 0) fails with EPERM.
+        assertThat(Posix.isAlive(1)).isTrue();
+    }
+
+    @Test
+    void killRefusesPidsThatMeanMoreThanOneProcess() {
+        assertThatThrownBy(() -> Posix.kill(0, Signal.TERM)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> Posix.kill(-1, Signal.TERM)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void processStartTimeMatchesTheJdksView() throws Exception {
+        Process sleep = new ProcessBuilder("sleep", "30").start();
+        try {
+            Instant ours = Posix.processStartTime(sleep.pid()).orElseThrow();
+            Instant jdks = sleep.info().startInstant().orElseThrow();
+            assertThat(Duration.between(ours, jdks).abs()).isLessThan(Duration.ofSeconds(2));
+            assertThat(Posix.processStartTime(sleep.pid())).contains(ours);
+        } finally {
+            sleep.destroyForcibly().waitFor();
+        }
+        assertThat(Posix.processStartTime(sleep.pid())).isEmpty();
+    }
+
+    @Test
+    void startTicksSurvivesCommandNamesWithSpacesAndParentheses() {
+        String stat = "4242 (evil) name (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 rest";
+        assertThat(Posix.startTicks(stat)).isEqualTo(987654);
+    }
+
+    @Test
+    void errnoDescriptionsNameTheError() {
+        assertThat(Errno.describe(Errno.ENOENT)).isEqualTo("No such file or directory (ENOENT)");
+        assertThat(Errno.name(Errno.EIO)).isEqualTo("EIO");
+        assertThat(Errno.describe(4095)).isEqualTo("errno 4095");
+    }
+}
