@@ -1,0 +1,32 @@
+// What the workspace needs from a terminal widget. The UI adapts xterm.js to it; tests use a fake.
+
+export interface TerminalPort {
+  /** Writes bytes; `done` runs once the terminal has parsed them (xterm's write callback). */
+  write(data: Uint8Array | string, done?: () => void): void;
+  /** Clears the screen, scrollback and modes (before a snapshot or a full replay). */
+  reset(): void;
+  size(): { cols: number; rows: number };
+  /** The screen and scrollback as escape sequences, for restoring after a reload. */
+  serialize(): string;
+  dispose(): void;
+}
+
+/** A Storage-like key/value store (sessionStorage, localStorage, or a Map in tests). */
+export interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export class MemoryStore implements KeyValueStore {
+  readonly map = new Map<string, string>();
+  getItem(key: string): string | null {
+    return this.map.get(key) ?? null;
+  }
+  setItem(key: string, value: string): void {
+    this.map.set(key, value);
+  }
+  removeItem(key: string): void {
+    this.map.delete(key);
+  }
+}

@@ -1,0 +1,33 @@
+import type { TerminalPort } from '../../src/workspace/terminal-port';
+
+/** Records what the workspace writes; write callbacks run only when the test flushes. */
+export class FakeTerminal implements TerminalPort {
+  text = '';
+  resets = 0;
+  disposed = false;
+  private callbacks: (() => void)[] = [];
+
+  write(data: Uint8Array | string, done?: () => void): void {
+    this.text += typeof data === 'string' ? data : new TextDecoder().decode(data);
+    if (done) this.callbacks.push(done);
+  }
+  reset(): void {
+    this.text = '';
+    this.resets++;
+  }
+  size() {
+    return { cols: 100, rows: 30 };
+  }
+  serialize(): string {
+    return this.text;
+  }
+  dispose(): void {
+    this.disposed = true;
+  }
+  /** Runs pending write callbacks, as xterm does once it has parsed the data. */
+  flush(): void {
+    const callbacks = this.callbacks;
+    this.callbacks = [];
+    for (const callback of callbacks) callback();
+  }
+}

@@ -1,0 +1,66 @@
+import { DaemonClient } from '../../src/client/daemon-client';
+import { HostRuntime } from '../../src/client/host-runtime';
+import { encodeFrame } from '../../src/protocol/binary-frames';
+import type { SessionInfo } from '../../src/protocol/messages';
+import { Workspace } from '../../src/workspace/workspace';
+import { MemoryStore } from '../../src/workspace/terminal-port';
+import { FakeClock } from './fake-clock';
+import { FakeTerminal } from './fake-terminal';
+import { FakeNetwork, type FakeConnection } from './fake-transport';
+
+export const session = (id: string, extra: Partial<SessionInfo> = {}): SessionInfo => ({
+  id, label: id, command: ['bash', '-l'], cwd: '/home/me', state: 'running', pid: 1, exit_code: null, exit_signal: null,
+  created_at: '2026-01-01T00:00:00Z', cols: 80, rows: 24, end_offset: 0, attached: 0, ...extra,
+});
+
+export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/** A workspace wired to fake connections and terminals; the test plays the daemon. */
+export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWater: 1000, lowWater: 100 }) {
+  const clock = new FakeClock();
+  const network = new FakeNetwork();
+  const terminals = new Map<string, FakeTerminal>();
+  let nextTab = 1;
+  const runtime = new HostRuntime({
+    clock,
+    createClient: (_role, name) => new DaemonClient({
+      name, transportFactory: network.factory, clock,
+      policy: { connectTimeoutMs: 1000, retryDelay: () => 100 },
+      hello: () => ({ type: 'hello', clientSessionKey: 'test-key-123', protocol: 1 }),
+    }),
+  });
+  const workspace = new Workspace({
+    runtime, clock, session: store, flowLimits, recoveringAfterMs: 500,
+    newTabId: () => `tab${nextTab++}`,
+    createTerminal: (tabId) => {
+      const terminal = new FakeTerminal();
+      terminals.set(tabId, terminal);
+      return terminal;
+    },
+  });
+  const daemon = {
+    /** Commands of a type the client sent on the current connection. */
+    sent(type: string, connection: FakeConnection = network.last()) {
+      return connection.commands().filter((c) => c.type === type);
+    },
+    reply(command: Record<string, unknown>, message: Record<string, unknown>) {
+      network.last().text({ ...message, req_id: command.req_id });
+    },
+    hello(sessions: SessionInfo[] = [], instance = 'd-1') {
+      network.last().text({ type: 'initial_state', protocol: 1, daemon_instance_id: instance, version: '0.1.0', backend: 'embedded', degraded: [], sessions });
+    },
+    output(sessionId: string, endOffset: number, text: string, kind = 1) {
+      network.last().handlers.onBinary(encodeFrame(kind, sessionId, endOffset, new TextEncoder().encode(text)));
+    },
+    /** Answers the latest attach of `sessionId` with a replay starting at `replayFrom`. */
+    attached(sessionId: string, replayFrom: number, extra: Record<string, unknown> = {}) {
+      const attach = this.sent('attach_session').filter((c) => c.session_id === sessionId).pop()!;
+      this.reply(attach, {
+        type: 'attach_result', session_id: sessionId, session: session(sessionId), replay_from: replayFrom,
+        end_offset: replayFrom, truncated: false, snapshot: false, read_only: false, ...extra,
+      });
+      return attach;
+    },
+  };
+  return { clock, network, runtime, workspace, terminals, daemon, store };
+}

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../src/workspace/terminal-port';
+import { flush, makeWorkspace, session } from './support/workspace-harness';
+
+async function connectAndList(h: ReturnType<typeof makeWorkspace>, sessions = [session('s1')]) {
+  h.runtime.start();
+  h.network.last().open();
+  h.daemon.hello(sessions);
+  await flush();
+  h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions });
+  await flush();
+}
+
+describe('Workspace', () => {
+  it('waits for initial_state before listing, and shows recovering while it does not come', async () => {
+    const h = makeWorkspace();
+    h.runtime.start();
+    h.network.last().open();
+    expect(h.workspace.snapshot.handshake).toBe('waiting');
+    expect(h.daemon.sent('list_sessions')).toHaveLength(0);
+    h.clock.advance(500);
+    expect(h.workspace.snapshot.handshake).toBe('recovering');
+    h.daemon.hello([]);
+    expect(h.workspace.snapshot.handshake).toBe('ready');
+    expect(h.daemon.sent('list_sessions')).toHaveLength(1);
+  });
+
+  it('a fresh page with no sessions starts a shell, attaches it and tracks the rendered offset', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, []);
+    const spawn = h.daemon.sent('spawn_session')[0]!;
+    expect(spawn).toMatchObject({ cols: 100, rows: 30 });
+    h.daemon.reply(spawn, { type: 'spawn_result', session: session('s9') });
+    await flush();
+    expect(h.daemon.sent('attach_session')[0]).toMatchObject({ session_id: 's9', cols: 100, rows: 30 });
+    expect(h.daemon.sent('attach_session')[0]!.since).toBeUndefined();
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ phase: 'opening', loadedOnce: false });
+    h.daemon.attached('s9', 0);
+    h.daemon.output('s9', 6, '$ ls\r\n');
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ phase: 'live', loadedOnce: true, sessionId: 's9' });
+    const terminal = h.terminals.get('tab1')!;
+    expect(terminal.text).toBe('$ ls\r\n');
+    h.workspace.persist();
+    expect(JSON.parse(h.store.getItem('limpet.workspace')!).tabs[0].renderedOffset).toBe(-1);
+    terminal.flush();
+    h.workspace.persist();
+    expect(JSON.parse(h.store.getItem('limpet.workspace')!).tabs[0]).toMatchObject({ serverSessionId: 's9', renderedOffset: 6, daemonInstanceId: 'd-1' });
+  });
+
+  it('a fresh page opens every running session the daemon has', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('a'), session('b', { state: 'exited', exit_code: 0 }), session('c')]);
+    expect(h.workspace.snapshot.tabs.map((t) => t.sessionId)).toEqual(['a', 'c']);
+    expect(h.workspace.snapshot.unclaimed.map((s) => s.id)).toEqual(['b']);
+    expect(h.daemon.sent('spawn_session')).toHaveLength(0);
+  });
+
+  it('after a reload, restores the saved screen and reattaches from its offset with no duplicate', async () => {
+    const store = new MemoryStore();
+    store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: 't1', tabs: [
+      { tabId: 't1', name: 'build', serverSessionId: 's1', daemonInstanceId: 'd-1', renderedOffset: 5, command: ['bash'], cwd: '/' },
+    ] }));
+    store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'hello' }));
+    const h = makeWorkspace(store);
+    expect(h.terminals.get('t1')!.text).toBe('hello');
+    await connectAndList(h, [session('s1', { end_offset: 11 })]);
+    const attach = h.daemon.attached('s1', 5);
+    expect(attach.since).toBe(5);
+    h.daemon.output('s1', 11, ' world');
+    expect(h.terminals.get('t1')!.text).toBe('hello world');
+    expect(h.terminals.get('t1')!.resets).toBe(0);
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ name: 'build', phase: 'live' });
+  });
+
+  it('respawns a remembered tab whose session is gone and says so', async () => {
+    const store = new MemoryStore();
+    store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: 't1', tabs: [
+      { tabId: 't1', name: 'work', serverSessionId: 'old', daemonInstanceId: 'd-1', renderedOffset: 50, command: ['bash', '-l'], cwd: '/srv' },
+    ] }));
+    const h = makeWorkspace(store);
+    await connectAndList(h, []);
+    const spawn = h.daemon.sent('spawn_session')[0]!;
+    expect(spawn).toMatchObject({ command: ['bash', '-l'], cwd: '/srv', label: 'work' });
+    expect(h.workspace.snapshot.tabs[0]!.notice).toContain('gone');
+    h.daemon.reply(spawn, { type: 'spawn_result', session: session('new1', { label: 'work' }) });
+    await flush();
+    h.daemon.attached('new1', 0);
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ sessionId: 'new1', phase: 'live' });
+  });
+
+  it('when the link drops: reconnecting overlay, then reattach from the received offset, overlap dropped', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 4, 'one\n');
+    h.network.last().drop();
+    expect(h.workspace.snapshot.tabs[0]!.phase).toBe('reconnecting');
+    expect(h.workspace.snapshot.handshake).toBe('offline');
+    h.clock.advance(100);
+    h.network.last().open();
+    h.daemon.hello([session('s1')]);
+    await flush();
+    h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions: [session('s1', { end_offset: 8 })] });
+    await flush();
+    expect(h.workspace.snapshot.sync.status).toBe('ready');
+    const attach = h.daemon.attached('s1', 2);
+    expect(attach.since).toBe(4);
+    h.daemon.output('s1', 8, 'e\ntwo\n');
+    expect(h.terminals.get('tab1')!.text).toBe('one\ntwo\n');
+    expect(h.workspace.snapshot.tabs[0]!.phase).toBe('live');
+  });
+
+  it('a snapshot frame resets the terminal and the replay continues after it', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('vim')]);
+    h.daemon.attached('vim', 100, { snapshot: true, truncated: true });
+    h.daemon.output('vim', 150, '\x1b[2J[screen]', 3);
+    h.daemon.output('vim', 152, 'ab');
+    const terminal = h.terminals.get('tab1')!;
+    expect(terminal.text).toBe('\x1b[2J[screen]ab');
+    expect(terminal.resets).toBeGreaterThanOrEqual(1);
+  });
+
+  it('detaches above the high-water mark and re-attaches from the received offset once drained', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('yes')]);
+    h.daemon.attached('yes', 0);
+    const chunk = 'y\n'.repeat(300);
+    h.daemon.output('yes', 600, chunk);
+    expect(h.daemon.sent('detach_session')).toHaveLength(0);
+    h.daemon.output('yes', 1200, chunk);
+    expect(h.daemon.sent('detach_session')).toEqual([{ type: 'detach_session', session_id: 'yes' }]);
+    const attachesBefore = h.daemon.sent('attach_session').length;
+    h.terminals.get('tab1')!.flush();
+    const reattach = h.daemon.sent('attach_session');
+    expect(reattach).toHaveLength(attachesBefore + 1);
+    expect(reattach.pop()).toMatchObject({ session_id: 'yes', since: 1200 });
+  });
+
+  it('a desync re-attaches from what the tab has', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 3, 'abc');
+    h.network.last().text({ type: 'pty_desync', session_id: 's1', offset: 3, reason: 'slow_consumer' });
+    expect(h.daemon.sent('attach_session').pop()).toMatchObject({ since: 3 });
+  });
+
+  it('input and resize go to the live session only', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.workspace.input('tab1', 'early');
+    h.daemon.attached('s1', 0);
+    h.workspace.input('tab1', 'ls\r');
+    h.workspace.resize('tab1', 120, 40);
+    expect(h.daemon.sent('pty_input')).toEqual([{ type: 'pty_input', session_id: 's1', data: 'ls\r' }]);
+    expect(h.daemon.sent('pty_resize')).toEqual([{ type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 }]);
+  });
+
+  it('close removes the session and the tab; rename renames it', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1'), session('s2')]);
+    h.workspace.rename('tab1', 'api');
+    expect(h.daemon.sent('rename_session')).toEqual([expect.objectContaining({ session_id: 's1', label: 'api' })]);
+    expect(h.workspace.snapshot.tabs[0]!.name).toBe('api');
+    h.workspace.close('tab1');
+    expect(h.daemon.sent('remove_session')).toEqual([expect.objectContaining({ session_id: 's1' })]);
+    expect(h.workspace.snapshot.tabs.map((t) => t.tabId)).toEqual(['tab2']);
+    expect(h.terminals.get('tab1')!.disposed).toBe(true);
+  });
+
+  it('a list reply from a replaced connection does not run a plan', async () => {
+    const h = makeWorkspace();
+    h.runtime.start();
+    h.network.last().open();
+    h.daemon.hello([]);
+    const list = h.daemon.sent('list_sessions')[0]!;
+    const old = h.network.last();
+    h.runtime.replaceActive();
+    old.handlers.onText(JSON.stringify({ type: 'session_list', req_id: list.req_id, sessions: [] }));
+    await flush();
+    expect(h.daemon.sent('spawn_session', old)).toHaveLength(0);
+    expect(h.workspace.snapshot.tabs).toHaveLength(0);
+  });
+
+  it('sessions_changed updates labels and exit state of open tabs', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1', { label: 'renamed', state: 'exited', exit_code: 2 })] });
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ name: 'renamed', phase: 'exited' });
+  });
+});
