@@ -1,0 +1,406 @@
+package dev.limpet.vt;
+
+/**
+ * The terminal state machine behind {@link ScreenModel}: receives parser actions and applies
+ * them to the buffers, following xterm.js' InputHandler. Printing, controls, escape sequences and
+ * OSC live here; CSI sequences are in {@link CsiHandler}.
+ */
+final class Emulator implements ParserHandler {
+    int cols;
+    int rows;
+    final int scrollback;
+    final Parser parser = new Parser(this);
+    final Modes modes = new Modes();
+    final CsiHandler csi = new CsiHandler(this);
+    ScreenBuffer normal;
+    ScreenBuffer alt;
+    ScreenBuffer buf;
+    final Pen pen = new Pen();
+    private final Pen erasePen = new Pen();
+    boolean cursorHidden;
+    /** DECSET 12 (an option in xterm.js, survives resets). */
+    boolean cursorBlinkOption;
+    /** LNM (mode 20): LF also returns the carriage. */
+    boolean convertEol;
+    String title = "";
+    String iconName = "";
+    final java.util.ArrayDeque<String> titleStack = new java.util.ArrayDeque<>();
+    final java.util.ArrayDeque<String> iconStack = new java.util.ArrayDeque<>();
+    // character sets
+    int glevel;
+    final int[][] gsets = new int[4][];
+    int[] charset;
+
+    Emulator(int cols, int rows, int scrollback) {
+        this.cols = Math.max(cols, 2);
+        this.rows = Math.max(rows, 1);
+        this.scrollback = scrollback;
+        resetBuffers();
+    }
+
+    void resetBuffers() {
+        normal = new ScreenBuffer(true, scrollback, cols, rows);
+        normal.fillViewportRows(new Pen());
+        alt = new ScreenBuffer(false, 0, cols, rows);
+        buf = normal;
+    }
+
+    /** RIS: what xterm.js' Terminal.reset() does. */
+    void fullReset() {
+        parser.reset();
+        pen.reset();
+        erasePen.reset();
+        resetBuffers();
+        charset = null;
+        glevel = 0;
+        java.util.Arrays.fill(gsets, null);
+        modes.reset();
+        modes.mouseProtocol = Modes.MOUSE_NONE;
+        modes.mouseEncoding = Modes.ENC_DEFAULT;
+    }
+
+    boolean isAlt() {
+        return buf == alt;
+    }
+
+    Pen erasePen() {
+        erasePen.fg = 0;
+        erasePen.ext = 0;
+        erasePen.bg = pen.bg & ~0xFC000000;
+        return erasePen;
+    }
+
+    @Override
+    public void print(int[] data, int start, int end) {
+        ScreenBuffer b = buf;
+        int[] cs = charset;
+        boolean wrap = modes.wraparound;
+        boolean insert = modes.insert;
+        Pen attr = pen;
+        Line row = b.lines.get(b.ybase + b.y);
+        if (b.x != 0 && end - start > 0 && row.width(b.x - 1) == 2) {
+            row.setCodepoint(b.x - 1, 0, 1, attr);
+        }
+        int preceding = parser.joinState;
+        for (int pos = start; pos < end; ++pos) {
+            int code = data[pos];
+            if (code < 127 && cs != null && cs[code] != 0) {
+                code = cs[code];
+            }
+            int info;
+            if (code >= 0x20 && code < 0x7F) {
+                info = 2; // width 1, no join: the common case
+            } else {
+                info = CharWidth.properties(code, preceding);
+            }
+            int chWidth = info >> 1 & 3;
+            boolean join = (info & 1) != 0;
+            int oldWidth = join ? preceding >> 1 & 3 : 0;
+            preceding = info;
+            if (b.x + chWidth - oldWidth > cols) {
+                if (wrap) {
+                    Line oldRow = row;
+                    int oldCol = b.x - oldWidth;
+                    b.x = oldWidth;
+                    b.y++;
+                    if (b.y == b.scrollBottom + 1) {
+                        b.y--;
+                        b.scroll(erasePen(), true);
+                    } else {
+                        if (b.y >= rows) {
+                            b.y = rows - 1;
+                        }
+                        b.lines.get(b.ybase + b.y).wrapped = true;
+                    }
+                    row = b.lines.get(b.ybase + b.y);
+                    if (oldWidth > 0) {
+                        row.copyCellsFrom(oldRow, oldCol, 0, oldWidth, false);
+                    }
+                    while (oldCol < cols) {
+                        oldRow.setCodepoint(oldCol++, 0, 1, attr);
+                    }
+                } else {
+                    b.x = cols - 1;
+                    if (chWidth == 2) {
+                        continue;
+                    }
+                }
+            }
+            if (join && b.x != 0) {
+                int offset = row.width(b.x - 1) != 0 ? 1 : 2;
+                row.addCodepoint(b.x - offset, code, chWidth);
+                for (int delta = chWidth - oldWidth; --delta >= 0; ) {
+                    row.setCodepoint(b.x++, 0, 0, attr);
+                }
+                continue;
+            }
+            if (insert) {
+                row.insertCells(b.x, chWidth - oldWidth, attr);
+                if (row.width(cols - 1) == 2) {
+                    row.setCodepoint(cols - 1, 0, 1, attr);
+                }
+            }
+            row.setCodepoint(b.x++, code, chWidth, attr);
+            if (chWidth > 0) {
+                while (--chWidth != 0) {
+                    row.setCodepoint(b.x++, 0, 0, attr);
+                }
+            }
+        }
+        parser.joinState = preceding;
+        if (b.x < cols && end - start > 0 && row.width(b.x) == 0 && !row.hasContent(b.x)) {
+            row.setCodepoint(b.x, 0, 1, attr);
+        }
+    }
+
+    @Override
+    public void execute(int code) {
+        switch (code) {
+            case 0x0A, 0x0B, 0x0C -> lineFeed();
+            case 0x0D -> buf.x = 0;
+            case 0x08 -> backspace();
+            case 0x09 -> {
+                if (buf.x < cols) {
+                    buf.x = buf.nextStop(buf.x);
+                }
+            }
+            case 0x0E -> setgLevel(1);
+            case 0x0F -> setgLevel(0);
+            case 0x84 -> index();
+            case 0x85 -> nextLine();
+            case 0x88 -> buf.tabs.set(buf.x);
+            default -> {
+                // BEL and others: no screen effect
+            }
+        }
+    }
+
+    void lineFeed() {
+        ScreenBuffer b = buf;
+        if (convertEol) {
+            b.x = 0;
+        }
+        b.y++;
+        if (b.y == b.scrollBottom + 1) {
+            b.y--;
+            b.scroll(erasePen(), false);
+        } else if (b.y >= rows) {
+            b.y = rows - 1;
+        } else {
+            b.lines.get(b.ybase + b.y).wrapped = false;
+        }
+        if (b.x >= cols) {
+            b.x--;
+        }
+    }
+
+    private void backspace() {
+        ScreenBuffer b = buf;
+        if (!modes.reverseWraparound) {
+            restrictCursor(cols - 1);
+            if (b.x > 0) {
+                b.x--;
+            }
+            return;
+        }
+        restrictCursor(cols);
+        if (b.x > 0) {
+            b.x--;
+        } else if (b.x == 0 && b.y > b.scrollTop && b.y <= b.scrollBottom && b.line(b.y).wrapped) {
+            b.line(b.y).wrapped = false;
+            b.y--;
+            b.x = cols - 1;
+            Line line = b.line(b.y);
+            if ((line.content(b.x) & Attr.WIDTH_MASK) != 0 && !line.hasContent(b.x)) {
+                b.x--;
+            }
+        }
+        restrictCursor(cols - 1);
+    }
+
+    void restrictCursor(int maxCol) {
+        ScreenBuffer b = buf;
+        b.x = Math.min(maxCol, Math.max(0, b.x));
+        b.y = modes.origin
+                ? Math.min(b.scrollBottom, Math.max(b.scrollTop, b.y))
+                : Math.min(rows - 1, Math.max(0, b.y));
+    }
+
+    void restrictCursor() {
+        restrictCursor(cols - 1);
+    }
+
+    void setCursor(long x, long y) {
+        buf.x = clampInt(x);
+        buf.y = clampInt(modes.origin ? buf.scrollTop + y : y);
+        restrictCursor();
+    }
+
+    private static int clampInt(long v) {
+        return (int) Math.max(Integer.MIN_VALUE, Math.min(Integer.MAX_VALUE, v));
+    }
+
+    void moveCursor(long dx, long dy) {
+        restrictCursor();
+        setCursor(buf.x + dx, buf.y + dy); // xterm.js adds scrollTop again in origin mode
+    }
+
+    void index() {
+        restrictCursor();
+        ScreenBuffer b = buf;
+        b.y++;
+        if (b.y == b.scrollBottom + 1) {
+            b.y--;
+            b.scroll(erasePen(), false);
+        } else if (b.y >= rows) {
+            b.y = rows - 1;
+        }
+        restrictCursor();
+    }
+
+    private void nextLine() {
+        buf.x = 0;
+        index();
+    }
+
+    private void reverseIndex() {
+        restrictCursor();
+        ScreenBuffer b = buf;
+        if (b.y == b.scrollTop) {
+            int height = b.scrollBottom - b.scrollTop;
+            b.lines.shiftElements(b.ybase + b.y, height, 1);
+            b.lines.set(b.ybase + b.y, b.blankLine(erasePen(), false));
+        } else {
+            b.y--;
+            restrictCursor();
+        }
+    }
+
+    void saveCursor() {
+        ScreenBuffer b = buf;
+        b.savedX = b.x;
+        b.savedY = b.ybase + b.y;
+        b.savedFg = pen.fg;
+        b.savedBg = pen.bg;
+        b.savedCharset = charset;
+    }
+
+    void restoreCursor() {
+        ScreenBuffer b = buf;
+        b.x = b.savedX;
+        b.y = Math.max(b.savedY - b.ybase, 0);
+        pen.fg = b.savedFg;
+        pen.bg = b.savedBg;
+        charset = b.savedCharset;
+        restrictCursor();
+    }
+
+    void setgLevel(int g) {
+        glevel = g;
+        charset = gsets[g];
+    }
+
+    void setgCharset(int g, int[] set) {
+        gsets[g] = set;
+        if (glevel == g) {
+            charset = set;
+        }
+    }
+
+    void activateAlt() {
+        if (buf == alt) {
+            return;
+        }
+        alt.fillViewportRows(erasePen());
+        alt.x = normal.x;
+        alt.y = normal.y;
+        buf = alt;
+    }
+
+    void activateNormal() {
+        if (buf == normal) {
+            return;
+        }
+        normal.x = alt.x;
+        normal.y = alt.y;
+        alt.clear();
+        buf = normal;
+    }
+
+    @Override
+    public void csi(int ident, Params params) {
+        csi.dispatch(ident, params);
+    }
+
+    @Override
+    public void esc(int ident) {
+        switch (ident) {
+            case '7' -> saveCursor();
+            case '8' -> restoreCursor();
+            case 'D' -> index();
+            case 'E' -> nextLine();
+            case 'H' -> buf.tabs.set(buf.x);
+            case 'M' -> reverseIndex();
+            case '=' -> modes.applicationKeypad = true;
+            case '>' -> modes.applicationKeypad = false;
+            case 'c' -> fullReset();
+            case 'n', '}' -> setgLevel(2);
+            case 'o', '|' -> setgLevel(3);
+            case '~' -> setgLevel(1);
+            case '%' << 8 | '@', '%' << 8 | 'G' -> {
+                setgLevel(0);
+                setgCharset(0, null);
+            }
+            case '#' << 8 | '8' -> alignmentPattern();
+            default -> designate(ident);
+        }
+    }
+
+    private void designate(int ident) {
+        int inter = ident >> 8;
+        int fin = ident & 0xFF;
+        if (inter < 0x28 || inter > 0x2F || inter == 0x2C || Charsets.DESIGNATORS.indexOf(fin) < 0) {
+            return;
+        }
+        int g = switch (inter) {
+            case '(' -> 0;
+            case ')', '-' -> 1;
+            case '*', '.' -> 2;
+            case '+' -> 3;
+            default -> -1; // '/' is accepted and ignored
+        };
+        if (g >= 0) {
+            setgCharset(g, Charsets.forDesignator(fin));
+        }
+    }
+
+    private void alignmentPattern() {
+        setCursor(0, 0);
+        for (int yOff = 0; yOff < rows; ++yOff) {
+            int row = buf.ybase + buf.y + yOff;
+            if (row < buf.lines.length()) {
+                Line line = buf.lines.get(row);
+                for (int i = 0; i < line.length; i++) {
+                    line.set(i, 'E' | 1 << Attr.WIDTH_SHIFT, pen.fg, pen.bg, 0, null);
+                }
+                line.wrapped = false;
+            }
+        }
+        setCursor(0, 0);
+    }
+
+    @Override
+    public void osc(int id, String payload) {
+        switch (id) {
+            case 0 -> {
+                title = payload;
+                iconName = payload;
+            }
+            case 1 -> iconName = payload;
+            case 2 -> title = payload;
+            default -> {
+                // colours, hyperlinks and others are not modelled
+            }
+        }
+    }
+}

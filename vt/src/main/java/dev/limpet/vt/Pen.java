@@ -1,0 +1,29 @@
+package dev.limpet.vt;
+
+/** The current graphic rendition (what SGR sets): fg, bg and extended attribute words. */
+final class Pen {
+    int fg;
+    int bg;
+    int ext;
+
+    void reset() {
+        fg = 0;
+        bg = 0;
+        ext = 0;
+    }
+
+    void copyFrom(Pen o) {
+        fg = o.fg;
+        bg = o.bg;
+        ext = o.ext;
+    }
+
+    /** Sets or clears {@link Attr#HAS_EXTENDED} from the underline style, as xterm.js does. */
+    void updateExtended() {
+        if (Attr.underlineStyle(ext) == 0) {
+            bg &= ~Attr.HAS_EXTENDED;
+        } else {
+            bg |= Attr.HAS_EXTENDED;
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import curses, time
+def main(scr):
+    curses.start_color(); curses.use_default_colors()
+    for i in range(1, 8):
+        curses.init_pair(i, i, -1)
+    h, w = scr.getmaxyx()
+    scr.box()
+    scr.addstr(0, 2, " limpet tui test ", curses.A_BOLD | curses.color_pair(2))
+    scr.refresh()
+    log = curses.newwin(h - 8, w - 4, 3, 2)
+    log.scrollok(True); log.idlok(True)
+    status = curses.newwin(3, w - 4, h - 5, 2)
+    status.box()
+    for i in range(60):
+        log.addstr(f"event {i:03d}: " + "x" * (i % 30), curses.color_pair(1 + i % 7) | (curses.A_REVERSE if i % 11 == 0 else 0))
+        log.addstr("\n")
+        log.refresh()
+        status.addstr(1, 2, f"progress {i+1:2d}/60 [{'#' * (i * (w - 30) // 60):<{w - 30}}]", curses.A_UNDERLINE if i % 2 else curses.A_DIM)
+        status.refresh()
+        time.sleep(0.02)
+    log.scroll(-3); log.refresh()
+    scr.addstr(1, 2, "done ─ ✓ │ é", curses.A_STANDOUT)
+    scr.refresh()
+    time.sleep(0.3)
+curses.wrapper(main)
+print("after tui")
