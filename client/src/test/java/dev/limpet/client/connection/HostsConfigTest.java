@@ -1,0 +1,120 @@
+package dev.limpet.client.connection;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class HostsConfigTest {
+    @TempDir
+    Path dir;
+
+    HostsConfig load(String json) throws Exception {
+        Path file = dir.resolve("hosts.json");
+        Files.writeString(file, json);
+        return HostsConfig.load(file);
+    }
+
+    void assertRejected(String json, String... fragments) {
+        assertThatThrownBy(() -> load(json)).isInstanceOf(ClientIdentityException.class)
+                .hasMessageContaining(dir.resolve("hosts.json").toString())
+                .satisfies(e -> assertThat(e.getMessage()).contains(fragments));
+    }
+
+    @Test
+    void parsesHostsInFileOrder() throws Exception {
+        HostsConfig config = load("""
+                {"hosts":[
+                  {"name":"laptop","url":"http://127.0.0.1:7420","token_file":"/etc/limpet/token"},
+                  {"name":"box","url":"https://box.example:8443/","token_file":"tokens/box"}]}""");
+        assertThat(config.all()).extracting(HostsConfig.HostEntry::name).containsExactly("laptop", "box");
+        assertThat(config.find("laptop")).get().isEqualTo(
+                new HostsConfig.HostEntry("laptop", URI.create("http://127.0.0.1:7420"), Path.of("/etc/limpet/token")));
+        assertThat(config.find("box").orElseThrow().tokenFile()).isEqualTo(dir.resolve("tokens/box"));
+        assertThat(config.find("nope")).isEmpty();
+    }
+
+    @Test
+    void tildeInTokenFileMeansTheHomeDirectory() throws Exception {
+        HostsConfig config = load("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://h:1\",\"token_file\":\"~/.limpet/auth-token\"}]}");
+        assertThat(config.find("a").orElseThrow().tokenFile())
+                .isEqualTo(Path.of(System.getProperty("user.home"), ".limpet/auth-token"));
+    }
+
+    @Test
+    void missingFileIsAnEmptyConfigurationAndUnknownHostsAreNamed() {
+        HostsConfig config = HostsConfig.load(dir.resolve("absent.json"));
+        assertThat(config.all()).isEmpty();
+        assertThatThrownBy(() -> config.require("box")).isInstanceOf(ClientIdentityException.class)
+                .hasMessageContaining("unknown host 'box'").hasMessageContaining("no hosts configured");
+    }
+
+    @Test
+    void unknownHostErrorListsTheConfiguredNames() throws Exception {
+        HostsConfig config = load("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://h:1\",\"token_file\":\"t\"}]}");
+        assertThatThrownBy(() -> config.require("b")).hasMessageContaining("unknown host 'b'").hasMessageContaining(": a)");
+    }
+
+    @Test
+    void rejectsInvalidJsonWithItsPosition() {
+        assertRejected("{\"hosts\": [", "not valid JSON", "line 1");
+    }
+
+    @Test
+    void rejectsADocumentWithoutAHostsArray() {
+        assertRejected("[]", "must be a JSON object");
+        assertRejected("{}", "needs a \"hosts\" array");
+        assertRejected("{\"hosts\":{}}", "needs a \"hosts\" array");
+    }
+
+    @Test
+    void rejectsEntriesThatAreNotObjects() {
+        assertRejected("{\"hosts\":[\"laptop\"]}", "hosts[0] must be an object");
+    }
+
+    @Test
+    void rejectsMissingOrEmptyFieldsNamingEntryAndField() {
+        assertRejected("{\"hosts\":[{\"url\":\"http://h:1\",\"token_file\":\"t\"}]}", "hosts[0]", "\"name\" is missing");
+        assertRejected("{\"hosts\":[{\"name\":\"a\",\"token_file\":\"t\"}]}", "hosts[0] ('a')", "\"url\" is missing");
+        assertRejected("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://h:1\"}]}", "\"token_file\" is missing");
+        assertRejected("{\"hosts\":[{\"name\":\"\",\"url\":\"http://h:1\",\"token_file\":\"t\"}]}", "\"name\" must be a non-empty string");
+        assertRejected("{\"hosts\":[{\"name\":7,\"url\":\"http://h:1\",\"token_file\":\"t\"}]}", "\"name\" must be a non-empty string");
+    }
+
+    @Test
+    void rejectsUrlsThatAreNotAbsoluteHttp() {
+        assertRejected("{\"hosts\":[{\"name\":\"a\",\"url\":\"ftp://h/\",\"token_file\":\"t\"}]}", "absolute http:// or https://");
+        assertRejected("{\"hosts\":[{\"name\":\"a\",\"url\":\"127.0.0.1:7420\",\"token_file\":\"t\"}]}", "\"url\"");
+        assertRejected("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://bad host\",\"token_file\":\"t\"}]}", "\"url\" is not a URL");
+    }
+
+    @Test
+    void rejectsDuplicateNames() {
+        assertRejected("""
+                {"hosts":[{"name":"a","url":"http://h:1","token_file":"t"},
+                          {"name":"a","url":"http://h:2","token_file":"t"}]}""", "hosts[1]", "'a' is used twice");
+    }
+
+    @Test
+    void readsTheTokenAndNamesAnUnreadableTokenFile() throws Exception {
+        Files.writeString(dir.resolve("tok"), "s3cret\n");
+        HostsConfig config = load("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://h:1\",\"token_file\":\"tok\"},"
+                + "{\"name\":\"b\",\"url\":\"http://h:1\",\"token_file\":\"missing\"}]}");
+        assertThat(config.require("a").readToken()).isEqualTo("s3cret");
+        assertThatThrownBy(() -> config.require("b").readToken()).isInstanceOf(ClientIdentityException.class)
+                .hasMessageContaining(dir.resolve("missing").toString()).hasMessageContaining("host 'b'");
+    }
+
+    @Test
+    void webSocketUriIsDerivedFromTheBaseUrl() {
+        assertThat(new ConnectionTarget("a", URI.create("http://127.0.0.1:7420"), "t").webSocketUri())
+                .isEqualTo(URI.create("ws://127.0.0.1:7420/ws"));
+        assertThat(new ConnectionTarget("a", URI.create("https://box:8443/limpet/"), "t").webSocketUri())
+                .isEqualTo(URI.create("wss://box:8443/limpet/ws"));
+        assertThat(new ConnectionTarget("a", URI.create("http://h:1"), "secret").toString()).doesNotContain("secret");
+    }
+}
