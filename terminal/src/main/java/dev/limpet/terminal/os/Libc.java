@@ -36,6 +36,10 @@ public final class Libc {
     public static final int FD_CLOEXEC = 1;
     public static final long TIOCSWINSZ = 0x5414;
     public static final long TIOCGWINSZ = 0x5413;
+    public static final long TCGETS = 0x5401;
+    public static final long TCSETS = 0x5402;
+    /** c_iflag bit: the line discipline treats input as UTF-8 (erase removes a whole character). */
+    public static final int IUTF8 = 0x4000;
     public static final short POLLIN = 0x1;
     public static final short POLLOUT = 0x4;
     public static final short POLLERR = 0x8;
@@ -49,6 +53,10 @@ public final class Libc {
     public static final long SPAWNATTR_SIZE = 1024;
     public static final long FILE_ACTIONS_SIZE = 512;
     public static final long SIGSET_SIZE = 256;
+
+    static {
+        LinuxPlatform.requireSupported();
+    }
 
     private static final Linker LINKER = Linker.nativeLinker();
     private static final StructLayout CAPTURE_LAYOUT = Linker.Option.captureStateLayout();
@@ -137,6 +145,20 @@ public final class Libc {
             MemorySegment winsize = arena.allocate(8);
             ioctl(fd, TIOCGWINSZ, winsize, "ioctl(TIOCGWINSZ)");
             return new int[] {Short.toUnsignedInt(winsize.get(JAVA_SHORT, 2)), Short.toUnsignedInt(winsize.get(JAVA_SHORT, 0))};
+        }
+    }
+
+    /**
+     * Sets {@code IUTF8} in the terminal's input flags. On a PTY master the termios ioctls act on
+     * the slave side, so this configures the child's terminal before it starts. The kernel's
+     * {@code struct termios} starts with {@code c_iflag}; 64 bytes cover it on every Linux ABI.
+     */
+    public static void enableUtf8Input(int fd) throws ErrnoException {
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment termios = arena.allocate(64, 8);
+            ioctl(fd, TCGETS, termios, "ioctl(TCGETS)");
+            termios.set(JAVA_INT, 0, termios.get(JAVA_INT, 0) | IUTF8);
+            ioctl(fd, TCSETS, termios, "ioctl(TCSETS)");
         }
     }
 

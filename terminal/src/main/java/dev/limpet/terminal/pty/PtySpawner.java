@@ -34,6 +34,8 @@ final class PtySpawner {
             master = openMaster();
             String slavePath = Libc.ptsname(master);
             Libc.setWindowSize(master, spec.cols(), spec.rows());
+            // Clients (xterm.js, terminals) send UTF-8: let cooked-mode erase remove whole characters, as tmux does.
+            Libc.enableUtf8Input(master);
             wake = Libc.eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
             int pid;
             try {

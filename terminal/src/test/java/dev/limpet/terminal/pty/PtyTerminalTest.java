@@ -57,6 +57,25 @@ class PtyTerminalTest {
     }
 
     @Test
+    void terminalStartsCookedWithEchoSignalsAndUtf8Input() throws Exception {
+        try (PtyProcess pty = PtyIoTest.spawn(List.of("stty", "-a"))) {
+            PtyTranscript out = PtyTranscript.of(pty);
+            out.awaitEof();
+            assertThat(out.text().split("[\\s;]+")).contains("icanon", "isig", "echo", "iutf8", "onlcr", "intr", "^C", "erase", "^?");
+        }
+    }
+
+    @Test
+    void erasingAMultibyteCharacterInCookedModeRemovesAllOfItsBytes() throws Exception {
+        try (PtyProcess pty = PtyIoTest.spawn(List.of("/bin/sh", "-c", "stty -echo; echo ready; read line; printf '[%s]\\n' \"$line\""))) {
+            PtyTranscript out = PtyTranscript.of(pty);
+            out.await("ready");
+            out.type("aé\u007fb\n");
+            out.await("[ab]");
+        }
+    }
+
+    @Test
     void ctrlCWrittenToTheMasterInterruptsTheForegroundJob() throws Exception {
         try (PtyProcess pty = PtyIoTest.spawn(List.of("sleep", "30"))) {
             pty.write(new byte[] {0x03}, 0, 1);
