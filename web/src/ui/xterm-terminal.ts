@@ -1,0 +1,89 @@
+// xterm.js behind the TerminalPort the workspace writes to, plus what a person needs: fit to the
+// window, copy/paste (Ctrl+Shift+C / Ctrl+Shift+V), clickable links, search in the scrollback.
+import { FitAddon } from '@xterm/addon-fit';
+import { SearchAddon } from '@xterm/addon-search';
+import { SerializeAddon } from '@xterm/addon-serialize';
+import { WebLinksAddon } from '@xterm/addon-web-links';
+import { Terminal } from '@xterm/xterm';
+import type { TerminalPort } from '../workspace/terminal-port';
+
+export interface XtermCallbacks {
+  onInput(data: string): void;
+  onResize(cols: number, rows: number): void;
+  onSearchRequest(): void;
+}
+
+const SAVED_SCROLLBACK_LINES = 2000;
+
+export class XtermTerminal implements TerminalPort {
+  readonly term: Terminal;
+  readonly search = new SearchAddon();
+  private readonly fitAddon = new FitAddon();
+  private readonly serializer = new SerializeAddon();
+
+  constructor(readonly element: HTMLElement, callbacks: XtermCallbacks) {
+    this.term = new Terminal({
+      cursorBlink: true,
+      scrollback: 10_000,
+      fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+      fontSize: 13,
+      theme: { background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252' },
+    });
+    for (const addon of [this.fitAddon, this.serializer, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
+    this.term.open(element);
+    this.term.onData((data) => callbacks.onInput(data));
+    this.term.onResize(({ cols, rows }) => callbacks.onResize(cols, rows));
+    this.term.attachCustomKeyEventHandler((event) => {
+      if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey) return true;
+      const key = event.key.toLowerCase();
+      if (key === 'c' && this.term.hasSelection()) {
+        void navigator.clipboard?.writeText(this.term.getSelection());
+        return false;
+      }
+      if (key === 'v') {
+        void navigator.clipboard?.readText().then((text) => text && this.term.paste(text), () => undefined);
+        return false;
+      }
+      if (key === 'f') {
+        callbacks.onSearchRequest();
+        return false;
+      }
+      return true;
+    });
+  }
+
+  write(data: Uint8Array | string, done?: () => void): void {
+    this.term.write(data, done);
+  }
+
+  reset(): void {
+    this.term.reset();
+  }
+
+  size(): { cols: number; rows: number } {
+    return { cols: this.term.cols, rows: this.term.rows };
+  }
+
+  serialize(): string {
+    return this.serializer.serialize({ scrollback: SAVED_SCROLLBACK_LINES });
+  }
+
+  /** Fits the terminal to its (visible) element; the resize callback tells the daemon. */
+  fit(): void {
+    if (this.element.offsetParent === null) return;
+    try {
+      this.fitAddon.fit();
+    } catch {
+      // not measurable yet (fonts still loading); the next layout change fits it
+    }
+  }
+
+  focus(): void {
+    this.term.focus();
+  }
+
+  dispose(): void {
+    this.term.dispose();
+    this.element.remove();
+  }
+}
