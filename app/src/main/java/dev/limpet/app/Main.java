@@ -1,7 +1,46 @@
 package dev.limpet.app;
 
+import dev.limpet.client.cli.CliException;
+import dev.limpet.client.cli.ClientVerbs;
+import dev.limpet.protocol.LimpetVersion;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The single executable: the daemon, the pty-worker and every client verb are subcommands. */
+@Command(name = "limpet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
+        description = "Terminal and agent sessions that outlive their clients, daemon restarts and reboots.",
+        subcommands = {DaemonCommand.class})
 public final class Main {
+
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            return new String[] {"limpet " + LimpetVersion.get()};
+        }
+    }
+
     public static void main(String[] args) {
-        System.out.println("limpet 0.1.0");
+        if (args.length == 0 || !args[0].equals("daemon")) {
+            // Client verbs print their own output; only warnings belong on stderr.
+            System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
+        }
+        System.exit(run(args));
+    }
+
+    static int run(String... args) {
+        CommandLine cli = new CommandLine(new Main());
+        for (Object verb : ClientVerbs.all()) {
+            cli.addSubcommand(verb);
+        }
+        Attach.register(cli);
+        cli.setExecutionExceptionHandler((e, cmd, parsed) -> {
+            if (e instanceof CliException ce) {
+                cmd.getErr().println("limpet: " + ce.getMessage());
+                cmd.getErr().flush();
+                return ce.exitCode();
+            }
+            throw e;
+        });
+        return cli.execute(args);
     }
 }

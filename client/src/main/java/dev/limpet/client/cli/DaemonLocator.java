@@ -1,0 +1,76 @@
+package dev.limpet.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.limpet.protocol.ProtocolCodec;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+
+/**
+ * Finds the daemon a verb talks to: {@code --url}/{@code LIMPET_URL} with {@code LIMPET_TOKEN};
+ * else {@code --host NAME} from hosts.json; else the data root's {@code daemon.json} and
+ * {@code auth-token} ({@code --data-root}, {@code LIMPET_HOME}, {@code ~/.limpet}).
+ */
+public final class DaemonLocator {
+    private DaemonLocator() {}
+
+    public static DaemonEndpoint locate(CommonOptions options) {
+        String url = options.url != null ? options.url : System.getenv("LIMPET_URL");
+        if (url != null && !url.isBlank()) {
+            String token = System.getenv("LIMPET_TOKEN");
+            if (token == null || token.isBlank()) {
+                throw new CliException(CliException.NO_DAEMON, "--url/LIMPET_URL needs the daemon's token in LIMPET_TOKEN");
+            }
+            return new DaemonEndpoint(URI.create(url).getHost(), normalise(url), token.strip(), null);
+        }
+        if (options.host != null) {
+            return HostsFile.endpoint(options.host);
+        }
+        return fromDataRoot(dataRoot(options.dataRoot));
+    }
+
+    public static Path dataRoot(Path explicit) {
+        if (explicit != null) {
+            return explicit.toAbsolutePath();
+        }
+        String env = System.getenv("LIMPET_HOME");
+        if (env != null && !env.isBlank()) {
+            return Path.of(env).toAbsolutePath();
+        }
+        return Path.of(System.getProperty("user.home"), ".limpet");
+    }
+
+    static DaemonEndpoint fromDataRoot(Path root) {
+        Path info = root.resolve("daemon.json");
+        JsonNode json;
+        try {
+            json = ProtocolCodec.mapper().readTree(Files.readString(info));
+        } catch (NoSuchFileException e) {
+            throw noDaemon(root.toString());
+        } catch (IOException e) {
+            throw new CliException(CliException.NO_DAEMON, "cannot read " + info + ": " + e.getMessage());
+        }
+        String url = json.path("url").asText(null);
+        if (url == null) {
+            throw new CliException(CliException.NO_DAEMON, info + " has no url; is it a limpet daemon.json?");
+        }
+        String token;
+        try {
+            token = Files.readString(root.resolve("auth-token")).strip();
+        } catch (IOException e) {
+            throw new CliException(CliException.NO_DAEMON, "cannot read the daemon's token at " + root.resolve("auth-token")
+                    + ": " + e.getMessage());
+        }
+        return new DaemonEndpoint("local", normalise(url), token, json.path("daemon_instance_id").asText(null));
+    }
+
+    static CliException noDaemon(String where) {
+        return new CliException(CliException.NO_DAEMON, "no limpet daemon at " + where + "; start one with `limpet daemon`");
+    }
+
+    private static URI normalise(String url) {
+        return URI.create(url.endsWith("/") ? url : url + "/");
+    }
+}

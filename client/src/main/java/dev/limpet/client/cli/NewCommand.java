@@ -1,0 +1,57 @@
+package dev.limpet.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(name = "new", description = "Start a session (default: your shell) and print its id.")
+final class NewCommand extends Verb {
+    @Option(names = "--label", paramLabel = "L", description = "A name for the session.")
+    String label;
+
+    @Option(names = "--cwd", paramLabel = "DIR", description = "Working directory (default: the current directory).")
+    Path cwd;
+
+    @Option(names = "--size", paramLabel = "COLSxROWS", description = "Initial size (default 80x24 until a client attaches).")
+    String size;
+
+    @Parameters(paramLabel = "CMD", arity = "0..*", description = "The command and its arguments, after --.")
+    List<String> command;
+
+    @Override
+    public Integer call() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        if (command != null && !command.isEmpty()) {
+            body.put("command", command);
+        }
+        body.put("cwd", (cwd != null ? cwd : Path.of("")).toAbsolutePath().normalize().toString());
+        if (label != null) {
+            body.put("label", label);
+        }
+        if (size != null) {
+            String[] parts = size.toLowerCase(java.util.Locale.ROOT).split("x");
+            try {
+                if (parts.length != 2) {
+                    throw new NumberFormatException();
+                }
+                body.put("cols", Integer.parseInt(parts[0].strip()));
+                body.put("rows", Integer.parseInt(parts[1].strip()));
+            } catch (NumberFormatException e) {
+                throw new CliException(CliException.FAILED, "--size must look like 120x40, not '" + size + "'");
+            }
+        }
+        JsonNode s = daemon().post("/api/sessions", body);
+        if (common.json) {
+            printJson(Map.of("id", s.path("id").asText(), "label", s.path("label").asText(), "pid", s.path("pid").asLong()));
+        } else {
+            out().println(s.path("id").asText());
+            out().flush();
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,42 @@
+package dev.limpet.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.limpet.protocol.ProtocolCodec;
+import java.io.PrintWriter;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** Shared plumbing of the REST-backed verbs: find the daemon, print text or JSON. */
+abstract class Verb implements Callable<Integer> {
+    @Mixin
+    CommonOptions common;
+
+    @Spec
+    CommandSpec spec;
+
+    DaemonHttp daemon() {
+        return new DaemonHttp(DaemonLocator.locate(common));
+    }
+
+    PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    void printJson(Object value) {
+        out().println(ProtocolCodec.write(value));
+        out().flush();
+    }
+
+    static String sessionPath(String idOrLabel) {
+        return "/api/sessions/" + URLEncoder.encode(idOrLabel, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    static String text(JsonNode node, String field) {
+        JsonNode v = node.path(field);
+        return v.isMissingNode() || v.isNull() ? "-" : v.asText();
+    }
+}

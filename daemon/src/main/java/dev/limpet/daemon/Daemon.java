@@ -1,0 +1,177 @@
+package dev.limpet.daemon;
+
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.files.AuthToken;
+import dev.limpet.daemon.files.DaemonIdentity;
+import dev.limpet.daemon.files.DaemonInfoFile;
+import dev.limpet.daemon.files.DataRoot;
+import dev.limpet.daemon.files.PidLock;
+import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.sessions.RecoveryBarrier;
+import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ServerMessage;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One running daemon: start-up in the order of the design (lock, store, listen behind the recovery
+ * barrier, backend + recovery, reconcile, lift), and a shutdown that tries every step.
+ */
+public final class Daemon implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
+
+    private final DataRoot root;
+    private final PidLock lock;
+    private final SessionStore store;
+    private final BackendSelection selection;
+    private final SessionService sessions;
+    private final GatewayServer gateway;
+    private final ScheduledExecutorService scheduler;
+    private final RecoveryBarrier barrier = new RecoveryBarrier();
+    private final String daemonInstanceId;
+    private final AuthToken token;
+    private final String url;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private volatile RecoveryReport recovery = RecoveryReport.EMPTY;
+
+    private Daemon(DaemonConfig config) throws IOException {
+        Clock clock = Clock.systemUTC();
+        root = DataRoot.resolve(config.dataRoot()).ensureExists();
+        lock = PidLock.acquire(root);
+        LOG.info("data root {} locked", root.dir());
+        try {
+            daemonInstanceId = DaemonIdentity.loadOrCreate(root);
+            token = AuthToken.loadOrCreate(root);
+            store = SessionStore.open(root.database());
+            selection = BackendSelection.select(config);
+            scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
+            sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
+            gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
+                    config.clientGrace()), token, sessions, barrier, clock, this::initialState, this::status).start();
+            String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
+            url = "http://" + host + ":" + gateway.port() + "/";
+            DaemonInfoFile.write(root, new DaemonInfoFile.Info(ProcessHandle.current().pid(), url, gateway.port(),
+                    daemonInstanceId, LimpetVersion.get(), selection.backend().name()));
+            LOG.info("daemon {} listening on {} (recovery barrier up)", daemonInstanceId, url);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    /** Starts a daemon and returns once it serves clients with the barrier lifted. */
+    public static Daemon start(DaemonConfig config) throws IOException {
+        Daemon d = new Daemon(config);
+        d.recover();
+        return d;
+    }
+
+    private void recover() {
+        long t0 = System.nanoTime();
+        recovery = sessions.recoverAndReconcile();
+        barrier.lift();
+        LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
+                recovery.missing(), recovery.failed(), recovery.quarantined());
+        for (RecoveryReport.Warning w : recovery.warnings()) {
+            LOG.warn("{}: {}", w.code(), w.message());
+            gateway.warnAll(w.code(), w.message());
+        }
+        if (sessions.orphanGrace().isPositive()) {
+            long every = Math.max(1, Math.min(5, sessions.orphanGrace().toSeconds() / 4));
+            scheduler.scheduleWithFixedDelay(sessions::reapOrphans, every, every, TimeUnit.SECONDS);
+        }
+    }
+
+    public String url() {
+        return url;
+    }
+
+    public int port() {
+        return gateway.port();
+    }
+
+    public String token() {
+        return token.value();
+    }
+
+    public String daemonInstanceId() {
+        return daemonInstanceId;
+    }
+
+    public DataRoot dataRoot() {
+        return root;
+    }
+
+    private ServerMessage.InitialState initialState() {
+        RecoveryReport r = recovery;
+        return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
+                selection.backend().name(), selection.degraded(), sessions.list(),
+                new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
+                new ServerMessage.ClientSessionState(false, List.of()));
+    }
+
+    private Map<String, Object> status() {
+        RecoveryReport r = recovery;
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("pid", ProcessHandle.current().pid());
+        s.put("url", url);
+        s.put("version", LimpetVersion.get());
+        s.put("backend", selection.backend().name());
+        s.put("daemon_instance_id", daemonInstanceId);
+        s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
+        s.put("degraded", selection.degraded());
+        s.put("recovering", barrier.isUp());
+        s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
+                "failed", r.failed(), "quarantined", r.quarantined()));
+        s.put("connections", gateway.connections());
+        return s;
+    }
+
+    public void awaitStop() throws InterruptedException {
+        stopped.await();
+    }
+
+    /** Stops serving. Tries every step and reports every failure; never signals workers. */
+    @Override
+    public void close() {
+        if (stopped.getCount() == 0) {
+            return;
+        }
+        List<Exception> failures = new ArrayList<>();
+        step(failures, "stop the gateway", gateway::close);
+        step(failures, "shut the backend down", () -> selection.backend().shutdown());
+        step(failures, "stop timers", scheduler::shutdownNow);
+        step(failures, "close the store", store::close);
+        step(failures, "remove daemon.json", () -> DaemonInfoFile.remove(root));
+        step(failures, "release the pid lock", lock::close);
+        LOG.info("daemon {} stopped{}", daemonInstanceId, failures.isEmpty() ? "" : " with " + failures.size() + " failure(s)");
+        stopped.countDown();
+    }
+
+    private interface Step {
+        void run() throws Exception;
+    }
+
+    private static void step(List<Exception> failures, String what, Step step) {
+        try {
+            step.run();
+        } catch (Exception e) {
+            LOG.warn("shutdown: cannot {}: {}", what, e.toString());
+            failures.add(e);
+        }
+    }
+}

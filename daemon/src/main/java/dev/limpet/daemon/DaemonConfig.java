@@ -1,0 +1,29 @@
+package dev.limpet.daemon;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+
+/**
+ * Settings of one daemon run.
+ *
+ * @param dataRoot      {@code --data-root}; null: {@code LIMPET_HOME}, else {@code ~/.limpet}
+ * @param listenHost    {@code --listen}, loopback by default
+ * @param port          {@code --port}; 0 picks a free port
+ * @param backend       {@code --backend}; null: {@code LIMPET_PTY_BACKEND}, else the default
+ * @param ringBytes     output ring per session
+ * @param orphanGrace   close sessions with no attachment for this long; zero keeps them until closed
+ * @param clientGrace   keep a disconnected client's session state this long
+ * @param closeGrace    SIGHUP → SIGKILL grace when closing a session
+ */
+public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
+        Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins) {
+
+    public static final int DEFAULT_PORT = 7420;
+    public static final int DEFAULT_RING_BYTES = 1 << 20;
+
+    public static DaemonConfig defaults() {
+        return new DaemonConfig(null, "127.0.0.1", DEFAULT_PORT, null, DEFAULT_RING_BYTES, Duration.ZERO,
+                Duration.ofMinutes(10), Duration.ofSeconds(3), Set.of());
+    }
+}

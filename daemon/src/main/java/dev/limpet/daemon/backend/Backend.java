@@ -1,0 +1,55 @@
+package dev.limpet.daemon.backend;
+
+import dev.limpet.terminal.pty.Signal;
+import java.util.List;
+
+/**
+ * The only door between the daemon and a data plane (embedded PTYs, pty-workers, tmux). The gateway
+ * and the session service never import a concrete backend. Optional abilities are separate
+ * interfaces ({@link ScreenCapture}) checked with {@code instanceof}.
+ *
+ * <p>Every method may be called from any thread. Methods that address a session throw
+ * {@link BackendException} with {@code session_not_found} for an unknown id and
+ * {@code session_not_running} where the session must be alive.
+ */
+public interface Backend {
+
+    /** {@code embedded}, {@code worker} or {@code tmux}. */
+    String name();
+
+    /** Registers the listener for lifecycle events; called once, before {@link #recover()}. */
+    void start(BackendListener listener);
+
+    /** Starts a session's program under a new PTY. */
+    RuntimeInfo spawn(SpawnSpec spec);
+
+    /**
+     * Attaches a listener to a session's output. The returned info carries the bytes from
+     * {@code since} (or the ring's start, with {@code truncated}) up to {@code info.endOffset()};
+     * the listener then receives every later chunk exactly once, in order. {@code since < 0} means
+     * the caller has nothing.
+     */
+    Attachment attach(String sessionId, long since, OutputListener listener);
+
+    void input(String sessionId, byte[] data);
+
+    void resize(String sessionId, int cols, int rows);
+
+    /** Sends a signal to the session's whole process group. */
+    void signal(String sessionId, Signal signal);
+
+    /** Forgets a session and frees its data plane; a running program is killed first. */
+    void remove(String sessionId);
+
+    /** Runtime facts of every session this backend holds. */
+    List<RuntimeInfo> list();
+
+    /** Finds sessions that outlived the previous daemon; run once at start-up under the barrier. */
+    RecoveryReport recover();
+
+    /** Releases the daemon's side. Whether sessions survive is the backend's nature (see name()). */
+    void shutdown();
+
+    /** True when sessions outlive the daemon process. */
+    boolean survivesRestart();
+}

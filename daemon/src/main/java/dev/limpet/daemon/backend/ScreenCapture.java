@@ -1,0 +1,6 @@
+package dev.limpet.daemon.backend;
+
+/** Optional backend ability: the session's visible screen as plain text. */
+public interface ScreenCapture {
+    String captureText(String sessionId);
+}

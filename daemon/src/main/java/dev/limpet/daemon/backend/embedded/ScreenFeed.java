@@ -1,0 +1,22 @@
+package dev.limpet.daemon.backend.embedded;
+
+/**
+ * What a session keeps of its screen, fed every output chunk under the session lock. Either a real
+ * VT screen model (snapshots, true capture) or a decoded tail of the output.
+ */
+interface ScreenFeed {
+    void feed(byte[] chunk);
+
+    void resize(int cols, int rows);
+
+    /** True when {@link #snapshot()} can redraw the screen. */
+    boolean canSnapshot();
+
+    boolean inAlternateScreen();
+
+    /** ANSI bytes that redraw the screen on a freshly reset terminal of the same size. */
+    byte[] snapshot();
+
+    /** The visible screen as plain text. */
+    String text();
+}

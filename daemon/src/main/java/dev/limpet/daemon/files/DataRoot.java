@@ -1,0 +1,40 @@
+package dev.limpet.daemon.files;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * The daemon's data root ({@code ~/.limpet} by default) and the paths under it. Every directory is
+ * 0700 and every file 0600.
+ */
+public record DataRoot(Path dir) {
+
+    public DataRoot {
+        dir = dir.toAbsolutePath().normalize();
+    }
+
+    /** {@code --data-root}, else {@code LIMPET_HOME}, else {@code ~/.limpet}. */
+    public static DataRoot resolve(Path explicit) {
+        if (explicit != null) {
+            return new DataRoot(explicit);
+        }
+        String env = System.getenv("LIMPET_HOME");
+        if (env != null && !env.isBlank()) {
+            return new DataRoot(Path.of(env));
+        }
+        return new DataRoot(Path.of(System.getProperty("user.home"), ".limpet"));
+    }
+
+    public DataRoot ensureExists() throws IOException {
+        SecureFiles.privateDirectory(dir);
+        return this;
+    }
+
+    public Path daemonId() { return dir.resolve("daemon-id"); }
+    public Path authToken() { return dir.resolve("auth-token"); }
+    public Path pidLock() { return dir.resolve("daemon.pid"); }
+    public Path database() { return dir.resolve("limpet.db"); }
+    public Path daemonInfo() { return dir.resolve("daemon.json"); }
+    public Path runtime() { return dir.resolve("runtime"); }
+    public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
+}

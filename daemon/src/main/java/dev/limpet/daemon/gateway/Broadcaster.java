@@ -1,0 +1,48 @@
+package dev.limpet.daemon.gateway;
+
+import dev.limpet.daemon.sessions.SessionEvents;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Pushes session events to every connection that has completed its handshake. */
+final class Broadcaster implements SessionEvents {
+    private final Set<ClientConnection> connections = ConcurrentHashMap.newKeySet();
+
+    void add(ClientConnection c) {
+        connections.add(c);
+    }
+
+    void remove(ClientConnection c) {
+        connections.remove(c);
+    }
+
+    int size() {
+        return connections.size();
+    }
+
+    private void toAll(ServerMessage m) {
+        for (ClientConnection c : connections) {
+            if (c.helloDone()) {
+                c.send(m);
+            }
+        }
+    }
+
+    @Override
+    public void sessionsChanged(List<SessionInfo> sessions) {
+        toAll(new ServerMessage.SessionsChanged(sessions));
+    }
+
+    @Override
+    public void sessionExited(String sessionId, Integer exitCode, String exitSignal) {
+        toAll(new ServerMessage.SessionExited(sessionId, exitCode, exitSignal));
+    }
+
+    @Override
+    public void warning(String code, String message) {
+        toAll(new ServerMessage.Warning(code, message));
+    }
+}

@@ -1,0 +1,199 @@
+package dev.limpet.daemon.gateway;
+
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.sessions.RecoveryBarrier;
+import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.sessions.SpawnRequest;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ClientMessage.*;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.pty.Signal;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Interprets client commands for one daemon: the handshake rules, then the session verbs. */
+final class Commands {
+    private static final Logger LOG = LoggerFactory.getLogger(Commands.class);
+    private static final Pattern CLIENT_SESSION_KEY = Pattern.compile("[A-Za-z0-9_-]{8,128}");
+
+    private final SessionService sessions;
+    private final RecoveryBarrier barrier;
+    private final ClientSessions clientSessions;
+    private final Supplier<ServerMessage.InitialState> initialState;
+
+    Commands(SessionService sessions, RecoveryBarrier barrier, ClientSessions clientSessions,
+            Supplier<ServerMessage.InitialState> initialState) {
+        this.sessions = sessions;
+        this.barrier = barrier;
+        this.clientSessions = clientSessions;
+        this.initialState = initialState;
+    }
+
+    void handle(ClientConnection c, ClientMessage message) {
+        if (message instanceof Hello hello) {
+            hello(c, hello);
+            return;
+        }
+        if (!c.helloDone()) {
+            throw new ProtocolException(ErrorCode.HELLO_REQUIRED, "send hello{clientSessionKey, protocol} first");
+        }
+        barrier.check();
+        switch (message) {
+            case Hello h -> throw new IllegalStateException("unreachable");
+            case ListSessions m -> c.send(new ServerMessage.SessionList(m.reqId(), sessions.list()));
+            case SpawnSession m -> c.send(new ServerMessage.SpawnResult(m.reqId(),
+                    sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env()))));
+            case AttachSession m -> attach(c, m);
+            case DetachSession m -> detach(c, m);
+            case PtyInput m -> input(c, validId(m.sessionId()), data(m));
+            case PtyResize m -> resize(c, m);
+            case KillSession m -> kill(c, m);
+            case RemoveSession m -> {
+                String id = validId(m.sessionId());
+                sessions.remove(id);
+                clientSessions.sessionRemoved(id);
+                c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+            }
+            case RenameSession m -> {
+                sessions.rename(validId(m.sessionId()), m.label());
+                c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+            }
+        }
+    }
+
+    private void hello(ClientConnection c, Hello hello) {
+        if (c.helloDone()) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "hello was already sent on this connection");
+        }
+        if (hello.protocol() == null || hello.protocol() != ProtocolCodec.PROTOCOL) {
+            c.fail(ErrorCode.UNSUPPORTED_PROTOCOL, "this daemon speaks protocol " + ProtocolCodec.PROTOCOL
+                    + ", not " + hello.protocol(), 1002);
+            return;
+        }
+        if (hello.clientSessionKey() == null || !CLIENT_SESSION_KEY.matcher(hello.clientSessionKey()).matches()) {
+            c.fail(ErrorCode.INVALID_CLIENT_SESSION_KEY, "clientSessionKey must be 8-128 characters of [A-Za-z0-9_-]", 1008);
+            return;
+        }
+        ClientSessions.Bound bound = clientSessions.connect(hello.clientSessionKey());
+        c.bindClientSession(bound.record());
+        LOG.info("connection {}: hello from {} (client session {}, {})", c.id(), hello.client() == null ? "?" : hello.client(),
+                ClientSessions.hashed(hello.clientSessionKey()), bound.resumed() ? "resumed" : "new");
+        barrier.whenLifted(() -> {
+            ServerMessage.InitialState base = initialState.get();
+            c.send(new ServerMessage.InitialState(base.protocol(), base.daemonInstanceId(), base.version(), base.backend(),
+                    base.degraded(), base.sessions(), base.recovery(),
+                    new ServerMessage.ClientSessionState(bound.resumed(), bound.attachments())));
+        });
+    }
+
+    private void attach(ClientConnection c, AttachSession m) {
+        String id = validId(m.sessionId());
+        boolean readOnly = m.wantsReadOnly();
+        SessionStream previous = c.streams().remove(id);
+        if (previous != null) {
+            previous.close();
+        }
+        if (!readOnly && m.cols() != null && m.rows() != null) {
+            SessionInfo now = sessions.info(id);
+            if (now.running() && (now.cols() != m.cols() || now.rows() != m.rows())) {
+                sessions.resize(id, m.cols(), m.rows());
+            }
+        }
+        SessionStream stream = new SessionStream(id, readOnly, c);
+        if (m.cols() != null && m.rows() != null) {
+            stream.rememberSize(m.cols(), m.rows());
+        }
+        long since = m.since() == null ? -1 : m.since();
+        Attachment attachment = sessions.attach(id, since, stream);
+        c.streams().put(id, stream);
+        var info = attachment.info();
+        ClientSessions.Record record = c.clientSession();
+        clientSessions.attached(record, id, info.endOffset(), readOnly);
+        stream.prime(attachment, new ServerMessage.AttachResult(m.reqId(), id, sessions.info(id), info.replayFrom(),
+                info.endOffset(), info.truncated(), info.snapshot() != null, readOnly));
+    }
+
+    private void detach(ClientConnection c, DetachSession m) {
+        String id = validId(m.sessionId());
+        SessionStream stream = c.streams().remove(id);
+        if (stream == null) {
+            throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
+        }
+        stream.close();
+        clientSessions.detached(c.clientSession(), id);
+        c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+    }
+
+    void binaryInput(ClientConnection c, String sessionId, byte[] data) {
+        if (!c.helloDone()) {
+            throw new ProtocolException(ErrorCode.HELLO_REQUIRED, "send hello{clientSessionKey, protocol} first");
+        }
+        barrier.check();
+        input(c, sessionId, data);
+    }
+
+    private void input(ClientConnection c, String id, byte[] data) {
+        SessionStream stream = c.streams().get(id);
+        if (stream != null && stream.readOnly()) {
+            throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
+        }
+        if (stream != null && stream.cols() > 0) {
+            // Resize policy "latest": the client that types sets the size.
+            SessionInfo now = sessions.info(id);
+            if (now.running() && (now.cols() != stream.cols() || now.rows() != stream.rows())) {
+                sessions.resize(id, stream.cols(), stream.rows());
+            }
+        }
+        sessions.input(id, data);
+    }
+
+    private void resize(ClientConnection c, PtyResize m) {
+        String id = validId(m.sessionId());
+        SessionStream stream = c.streams().get(id);
+        if (stream != null && stream.readOnly()) {
+            throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
+        }
+        sessions.resize(id, m.cols() == null ? -1 : m.cols(), m.rows() == null ? -1 : m.rows());
+        if (stream != null) {
+            stream.rememberSize(m.cols(), m.rows());
+        }
+    }
+
+    private void kill(ClientConnection c, KillSession m) {
+        String id = validId(m.sessionId());
+        if (m.signal() == null || m.signal().isBlank()) {
+            sessions.close(id);
+        } else {
+            Signal signal;
+            try {
+                signal = Signal.parse(m.signal());
+            } catch (IllegalArgumentException e) {
+                throw new ProtocolException(ErrorCode.INVALID_SIGNAL, "unknown signal '" + m.signal() + "'");
+            }
+            sessions.signal(id, signal);
+        }
+        c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+    }
+
+    private static String validId(String id) {
+        if (id == null) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "session_id is required");
+        }
+        return SessionIds.requireValid(id);
+    }
+
+    private static byte[] data(PtyInput m) {
+        if (m.data() == null) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "pty_input needs data");
+        }
+        return m.data().getBytes(StandardCharsets.UTF_8);
+    }
+}

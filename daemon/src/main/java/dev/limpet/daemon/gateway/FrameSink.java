@@ -1,0 +1,13 @@
+package dev.limpet.daemon.gateway;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+
+/** The socket side of one client connection: sends complete when the frame left the server. */
+interface FrameSink {
+    CompletableFuture<Void> sendText(String text);
+
+    CompletableFuture<Void> sendBinary(ByteBuffer data);
+
+    void close(int statusCode, String reason);
+}

@@ -1,0 +1,97 @@
+package dev.limpet.daemon.gateway;
+
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.sessions.RecoveryBarrier;
+import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.sessions.SpawnRequest;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.terminal.pty.Signal;
+import io.javalin.config.RoutesConfig;
+import io.javalin.http.Context;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/** The small REST surface for scripts and the CLI verbs (docs/protocol.md, "HTTP API"). */
+final class RestApi {
+    private final SessionService sessions;
+    private final RecoveryBarrier barrier;
+    private final Supplier<Map<String, Object>> status;
+
+    RestApi(SessionService sessions, RecoveryBarrier barrier, Supplier<Map<String, Object>> status) {
+        this.sessions = sessions;
+        this.barrier = barrier;
+        this.status = status;
+    }
+
+    record SpawnBody(List<String> command, String cwd, String label, Integer cols, Integer rows, Map<String, String> env) {}
+
+    record InputBody(String data) {}
+
+    record KillBody(String signal) {}
+
+    record RenameBody(String label) {}
+
+    void register(RoutesConfig routes) {
+        routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
+        routes.exception(BackendException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
+        routes.get("/api/status", ctx -> ctx.json(status.get()));
+        routes.get("/api/sessions", ctx -> {
+            barrier.check();
+            ctx.json(sessions.list());
+        });
+        routes.post("/api/sessions", ctx -> {
+            SpawnBody b = body(ctx, SpawnBody.class);
+            ctx.status(201).json(sessions.spawn(new SpawnRequest(b.command(), b.cwd(), b.label(), b.cols(), b.rows(), b.env())));
+        });
+        routes.get("/api/sessions/{id}", ctx -> ctx.json(sessions.info(resolve(ctx))));
+        routes.post("/api/sessions/{id}/input", ctx -> {
+            InputBody b = body(ctx, InputBody.class);
+            if (b.data() == null) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
+            }
+            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
+            ctx.json(Map.of("ok", true));
+        });
+        routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
+        routes.post("/api/sessions/{id}/kill", ctx -> {
+            String id = resolve(ctx);
+            KillBody b = ctx.body().isBlank() ? new KillBody(null) : body(ctx, KillBody.class);
+            if (b.signal() == null || b.signal().isBlank()) {
+                sessions.close(id);
+            } else {
+                try {
+                    sessions.signal(id, Signal.parse(b.signal()));
+                } catch (IllegalArgumentException e) {
+                    throw new ProtocolException(ErrorCode.INVALID_SIGNAL, "unknown signal '" + b.signal() + "'");
+                }
+            }
+            ctx.json(Map.of("ok", true));
+        });
+        routes.post("/api/sessions/{id}/rename", ctx -> ctx.json(sessions.rename(resolve(ctx), body(ctx, RenameBody.class).label())));
+        routes.delete("/api/sessions/{id}", ctx -> {
+            sessions.remove(resolve(ctx));
+            ctx.json(Map.of("ok", true));
+        });
+    }
+
+    private String resolve(Context ctx) {
+        barrier.check();
+        return sessions.resolve(ctx.pathParam("id"));
+    }
+
+    private static <T> T body(Context ctx, Class<T> type) {
+        String text = ctx.body();
+        if (text.length() > ProtocolCodec.MAX_FRAME_BYTES) {
+            throw new ProtocolException(ErrorCode.FRAME_TOO_LARGE, "request bodies are limited to " + ProtocolCodec.MAX_FRAME_BYTES + " bytes");
+        }
+        return ProtocolCodec.read(text.isBlank() ? "{}" : text, type);
+    }
+
+    private static void error(Context ctx, ErrorCode code, String message) {
+        ctx.status(code.httpStatus()).json(Map.of("code", code.wire(), "message", message));
+    }
+}

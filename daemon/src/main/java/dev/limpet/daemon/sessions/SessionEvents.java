@@ -1,0 +1,13 @@
+package dev.limpet.daemon.sessions;
+
+import dev.limpet.protocol.SessionInfo;
+import java.util.List;
+
+/** What the session service tells connected clients. Implementations must not block. */
+public interface SessionEvents {
+    void sessionsChanged(List<SessionInfo> sessions);
+
+    void sessionExited(String sessionId, Integer exitCode, String exitSignal);
+
+    void warning(String code, String message);
+}

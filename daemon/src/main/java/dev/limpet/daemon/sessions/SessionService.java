@@ -1,0 +1,366 @@
+package dev.limpet.daemon.sessions;
+
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.backend.Backend;
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.ScreenCapture;
+import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.terminal.pty.Signal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sessions as the daemon knows them: the store (labels, commands, history) joined with the
+ * backend's runtime facts. Every client command that touches a session goes through here.
+ */
+public final class SessionService implements BackendListener {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionService.class);
+
+    private final SessionStore store;
+    private final Backend backend;
+    private final RecoveryBarrier barrier;
+    private final Clock clock;
+    private final ScheduledExecutorService scheduler;
+    private final Duration closeGrace;
+    private final OrphanPolicy orphans;
+    private final Map<String, Integer> attachments = new ConcurrentHashMap<>();
+    private volatile SessionEvents events = new SessionEvents() {
+        public void sessionsChanged(List<SessionInfo> s) {}
+        public void sessionExited(String id, Integer c, String sig) {}
+        public void warning(String code, String message) {}
+    };
+
+    public SessionService(SessionStore store, Backend backend, RecoveryBarrier barrier, Clock clock,
+            ScheduledExecutorService scheduler, Duration closeGrace, Duration orphanGrace) {
+        this.store = store;
+        this.backend = backend;
+        this.barrier = barrier;
+        this.clock = clock;
+        this.scheduler = scheduler;
+        this.closeGrace = closeGrace;
+        this.orphans = new OrphanPolicy(orphanGrace, clock);
+    }
+
+    public void setEvents(SessionEvents events) {
+        this.events = events;
+    }
+
+    public Backend backend() {
+        return backend;
+    }
+
+    /** Start-up steps 4–5: recover the backend's live sessions and reconcile the store with them. */
+    public RecoveryReport recoverAndReconcile() {
+        backend.start(this);
+        RecoveryReport report = backend.recover();
+        new StoreReconciler(store).reconcile(report.recovered());
+        for (RuntimeInfo live : report.recovered()) {
+            orphans.detached(live.sessionId());
+        }
+        return report;
+    }
+
+    public SessionInfo spawn(SpawnRequest req) {
+        barrier.check();
+        List<String> argv = req.command() == null || req.command().isEmpty() ? defaultShell() : List.copyOf(req.command());
+        if (argv.stream().anyMatch(a -> a == null || a.indexOf('\0') >= 0)) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "command arguments must be strings without NUL");
+        }
+        int cols = req.cols() == null ? 80 : req.cols();
+        int rows = req.rows() == null ? 24 : req.rows();
+        Sizes.requireValid(cols, rows);
+        Path cwd = Path.of(req.cwd() == null || req.cwd().isBlank() ? System.getProperty("user.home") : req.cwd());
+        if (!cwd.isAbsolute() || !Files.isDirectory(cwd)) {
+            throw new ProtocolException(ErrorCode.SPAWN_FAILED, "cwd " + cwd + " is not an existing absolute directory");
+        }
+        String label = req.label() == null ? Labels.fromCommand(argv) : Labels.requireValid(req.label());
+        String id = freshId();
+        Map<String, String> env = sessionEnvironment(id, req.env());
+        Instant now = clock.instant();
+        store.insert(new StoredSession(id, label, argv, cwd.toString(), now, SessionInfo.STARTING, null, null, null));
+        RuntimeInfo runtime;
+        try {
+            runtime = backend.spawn(new SpawnSpec(id, argv, env, cwd, cols, rows));
+        } catch (BackendException e) {
+            store.delete(id);
+            throw e;
+        }
+        store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
+        orphans.detached(id);
+        LOG.info("session {} starting -> running (spawn) label='{}' pid={}", id, label, runtime.pid());
+        SessionInfo info = info(id);
+        broadcastList();
+        return info;
+    }
+
+    public List<SessionInfo> list() {
+        Map<String, RuntimeInfo> live = new HashMap<>();
+        for (RuntimeInfo r : backend.list()) {
+            live.put(r.sessionId(), r);
+        }
+        List<SessionInfo> out = new ArrayList<>();
+        for (StoredSession s : store.list()) {
+            out.add(SessionViews.toInfo(s, live.get(s.id()), attachments.getOrDefault(s.id(), 0)));
+        }
+        return out;
+    }
+
+    public SessionInfo info(String id) {
+        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
+        RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
+        return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0));
+    }
+
+    /** An id, or a label shared by exactly one session. */
+    public String resolve(String idOrLabel) {
+        if (idOrLabel == null || idOrLabel.isBlank()) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "a session id or label is required");
+        }
+        if (SessionIds.isValid(idOrLabel) && store.find(idOrLabel).isPresent()) {
+            return idOrLabel;
+        }
+        List<StoredSession> byLabel = store.list().stream().filter(s -> s.label().equals(idOrLabel)).toList();
+        if (byLabel.size() == 1) {
+            return byLabel.getFirst().id();
+        }
+        if (byLabel.size() > 1) {
+            throw new ProtocolException(ErrorCode.AMBIGUOUS_SESSION, "label '" + idOrLabel + "' names "
+                    + byLabel.size() + " sessions: " + String.join(", ", byLabel.stream().map(StoredSession::id).toList()));
+        }
+        if (!SessionIds.isValid(idOrLabel) && idOrLabel.matches(".*[/.\\s].*")) {
+            SessionIds.requireValid(idOrLabel);
+        }
+        throw notFound(idOrLabel);
+    }
+
+    public Attachment attach(String id, long since, OutputListener listener) {
+        barrier.check();
+        requireKnown(id);
+        Attachment a = backend.attach(id, since, listener);
+        attachments.merge(id, 1, Integer::sum);
+        orphans.attached(id);
+        return new CountedAttachment(a, () -> detached(id));
+    }
+
+    private void detached(String id) {
+        Integer left = attachments.computeIfPresent(id, (k, v) -> v <= 1 ? null : v - 1);
+        if (left == null) {
+            orphans.detached(id);
+        }
+    }
+
+    public void input(String id, byte[] data) {
+        barrier.check();
+        requireKnown(id);
+        backend.input(id, data);
+    }
+
+    public void resize(String id, int cols, int rows) {
+        barrier.check();
+        Sizes.requireValid(cols, rows);
+        requireKnown(id);
+        backend.resize(id, cols, rows);
+    }
+
+    public void signal(String id, Signal signal) {
+        barrier.check();
+        requireKnown(id);
+        backend.signal(id, signal);
+        LOG.info("session {}: sent SIG{}", id, signal.name());
+    }
+
+    /** Closes a session: SIGHUP to its process group now, SIGKILL after the grace if it still runs. */
+    public void close(String id) {
+        barrier.check();
+        requireKnown(id);
+        if (!isRunning(id)) {
+            return;
+        }
+        backend.signal(id, Signal.HUP);
+        LOG.info("session {}: closing (SIGHUP, SIGKILL in {} ms)", id, closeGrace.toMillis());
+        scheduler.schedule(() -> {
+            if (isRunning(id)) {
+                try {
+                    backend.signal(id, Signal.KILL);
+                    LOG.info("session {}: still running after the grace; sent SIGKILL", id);
+                } catch (RuntimeException e) {
+                    LOG.debug("session {}: SIGKILL after grace: {}", id, e.getMessage());
+                }
+            }
+        }, closeGrace.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** Closes the session if it runs, waits up to the grace for it to end, then forgets it. */
+    public void remove(String id) {
+        barrier.check();
+        requireKnown(id);
+        if (isRunning(id)) {
+            backend.signal(id, Signal.HUP);
+            long deadline = System.nanoTime() + closeGrace.toNanos();
+            while (isRunning(id) && System.nanoTime() < deadline) {
+                sleepQuietly(20);
+            }
+        }
+        try {
+            backend.remove(id);
+        } catch (BackendException e) {
+            if (e.code() != ErrorCode.SESSION_NOT_FOUND) {
+                throw e;
+            }
+        }
+        store.delete(id);
+        attachments.remove(id);
+        orphans.forget(id);
+        LOG.info("session {}: removed", id);
+        broadcastList();
+    }
+
+    public SessionInfo rename(String id, String label) {
+        barrier.check();
+        requireKnown(id);
+        String valid = Labels.requireValid(label);
+        store.rename(id, valid);
+        LOG.info("session {}: renamed to '{}'", id, valid);
+        broadcastList();
+        return info(id);
+    }
+
+    public String capture(String id) {
+        barrier.check();
+        requireKnown(id);
+        if (backend instanceof ScreenCapture capture && backend.list().stream().anyMatch(r -> r.sessionId().equals(id))) {
+            return capture.captureText(id);
+        }
+        throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " has no screen to capture");
+    }
+
+    /** Closes sessions that have had no attachment for longer than the orphan grace (if one is set). */
+    public void reapOrphans() {
+        for (String id : orphans.expired()) {
+            if (isRunning(id)) {
+                LOG.info("session {}: orphaned for longer than the grace; closing", id);
+                close(id);
+            }
+            orphans.forget(id);
+        }
+    }
+
+    public Duration orphanGrace() {
+        return orphans.grace();
+    }
+
+    @Override
+    public void sessionExited(String sessionId, ExitStatus status) {
+        Integer code = status.signaled() ? null : status.exitCode();
+        String signal = status.signaled() ? signalName(status.signal()) : null;
+        try {
+            StoredSession s = store.find(sessionId).orElse(null);
+            if (s != null) {
+                store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
+        }
+        LOG.info("session {} running -> exited ({})", sessionId, status.describe());
+        events.sessionExited(sessionId, code, signal);
+        broadcastList();
+    }
+
+    private void broadcastList() {
+        try {
+            events.sessionsChanged(list());
+        } catch (RuntimeException e) {
+            LOG.warn("cannot broadcast the session list: {}", e.getMessage());
+        }
+    }
+
+    private boolean isRunning(String id) {
+        return backend.list().stream().anyMatch(r -> r.sessionId().equals(id) && r.running());
+    }
+
+    private void requireKnown(String id) {
+        SessionIds.requireValid(id);
+        if (store.find(id).isEmpty()) {
+            throw notFound(id);
+        }
+    }
+
+    private String freshId() {
+        for (int i = 0; i < 100; i++) {
+            String id = SessionIds.generate();
+            if (store.find(id).isEmpty()) {
+                return id;
+            }
+        }
+        throw new IllegalStateException("cannot find a free session id");
+    }
+
+    private static ProtocolException notFound(String id) {
+        return new ProtocolException(ErrorCode.SESSION_NOT_FOUND, "no session " + id);
+    }
+
+    private static List<String> defaultShell() {
+        String shell = System.getenv("SHELL");
+        if (shell == null || shell.isBlank() || !Files.isExecutable(Path.of(shell))) {
+            shell = Files.isExecutable(Path.of("/bin/bash")) ? "/bin/bash" : "/bin/sh";
+        }
+        return List.of(shell, "-l");
+    }
+
+    private static Map<String, String> sessionEnvironment(String id, Map<String, String> extra) {
+        Map<String, String> env = new HashMap<>(System.getenv());
+        env.keySet().removeIf(k -> k.startsWith("LIMPET_") || k.equals("TMUX") || k.equals("TMUX_PANE"));
+        env.put("TERM", "xterm-256color");
+        env.put("COLORTERM", "truecolor");
+        env.put("LIMPET_SESSION", id);
+        if (extra != null) {
+            extra.forEach((k, v) -> {
+                if (k == null || k.isEmpty() || k.indexOf('=') >= 0 || k.indexOf('\0') >= 0 || v == null || v.indexOf('\0') >= 0) {
+                    throw new ProtocolException(ErrorCode.BAD_REQUEST, "invalid environment entry " + k);
+                }
+                env.put(k, v);
+            });
+        }
+        return env;
+    }
+
+    static String signalName(int number) {
+        for (Signal s : Signal.values()) {
+            if (s.number() == number) {
+                return s.name();
+            }
+        }
+        return Integer.toString(number);
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package dev.limpet.daemon.sessions;
+
+import java.util.List;
+import java.util.Map;
+
+/** A client's request for a new session; nulls take the defaults. */
+public record SpawnRequest(List<String> command, String cwd, String label, Integer cols, Integer rows,
+        Map<String, String> env) {}
