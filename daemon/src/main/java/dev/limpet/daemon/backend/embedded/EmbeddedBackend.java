@@ -14,6 +14,10 @@ import dev.limpet.terminal.pty.PtyException;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
 import dev.limpet.terminal.pty.Signal;
+import dev.limpet.terminal.session.PtySession;
+import dev.limpet.terminal.session.TailScreen;
+import dev.limpet.daemon.backend.AttachInfo;
+import dev.limpet.terminal.pty.ExitStatus;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +31,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class EmbeddedBackend implements Backend, ScreenCapture {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBackend.class);
-    private final Map<String, EmbeddedSession> sessions = new ConcurrentHashMap<>();
+    private final Map<String, PtySession> sessions = new ConcurrentHashMap<>();
     private final int logCapacity;
     private volatile BackendListener listener = (id, status) -> {};
 
@@ -61,21 +65,45 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
         } catch (PtyException e) {
             throw new BackendException(ErrorCode.SPAWN_FAILED, e.getMessage(), e);
         }
-        EmbeddedSession session = new EmbeddedSession(spec.sessionId(), pty, logCapacity,
+        PtySession session = new PtySession(spec.sessionId(), pty, logCapacity,
                 new TailScreen(spec.rows()), status -> listener.sessionExited(spec.sessionId(), status));
         sessions.put(spec.sessionId(), session);
         LOG.info("session {} spawned: pid {} {}x{}", spec.sessionId(), pty.pid(), spec.cols(), spec.rows());
-        return session.runtime();
+        return runtime(session);
     }
 
     @Override
     public Attachment attach(String sessionId, long since, OutputListener outputListener) {
-        return session(sessionId).attach(since, outputListener);
+        PtySession s = session(sessionId);
+        PtySession.Subscription sub = s.attach(since, new PtySession.Listener() {
+            @Override
+            public void onOutput(byte[] data, long endOffset) {
+                outputListener.onOutput(data, endOffset);
+            }
+
+            @Override
+            public void onExit(ExitStatus status) {
+                outputListener.onExit(status);
+            }
+        });
+        PtySession.Replay r = sub.replay();
+        AttachInfo info = new AttachInfo(runtime(s), r.replayFrom(), r.data(), r.truncated(), r.snapshot());
+        return new Attachment() {
+            @Override
+            public AttachInfo info() {
+                return info;
+            }
+
+            @Override
+            public void close() {
+                sub.close();
+            }
+        };
     }
 
     @Override
     public void input(String sessionId, byte[] data) {
-        EmbeddedSession s = running(sessionId);
+        PtySession s = running(sessionId);
         try {
             s.write(data);
         } catch (IOException e) {
@@ -85,7 +113,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
 
     @Override
     public void resize(String sessionId, int cols, int rows) {
-        EmbeddedSession s = running(sessionId);
+        PtySession s = running(sessionId);
         try {
             s.resize(cols, rows);
         } catch (IOException e) {
@@ -95,9 +123,9 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
 
     @Override
     public void signal(String sessionId, Signal signal) {
-        EmbeddedSession s = running(sessionId);
+        PtySession s = running(sessionId);
         try {
-            s.pty().signalGroup(signal);
+            s.signal(signal);
         } catch (IOException e) {
             throw new BackendException(ErrorCode.INTERNAL_ERROR, "cannot signal session " + sessionId + ": " + e.getMessage(), e);
         }
@@ -105,13 +133,13 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
 
     @Override
     public void remove(String sessionId) {
-        EmbeddedSession s = sessions.remove(sessionId);
+        PtySession s = sessions.remove(sessionId);
         if (s == null) {
             throw BackendException.notFound(sessionId);
         }
         if (s.running()) {
             try {
-                s.pty().signalGroup(Signal.KILL);
+                s.signal(Signal.KILL);
             } catch (IOException e) {
                 LOG.warn("session {}: SIGKILL on remove failed: {}", sessionId, e.getMessage());
             }
@@ -121,7 +149,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
 
     @Override
     public List<RuntimeInfo> list() {
-        return sessions.values().stream().map(EmbeddedSession::runtime).toList();
+        return sessions.values().stream().map(EmbeddedBackend::runtime).toList();
     }
 
     @Override
@@ -132,10 +160,10 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
 
     @Override
     public void shutdown() {
-        for (EmbeddedSession s : sessions.values()) {
+        for (PtySession s : sessions.values()) {
             try {
                 if (s.running()) {
-                    s.pty().signalGroup(Signal.HUP);
+                    s.signal(Signal.HUP);
                 }
             } catch (IOException e) {
                 LOG.warn("session {}: SIGHUP at shutdown failed: {}", s.id(), e.getMessage());
@@ -150,16 +178,20 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
         return session(sessionId).captureText();
     }
 
-    private EmbeddedSession session(String id) {
-        EmbeddedSession s = sessions.get(id);
+    private static RuntimeInfo runtime(PtySession s) {
+        return new RuntimeInfo(s.id(), s.pid(), s.running(), s.exit(), s.cols(), s.rows(), s.endOffset());
+    }
+
+    private PtySession session(String id) {
+        PtySession s = sessions.get(id);
         if (s == null) {
             throw BackendException.notFound(id);
         }
         return s;
     }
 
-    private EmbeddedSession running(String id) {
-        EmbeddedSession s = session(id);
+    private PtySession running(String id) {
+        PtySession s = session(id);
         if (!s.running()) {
             throw BackendException.notRunning(id);
         }

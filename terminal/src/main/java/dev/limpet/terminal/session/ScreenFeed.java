@@ -1,10 +1,10 @@
-package dev.limpet.daemon.backend.embedded;
+package dev.limpet.terminal.session;
 
 /**
  * What a session keeps of its screen, fed every output chunk under the session lock. Either a real
  * VT screen model (snapshots, true capture) or a decoded tail of the output.
  */
-interface ScreenFeed {
+public interface ScreenFeed {
     void feed(byte[] chunk);
 
     void resize(int cols, int rows);

@@ -1,4 +1,4 @@
-package dev.limpet.daemon.backend.embedded;
+package dev.limpet.terminal.session;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * A stand-in for a screen model: remembers the last bytes of output and renders them as text with
  * escape sequences stripped. Used only when no VT screen model is available; cannot snapshot.
  */
-final class TailScreen implements ScreenFeed {
+public final class TailScreen implements ScreenFeed {
     private static final int KEEP = 32 * 1024;
     private static final Pattern ESCAPES = Pattern.compile(
             "\u001b\\[[0-?]*[ -/]*[@-~]|\u001b\\][^\u0007\u001b]*(\u0007|\u001b\\\\)|\u001b[()][0-9A-Za-z]|\u001b[@-Z\\\\-_=>78]");
@@ -17,7 +17,7 @@ final class TailScreen implements ScreenFeed {
     private int length;
     private int rows;
 
-    TailScreen(int rows) {
+    public TailScreen(int rows) {
         this.rows = rows;
     }
 
