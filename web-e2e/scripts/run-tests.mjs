@@ -1,0 +1,27 @@
+// Runs every tests/*.test.mjs with node's test runner, one file at a time (each starts its own
+// daemon and browser; the machine has 2 cores). Fails early and clearly when a prerequisite is missing.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromiumPath, limpetJar } from '../tests/support/paths.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+for (const [what, path, hint] of [
+  ['Chromium', chromiumPath(), 'install the Debian package `chromium` (apt-get install chromium) or set LIMPET_CHROMIUM'],
+  ['the limpet jar', limpetJar(), 'build it first (./limpet build, or mvn install -pl app -am)'],
+]) {
+  if (!existsSync(path)) {
+    console.error(`limpet-web-e2e: ${what} not found at ${path}: ${hint}`);
+    process.exit(1);
+  }
+}
+const only = process.argv.slice(2);
+const files = readdirSync(join(root, 'tests'))
+  .filter((f) => f.endsWith('.test.mjs') && (only.length === 0 || only.some((o) => f.includes(o))))
+  .sort()
+  .map((f) => join('tests', f));
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
+  cwd: root, stdio: 'inherit', env: process.env,
+});
+process.exit(result.status ?? 1);

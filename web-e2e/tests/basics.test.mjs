@@ -1,0 +1,85 @@
+// Open the UI with the token, get a terminal, type a command and see its output; start a command
+// from the form, rename it, close it.
+import assert from 'node:assert/strict';
+import { copyFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import {
+  launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+} from './support/browser.mjs';
+import { Daemon } from './support/daemon.mjs';
+import { repoRoot } from './support/paths.mjs';
+
+let daemon;
+let browser;
+let page;
+
+before(async () => {
+  daemon = await new Daemon().start();
+  browser = await launchBrowser();
+  page = await newPage(browser);
+});
+
+after(async () => {
+  await browser?.close();
+  await daemon?.cleanup();
+});
+
+test('opens with the token, strips it from the address bar and starts a terminal', async () => {
+  await page.goto(daemon.url);
+  const s = await waitForLiveTab(page, 1);
+  assert.equal(new URL(page.url()).hash, '', 'the token is gone from the address bar');
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('limpet.token')), daemon.token);
+  assert.equal(s.handshake, 'ready');
+  assert.ok(s.tabs[0].sessionId, 'the tab is bound to a daemon session');
+  assert.equal(await page.locator('[data-testid=indicator]').getAttribute('data-tone'), 'ok');
+  await screenshot(page, '01-first-terminal');
+});
+
+test('typing a command shows its output', async () => {
+  const tabId = (await snapshot(page)).activeTabId;
+  await typeInTerminal(page, 'echo limpet-$((6*7))\n');
+  await waitForScreen(page, tabId, 'limpet-42', 'the echo output');
+  await screenshot(page, '02-command-output');
+});
+
+test('new command form starts any argv in a directory; rename; close asks and removes it', async () => {
+  await page.click('[data-testid=new-command]');
+  await page.fill('input[name=command]', `sh -c 'echo "from $(pwd)"; exec sleep 600'`);
+  await page.fill('input[name=cwd]', '/tmp');
+  await page.fill('input[name=label]', 'sleeper');
+  await page.click('.dialog button[type=submit]');
+  const s = await waitForSnapshot(page, (x) => x.tabs.length === 2 && x.tabs[1].phase === 'live', 'the command tab');
+  const tab = s.tabs[1];
+  assert.equal(tab.name, 'sleeper');
+  await waitForScreen(page, tab.tabId, 'from /tmp', 'the command output');
+  await page.locator(`.session[data-session-id="${tab.sessionId}"]`).waitFor();
+  assert.match(await page.locator(`.session[data-session-id="${tab.sessionId}"]`).innerText(), /sleeper[\s\S]*running[\s\S]*sleep 600[\s\S]*open in this tab/);
+
+  await page.click(`.tab[data-tab-id="${tab.tabId}"] [data-action=rename]`);
+  await page.fill('input[name=label]', 'renamed-sleeper');
+  await page.click('.dialog button[type=submit]');
+  await waitForSnapshot(page, (x) => x.sessions.some((z) => z.id === tab.sessionId && z.label === 'renamed-sleeper'), 'the rename on the daemon');
+  await screenshot(page, '03-two-tabs-sidebar');
+  copyFileSync(await screenshot(page, 'ui'), join(repoRoot, 'docs', 'ui.png'));
+
+  await page.click(`.tab[data-tab-id="${tab.tabId}"] [data-action=close]`);
+  await page.click('.dialog button.danger');
+  await waitForSnapshot(page, (x) => x.tabs.length === 1 && !x.sessions.some((z) => z.id === tab.sessionId), 'the closed session to disappear');
+  const listed = await daemon.api('/api/sessions');
+  assert.ok(!listed.some((z) => z.id === tab.sessionId), 'the daemon forgot the closed session');
+});
+
+test('search finds text in the scrollback', async () => {
+  const tabId = (await snapshot(page)).activeTabId;
+  await typeInTerminal(page, 'seq 1 300 | sed s/^/row-/\n');
+  await waitForScreen(page, tabId, 'row-300', 'the last row');
+  await page.keyboard.press('Control+Shift+F');
+  await page.fill('[data-testid=search-input]', 'row-17');
+  await page.keyboard.press('Enter');
+  const selection = await page.evaluate(() => document.getSelection()?.toString() ?? '');
+  const screen = await screenOf(page, tabId);
+  assert.ok(screen.includes('row-17'));
+  assert.equal(await page.locator('.search-status').innerText(), '', `a match was found (${selection})`);
+  await page.keyboard.press('Escape');
+});

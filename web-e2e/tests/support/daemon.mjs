@@ -1,0 +1,82 @@
+// Starts a real limpet daemon from the built jar on a temporary data root, reads the URL it
+// prints, and can kill -9 it and start it again on the same data root and port.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { javaBinary, limpetJar } from './paths.mjs';
+
+const LISTENING = /listening on (http:\/\/[^\s/]+)\/#token=([A-Za-z0-9_-]+)/;
+
+export class Daemon {
+  constructor({ extraArgs = [] } = {}) {
+    this.dataRoot = mkdtempSync(join(tmpdir(), 'limpet-e2e-'));
+    this.extraArgs = extraArgs;
+    this.process = null;
+    this.port = 0;
+    this.output = '';
+  }
+
+  /** Starts the daemon (on the previous port when restarting) and waits for its URL line. */
+  async start(timeoutMs = 30_000) {
+    const args = ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'daemon',
+      '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
+    const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    this.process = child;
+    let buffered = '';
+    const found = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`daemon did not print its URL in ${timeoutMs} ms:\n${this.output}`)), timeoutMs);
+      const onData = (chunk) => {
+        const text = chunk.toString();
+        this.output += text;
+        buffered += text;
+        const match = LISTENING.exec(buffered);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match);
+        }
+      };
+      child.stdout.on('data', onData);
+      child.stderr.on('data', (chunk) => { this.output += chunk.toString(); });
+      child.on('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`daemon exited (${code ?? signal}) before listening:\n${this.output}`));
+      });
+    });
+    child.removeAllListeners('exit');
+    this.origin = found[1];
+    this.token = found[2];
+    this.port = Number(new URL(this.origin).port);
+    this.url = `${this.origin}/#token=${this.token}`;
+    return this;
+  }
+
+  /** kill -9: no shutdown hook, no goodbye to clients. */
+  async kill9() {
+    const child = this.process;
+    if (!child || child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    this.process = null;
+  }
+
+  async stop() {
+    await this.kill9();
+  }
+
+  async api(path, init = {}) {
+    const response = await fetch(this.origin + path, {
+      ...init,
+      headers: { Authorization: `Bearer ${this.token}`, 'Content-Type': 'application/json', ...(init.headers ?? {}) },
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : null;
+  }
+
+  async cleanup() {
+    await this.kill9();
+    rmSync(this.dataRoot, { recursive: true, force: true });
+  }
+}
