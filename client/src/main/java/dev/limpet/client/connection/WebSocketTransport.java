@@ -51,11 +51,20 @@ public final class WebSocketTransport implements Transport {
 
     /** A factory making one WebSocket transport per connection attempt to {@code target}; they share one HTTP client. */
     public static Transport.Factory factory(ConnectionTarget target, Duration connectTimeout, Duration keepAlive, Scheduler scheduler) {
+        return factory(() -> target, connectTimeout, keepAlive, scheduler);
+    }
+
+    /**
+     * A factory that asks {@code targets} where to connect on every attempt, so a daemon that came
+     * back on another port (or with a new token) is found again.
+     */
+    public static Transport.Factory factory(java.util.function.Supplier<ConnectionTarget> targets, Duration connectTimeout,
+                                            Duration keepAlive, Scheduler scheduler) {
         HttpClient http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(connectTimeout)
                 .build();
-        return () -> new WebSocketTransport(http, target, connectTimeout, keepAlive, scheduler);
+        return () -> new WebSocketTransport(http, targets.get(), connectTimeout, keepAlive, scheduler);
     }
 
     @Override

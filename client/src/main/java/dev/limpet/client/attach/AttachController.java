@@ -1,0 +1,367 @@
+package dev.limpet.client.attach;
+
+import dev.limpet.client.connection.CommandFailedException;
+import dev.limpet.client.connection.ConnectionLostException;
+import dev.limpet.client.connection.ConnectionState;
+import dev.limpet.client.connection.ConnectionTransition;
+import dev.limpet.client.connection.DaemonClient;
+import dev.limpet.client.connection.DisconnectReason;
+import dev.limpet.client.connection.HostRuntime;
+import dev.limpet.client.connection.Scheduler;
+import dev.limpet.client.connection.TransportFailure;
+import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * The logic of {@code limpet attach}, free of terminals and sockets: resolves the session, attaches,
+ * writes output through an {@link OutputCursor} (no duplicate, no gap), forwards keystrokes and
+ * resizes, and rides through lost connections by re-attaching with the last offset it wrote once the
+ * {@link HostRuntime}'s active client is connected again.
+ *
+ * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are discarded with a
+ * bell, never queued: the person cannot see what those keys would do, and replaying them later into a
+ * screen that changed meanwhile could run something unintended.
+ *
+ * <p>Runs on the {@link Scheduler}'s loop; {@link #input} and {@link #resized} may be called from any
+ * thread. {@link #outcome()} completes once, when attach ends.
+ */
+public final class AttachController implements HostRuntime.Listener {
+    private static final Duration RECOVERING_RETRY = Duration.ofMillis(500);
+    private static final Duration NOTICE_TIME = Duration.ofSeconds(4);
+    private static final Duration BELL_INTERVAL = Duration.ofMillis(250);
+
+    private enum Phase { CONNECTING, RESOLVING, ATTACHING, ATTACHED, RECONNECTING, DONE }
+
+    private final HostRuntime runtime;
+    private final Scheduler scheduler;
+    private final AttachTerminal terminal;
+    private final AttachSettings settings;
+    private final OutputCursor cursor = new OutputCursor();
+    private final CompletableFuture<AttachOutcome> outcome = new CompletableFuture<>();
+
+    // Loop-confined.
+    private Phase phase = Phase.CONNECTING;
+    private String sessionId;
+    private String daemonId;
+    private boolean everAttached;
+    private long connectionEpoch;
+    private long attachSeq;
+    private long exitAt = -1;
+    private String exitText;
+    private Instant lastBell = Instant.MIN;
+    private String statusShown;
+
+    public AttachController(HostRuntime runtime, Scheduler scheduler, AttachTerminal terminal, AttachSettings settings) {
+        this.runtime = runtime;
+        this.scheduler = scheduler;
+        this.terminal = terminal;
+        this.settings = settings;
+        this.daemonId = settings.expectedDaemonId();
+    }
+
+    /** Subscribes to the runtime and starts it; the outcome completes when attach ends. */
+    public CompletableFuture<AttachOutcome> start() {
+        runtime.addListener(this);
+        runtime.start();
+        return outcome;
+    }
+
+    public CompletableFuture<AttachOutcome> outcome() {
+        return outcome;
+    }
+
+    /** Keystrokes read from the person's terminal; the detach key ends the attachment. */
+    public void input(byte[] data, int length) {
+        byte[] copy = Arrays.copyOf(data, length);
+        scheduler.execute(() -> onInput(copy));
+    }
+
+    /** The person's window changed size. */
+    public void resized() {
+        scheduler.execute(this::onResize);
+    }
+
+    // ---- runtime events (loop thread) ----------------------------------------------------------
+
+    @Override
+    public void onActiveTransition(ConnectionTransition t) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        switch (t.to()) {
+            case CONNECTED -> onConnected();
+            case DISCONNECTED -> onDisconnected(t);
+            case CONNECTING -> {
+                if (phase == Phase.RECONNECTING && t.changed()) {
+                    status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + t.attempt() + ")");
+                }
+            }
+            case DISPOSED -> finish(AttachOutcome.failure(1, "limpet: the connection to " + settings.hostName() + " was closed"));
+            case IDLE -> { }
+        }
+    }
+
+    @Override
+    public void onMessage(ServerMessage message) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        switch (message) {
+            case ServerMessage.AttachResult r when r.sessionId().equals(sessionId) && isCurrentAttach(r.reqId()) -> onAttached(r);
+            case ServerMessage.SessionExited e when e.sessionId().equals(sessionId) -> finish(exited(e.exitCode(), e.exitSignal()));
+            case ServerMessage.PtyDesync d when d.sessionId().equals(sessionId) && phase == Phase.ATTACHED -> sendAttach();
+            case ServerMessage.CommandError e when sessionId != null && (sessionId.equals(e.sessionId()) || isCurrentAttach(e.reqId())) -> onCommandError(e);
+            case ServerMessage.Warning w -> notice("limpet: warning: " + w.message());
+            default -> { }
+        }
+    }
+
+    @Override
+    public void onBinary(BinaryFrame frame) {
+        if (phase != Phase.ATTACHED || !frame.sessionId().equals(sessionId)) {
+            return;
+        }
+        byte[] bytes = switch (frame.kind()) {
+            case OUTPUT -> cursor.onOutput(frame.offset(), frame.payload());
+            case SNAPSHOT -> cursor.onSnapshot(frame.offset(), frame.payload());
+            case INPUT -> new byte[0];
+        };
+        if (bytes.length > 0) {
+            terminal.write(bytes);
+        }
+        finishIfExitReached();
+    }
+
+    // ---- connection ------------------------------------------------------------------------------
+
+    private void onConnected() {
+        connectionEpoch++;
+        ServerMessage.InitialState initial = runtime.active().initialState();
+        String connectedTo = initial == null ? null : initial.daemonInstanceId();
+        if (daemonId != null && connectedTo != null && !daemonId.equals(connectedTo)) {
+            finish(AttachOutcome.failure(1, "limpet: " + settings.hostName() + " is now a different daemon (instance "
+                    + connectedTo + ", was " + daemonId + "); session " + (sessionId == null ? settings.sessionRef() : sessionId)
+                    + " is not there"));
+            return;
+        }
+        daemonId = connectedTo;
+        if (sessionId == null) {
+            resolve();
+        } else {
+            sendAttach();
+        }
+    }
+
+    private void onDisconnected(ConnectionTransition t) {
+        TransportFailure why = t.reason();
+        if (connectionEpoch == 0) {
+            finish(AttachOutcome.failure(1, firstConnectFailure(why)));
+        } else if (!settings.reconnect()) {
+            finish(AttachOutcome.failure(1, "limpet: lost the connection to " + settings.hostName() + " (" + why
+                    + "); not reconnecting (--no-reconnect)"));
+        } else if (t.retryIn() == null) {
+            finish(AttachOutcome.failure(1, "limpet: lost the connection to " + settings.hostName() + " (" + why
+                    + "); reconnecting cannot fix this"));
+        } else {
+            phase = Phase.RECONNECTING;
+            status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + (t.attempt() + 1) + ")");
+        }
+    }
+
+    private String firstConnectFailure(TransportFailure why) {
+        DisconnectReason reason = why == null ? DisconnectReason.NETWORK_ERROR : why.reason();
+        return switch (reason) {
+            case CONNECTION_REFUSED, CONNECT_TIMEOUT, HOST_UNREACHABLE, NETWORK_ERROR, CLOSED_BY_DAEMON ->
+                    "limpet: no limpet daemon at " + settings.location() + "; start one with `limpet daemon`";
+            case UNAUTHORIZED -> "limpet: the daemon at " + settings.location() + " refused our token (" + why + ")";
+            default -> "limpet: cannot connect to " + settings.location() + ": " + why;
+        };
+    }
+
+    // ---- resolving and attaching -----------------------------------------------------------------
+
+    private void resolve() {
+        phase = Phase.RESOLVING;
+        long epoch = connectionEpoch;
+        runtime.active().request(ClientMessage.ListSessions::new).whenComplete((reply, error) -> {
+            if (phase != Phase.RESOLVING || epoch != connectionEpoch) {
+                return; // a newer connection took over; it resolves again
+            }
+            if (error != null) {
+                Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+                if (!(cause instanceof ConnectionLostException)) {
+                    finish(AttachOutcome.failure(1, "limpet: cannot list sessions on " + settings.hostName() + ": " + cause.getMessage()));
+                }
+                return;
+            }
+            onSessionList(((ServerMessage.SessionList) reply).sessions());
+        });
+    }
+
+    private void onSessionList(List<SessionInfo> sessions) {
+        String ref = settings.sessionRef();
+        List<SessionInfo> byId = sessions.stream().filter(s -> s.id().equals(ref)).toList();
+        List<SessionInfo> matches = byId.isEmpty() ? sessions.stream().filter(s -> ref.equals(s.label())).toList() : byId;
+        if (matches.isEmpty()) {
+            finish(AttachOutcome.failure(2, "limpet: no session '" + ref + "' on " + settings.hostName()));
+        } else if (matches.size() > 1) {
+            finish(AttachOutcome.failure(2, "limpet: the label '" + ref + "' names several sessions on " + settings.hostName()
+                    + " (" + String.join(", ", matches.stream().map(SessionInfo::id).toList()) + "); attach by id"));
+        } else {
+            sessionId = matches.getFirst().id();
+            sendAttach();
+        }
+    }
+
+    private void sendAttach() {
+        DaemonClient client = runtime.active();
+        if (client == null || client.state() != ConnectionState.CONNECTED) {
+            return; // the next CONNECTED transition attaches
+        }
+        phase = Phase.ATTACHING;
+        attachSeq++;
+        client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, cursor.since(),
+                terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null));
+    }
+
+    private boolean isCurrentAttach(String reqId) {
+        return reqId != null && reqId.equals("attach-" + attachSeq);
+    }
+
+    private void onAttached(ServerMessage.AttachResult r) {
+        boolean wasReconnecting = everAttached;
+        OutputCursor.Resume resume = cursor.onAttachResult(r);
+        phase = Phase.ATTACHED;
+        everAttached = true;
+        switch (resume) {
+            case LOST -> notice("limpet: reconnected to " + settings.hostName() + "; " + cursor.lostBytes()
+                    + " bytes of output were lost (truncated: older than the daemon's buffer)");
+            case RESTARTED -> notice("limpet: reconnected to " + settings.hostName() + "; the session's output restarted");
+            default -> {
+                if (wasReconnecting) {
+                    clearStatus();
+                }
+            }
+        }
+        SessionInfo info = r.session();
+        if (info != null && SessionInfo.EXITED.equals(info.state())) {
+            exitAt = r.endOffset();
+            exitText = exited(info.exitCode(), info.exitSignal()).message();
+        }
+        if (info != null && !settings.readOnly() && (info.cols() != terminal.columns() || info.rows() != terminal.rows())) {
+            onResize();
+        }
+        finishIfExitReached();
+    }
+
+    private void onCommandError(ServerMessage.CommandError e) {
+        if (ErrorCode.SESSION_NOT_FOUND.wire().equals(e.code())) {
+            finish(everAttached
+                    ? AttachOutcome.failure(1, "limpet: session " + sessionId + " no longer exists on " + settings.hostName())
+                    : AttachOutcome.failure(2, "limpet: no session '" + settings.sessionRef() + "' on " + settings.hostName()));
+        } else if (ErrorCode.DAEMON_RECOVERING.wire().equals(e.code())) {
+            long epoch = connectionEpoch;
+            scheduler.schedule(RECOVERING_RETRY, () -> {
+                if (phase == Phase.ATTACHING && epoch == connectionEpoch) {
+                    sendAttach();
+                }
+            });
+        } else if (!ErrorCode.SESSION_NOT_RUNNING.wire().equals(e.code())) {
+            notice("limpet: " + e.code() + ": " + e.message());
+        }
+    }
+
+    // ---- keys and size ---------------------------------------------------------------------------
+
+    private void onInput(byte[] data) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        int detachAt = settings.detachKey().indexIn(data, data.length);
+        int forward = detachAt < 0 ? data.length : detachAt;
+        if (forward > 0) {
+            forward(Arrays.copyOf(data, forward));
+        }
+        if (detachAt >= 0) {
+            DaemonClient client = runtime.active();
+            if (phase == Phase.ATTACHED && client != null) {
+                client.send(new ClientMessage.DetachSession(null, sessionId));
+            }
+            finish(AttachOutcome.success("[detached from " + (sessionId == null ? settings.sessionRef() : sessionId) + "]"));
+        }
+    }
+
+    private void forward(byte[] keys) {
+        DaemonClient client = runtime.active();
+        boolean sent = !settings.readOnly() && phase == Phase.ATTACHED && client != null
+                && client.sendBinary(new BinaryFrame(BinaryFrame.Kind.INPUT, sessionId, 0, keys));
+        if (!sent) {
+            Instant now = scheduler.clock().instant();
+            if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {
+                lastBell = now;
+                terminal.bell();
+            }
+        }
+    }
+
+    private void onResize() {
+        DaemonClient client = runtime.active();
+        if (phase == Phase.ATTACHED && !settings.readOnly() && client != null) {
+            client.send(new ClientMessage.PtyResize(null, sessionId, terminal.columns(), terminal.rows()));
+        }
+    }
+
+    // ---- ending and status -----------------------------------------------------------------------
+
+    private void finishIfExitReached() {
+        if (exitAt >= 0 && cursor.have() >= exitAt) {
+            finish(AttachOutcome.success(exitText));
+        }
+    }
+
+    private AttachOutcome exited(Integer code, String signal) {
+        String how = code != null ? code.toString() : signal != null ? "signal " + signal : "?";
+        return AttachOutcome.success("[session " + sessionId + " exited: " + how + "]");
+    }
+
+    private void finish(AttachOutcome result) {
+        if (phase == Phase.DONE) {
+            return;
+        }
+        phase = Phase.DONE;
+        clearStatus();
+        runtime.stop();
+        outcome.complete(result);
+    }
+
+    private void status(String text) {
+        statusShown = text;
+        terminal.showStatus(text);
+    }
+
+    /** A status message that clears itself after a while unless replaced. */
+    private void notice(String text) {
+        status(text);
+        scheduler.schedule(NOTICE_TIME, () -> {
+            if (text.equals(statusShown) && phase != Phase.DONE) {
+                clearStatus();
+            }
+        });
+    }
+
+    private void clearStatus() {
+        if (statusShown != null) {
+            statusShown = null;
+            terminal.clearStatus();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.limpet.client.attach;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import org.jline.terminal.Attributes;
+import org.jline.terminal.Terminal;
+import org.jline.terminal.TerminalBuilder;
+
+/**
+ * The person's terminal through JLine, in raw mode. JLine's {@code enterRawMode()} leaves ISIG on
+ * (Ctrl-C would kill us instead of reaching the session), so ISIG, IEXTEN, IXON, ICRNL and OPOST are
+ * cleared here as well: every byte typed goes to the session unchanged, every byte of output reaches
+ * the screen unchanged. {@link #close()} restores the attributes the terminal had before.
+ *
+ * <p>Status lines go to stderr: saved cursor, bottom row, reverse video, restored cursor.
+ */
+public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable {
+    private final Terminal terminal;
+    private final Attributes saved;
+    private final OutputStream out;
+    private final PrintStream err;
+    private boolean statusVisible;
+
+    private JLineAttachTerminal(Terminal terminal, Attributes saved, PrintStream err) {
+        this.terminal = terminal;
+        this.saved = saved;
+        this.out = terminal.output();
+        this.err = err;
+    }
+
+    /** Opens the process's terminal and puts it in raw mode. */
+    public static JLineAttachTerminal open(PrintStream err) throws IOException {
+        Terminal terminal = TerminalBuilder.builder().system(true).dumb(true).build();
+        Attributes saved = terminal.enterRawMode();
+        Attributes raw = new Attributes(terminal.getAttributes());
+        raw.setLocalFlag(Attributes.LocalFlag.ISIG, false);
+        raw.setLocalFlag(Attributes.LocalFlag.IEXTEN, false);
+        raw.setLocalFlag(Attributes.LocalFlag.ICANON, false);
+        raw.setLocalFlag(Attributes.LocalFlag.ECHO, false);
+        raw.setInputFlag(Attributes.InputFlag.IXON, false);
+        raw.setInputFlag(Attributes.InputFlag.ICRNL, false);
+        raw.setInputFlag(Attributes.InputFlag.INLCR, false);
+        raw.setInputFlag(Attributes.InputFlag.IGNCR, false);
+        raw.setOutputFlag(Attributes.OutputFlag.OPOST, false);
+        raw.setControlChar(Attributes.ControlChar.VMIN, 1);
+        raw.setControlChar(Attributes.ControlChar.VTIME, 0);
+        terminal.setAttributes(raw);
+        return new JLineAttachTerminal(terminal, saved, err);
+    }
+
+    /** Raw bytes typed by the person. */
+    public InputStream input() {
+        return terminal.input();
+    }
+
+    /** Calls {@code onResize} whenever the window changes size (SIGWINCH). */
+    public void onResize(Runnable onResize) {
+        terminal.handle(Terminal.Signal.WINCH, signal -> onResize.run());
+    }
+
+    /** True when this is a real terminal rather than a pipe. */
+    public boolean interactive() {
+        return !terminal.getType().startsWith(Terminal.TYPE_DUMB);
+    }
+
+    @Override
+    public int columns() {
+        int c = terminal.getWidth();
+        return c > 0 ? Math.min(c, 1000) : 80;
+    }
+
+    @Override
+    public int rows() {
+        int r = terminal.getHeight();
+        return r > 0 ? Math.min(r, 1000) : 24;
+    }
+
+    @Override
+    public void write(byte[] data) {
+        try {
+            out.write(data);
+            out.flush();
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException("cannot write to the terminal", e);
+        }
+    }
+
+    @Override
+    public void bell() {
+        write(new byte[] {7});
+    }
+
+    @Override
+    public void showStatus(String text) {
+        String line = text.length() > columns() ? text.substring(0, Math.max(0, columns() - 1)) + "…" : text;
+        if (!interactive()) {
+            err.print(line + "\r\n");
+            err.flush();
+            return;
+        }
+        statusVisible = true;
+        overBottomLine("\033[7m" + line + "\033[0m");
+    }
+
+    @Override
+    public void clearStatus() {
+        if (statusVisible) {
+            statusVisible = false;
+            overBottomLine("");
+        }
+    }
+
+    private void overBottomLine(String content) {
+        try {
+            out.flush(); // session output first, so the status never lands in the middle of it
+        } catch (IOException ignored) {
+            // the write below reports a dead terminal, if it is one
+        }
+        err.print("\0337\033[" + rows() + ";1H\033[2K" + content + "\0338");
+        err.flush();
+    }
+
+    /** Removes the status line and restores the terminal's original attributes. */
+    @Override
+    public void close() throws IOException {
+        clearStatus();
+        terminal.setAttributes(saved);
+        terminal.flush();
+        terminal.close();
+    }
+}

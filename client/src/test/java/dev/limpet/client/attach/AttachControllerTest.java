@@ -1,0 +1,321 @@
+package dev.limpet.client.attach;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limpet.client.connection.Backoff;
+import dev.limpet.client.connection.ClientOptions;
+import dev.limpet.client.connection.DaemonClient;
+import dev.limpet.client.connection.Daemons;
+import dev.limpet.client.connection.DisconnectReason;
+import dev.limpet.client.connection.FakeTransport;
+import dev.limpet.client.connection.HostRuntime;
+import dev.limpet.client.connection.ManualScheduler;
+import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+class AttachControllerTest {
+    static final String KEY = "attach-test-client-key";
+    static final Backoff BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1), new Random(1));
+
+    final ManualScheduler scheduler = new ManualScheduler();
+    final FakeTransport.Factory transports = new FakeTransport.Factory();
+    final FakeTerminal terminal = new FakeTerminal();
+    final SessionInfo running = Daemons.session("s1", "build", SessionInfo.RUNNING, 0);
+
+    AttachController controller;
+    CompletableFuture<AttachOutcome> outcome;
+
+    AttachController controller(boolean readOnly, boolean reconnect, String ref) {
+        ClientOptions options = ClientOptions.DEFAULT.withBackoff(BACKOFF).withReconnect(reconnect);
+        HostRuntime runtime = new HostRuntime("box", KEY, scheduler,
+                (role, generation) -> new DaemonClient("box", KEY, role, generation, transports, scheduler, options));
+        AttachSettings settings = new AttachSettings(ref, "box", "http://127.0.0.1:7420/", null, readOnly, DetachKey.DEFAULT, reconnect);
+        controller = new AttachController(runtime, scheduler, terminal, settings);
+        outcome = controller.start();
+        return controller;
+    }
+
+    FakeTransport daemon() {
+        return transports.last();
+    }
+
+    /** Connects, answers list_sessions with {@code sessions}, and returns the attach request. */
+    ClientMessage.AttachSession connectAndResolve(String daemonId, SessionInfo... sessions) {
+        daemon().handshake(daemonId);
+        ClientMessage list = daemon().lastSent();
+        assertThat(list).isInstanceOf(ClientMessage.ListSessions.class);
+        daemon().receive(new ServerMessage.SessionList(list.reqId(), List.of(sessions)));
+        return lastAttach();
+    }
+
+    ClientMessage.AttachSession lastAttach() {
+        return (ClientMessage.AttachSession) daemon().sentMessages().stream()
+                .filter(m -> m instanceof ClientMessage.AttachSession).reduce((a, b) -> b).orElseThrow();
+    }
+
+    void attachResult(ClientMessage.AttachSession request, SessionInfo info, long replayFrom, long end, boolean truncated) {
+        daemon().receive(new ServerMessage.AttachResult(request.reqId(), request.sessionId(), info, replayFrom, end, truncated, false, false));
+    }
+
+    void output(long end, String text) {
+        daemon().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "s1", end, text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    void type(String keys) {
+        byte[] b = keys.getBytes(StandardCharsets.UTF_8);
+        controller.input(b, b.length);
+    }
+
+    List<String> typedInto(FakeTransport t) {
+        return t.sentFrames().stream().filter(f -> f.kind() == BinaryFrame.Kind.INPUT)
+                .map(f -> f.sessionId() + ":" + new String(f.payload(), StandardCharsets.UTF_8)).toList();
+    }
+
+    void attached() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        attachResult(attach, running, 0, 0, false);
+    }
+
+    @Test
+    void resolvesTheLabelThenAttachesAskingForTheWholeReplayAtTheTerminalsSize() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        assertThat(attach.sessionId()).isEqualTo("s1");
+        assertThat(attach.since()).isNull();
+        assertThat(attach.cols()).isEqualTo(100);
+        assertThat(attach.rows()).isEqualTo(30);
+        assertThat(attach.readOnly()).isNull();
+        attachResult(attach, running, 0, 5, false);
+        output(5, "hello");
+        assertThat(terminal.screenText()).isEqualTo("hello");
+        assertThat(outcome).isNotDone();
+    }
+
+    @Test
+    void anIdWinsOverALabel() {
+        controller(false, true, "s2");
+        SessionInfo labelledS2 = Daemons.session("s1", "s2", SessionInfo.RUNNING, 0);
+        SessionInfo s2 = Daemons.session("s2", "other", SessionInfo.RUNNING, 0);
+        assertThat(connectAndResolve("d-1", labelledS2, s2).sessionId()).isEqualTo("s2");
+    }
+
+    @Test
+    void unknownSessionExitsWithTwoNamingIt() {
+        controller(false, true, "nope");
+        daemon().handshake("d-1");
+        daemon().receive(new ServerMessage.SessionList(daemon().lastSent().reqId(), List.of(running)));
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.failure(2, "limpet: no session 'nope' on box"));
+    }
+
+    @Test
+    void ambiguousLabelExitsWithTwoListingTheIds() {
+        controller(false, true, "build");
+        daemon().handshake("d-1");
+        daemon().receive(new ServerMessage.SessionList(daemon().lastSent().reqId(),
+                List.of(running, Daemons.session("s9", "build", SessionInfo.RUNNING, 0))));
+        assertThat(outcome.join().exitCode()).isEqualTo(2);
+        assertThat(outcome.join().message()).contains("s1, s9");
+    }
+
+    @Test
+    void noDaemonExitsWithOneAndSaysHowToStartOne() {
+        controller(false, true, "build");
+        daemon().fail(DisconnectReason.CONNECTION_REFUSED);
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.failure(1,
+                "limpet: no limpet daemon at http://127.0.0.1:7420/; start one with `limpet daemon`"));
+    }
+
+    @Test
+    void keystrokesBecomeBinaryInputFrames() {
+        attached();
+        type("ls\r");
+        assertThat(typedInto(daemon())).containsExactly("s1:ls\r");
+    }
+
+    @Test
+    void detachKeySendsTheKeysBeforeItDetachesAndExitsZero() {
+        attached();
+        type("ab\u001cc");
+        assertThat(typedInto(daemon())).containsExactly("s1:ab");
+        assertThat(daemon().lastSent()).isEqualTo(new ClientMessage.DetachSession(null, "s1"));
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.success("[detached from s1]"));
+        assertThat(daemon().closed()).isTrue();
+    }
+
+    @Test
+    void aLostLinkShowsReconnectingAndReattachesFromTheLastOffsetWithoutDuplicates() {
+        attached();
+        output(6, "line1\n");
+        output(12, "line2\n");
+        FakeTransport first = daemon();
+        first.fail(DisconnectReason.NETWORK_ERROR);
+        assertThat(terminal.status).isEqualTo("limpet: reconnecting to box… (attempt 1)");
+
+        scheduler.advance(BACKOFF.cap());
+        FakeTransport second = daemon();
+        assertThat(second).isNotSameAs(first);
+        second.fail(DisconnectReason.CONNECTION_REFUSED);
+        assertThat(terminal.status).isEqualTo("limpet: reconnecting to box… (attempt 2)");
+        scheduler.advance(BACKOFF.cap());
+        assertThat(terminal.statuses).contains("limpet: reconnecting to box… (attempt 2)");
+
+        daemon().handshake("d-1");
+        ClientMessage.AttachSession again = lastAttach();
+        assertThat(again.since()).isEqualTo(12L);
+        attachResult(again, running, 6, 18, false); // the daemon replays more than needed
+        output(12, "line2\n");
+        output(18, "line3\n");
+        assertThat(terminal.screenText()).isEqualTo("line1\nline2\nline3\n");
+        assertThat(terminal.status).isNull();
+        assertThat(outcome).isNotDone();
+    }
+
+    @Test
+    void keystrokesWhileReconnectingAreDiscardedWithABellNotSentLater() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        type("rm -rf x");
+        scheduler.advance(Duration.ofMillis(300));
+        type("y");
+        assertThat(terminal.bells).isEqualTo(2);
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        type("z"); // connected but not yet re-attached: still discarded
+        assertThat(typedInto(daemon())).isEmpty();
+        attachResult(lastAttach(), running, 0, 0, false);
+        type("ok");
+        assertThat(typedInto(daemon())).containsExactly("s1:ok");
+    }
+
+    @Test
+    void bellsAreRateLimitedDuringAPaste() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        for (int i = 0; i < 50; i++) {
+            type("x");
+        }
+        assertThat(terminal.bells).isEqualTo(1);
+    }
+
+    @Test
+    void truncatedReplayIsReportedOnTheStatusLine() {
+        attached();
+        output(5, "hello");
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        attachResult(lastAttach(), running, 1005, 1010, true);
+        assertThat(terminal.status).contains("1000 bytes of output were lost").contains("truncated");
+        scheduler.advance(Duration.ofSeconds(5));
+        assertThat(terminal.status).isNull();
+    }
+
+    @Test
+    void sessionExitEndsAttachWithZero() {
+        attached();
+        daemon().receive(new ServerMessage.SessionExited("s1", 3, null));
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.success("[session s1 exited: 3]"));
+    }
+
+    @Test
+    void attachingAnExitedSessionShowsItsReplayThenReportsTheExit() {
+        controller(false, true, "s1");
+        SessionInfo exited = Daemons.session("s1", "build", SessionInfo.EXITED, 4);
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", exited);
+        attachResult(attach, exited, 0, 4, false);
+        assertThat(outcome).isNotDone();
+        output(4, "bye\n");
+        assertThat(terminal.screenText()).isEqualTo("bye\n");
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.success("[session s1 exited: 0]"));
+    }
+
+    @Test
+    void desyncReattachesFromWhatWasWritten() {
+        attached();
+        output(7, "abcdefg");
+        daemon().receive(new ServerMessage.PtyDesync("s1", 9, "slow_consumer"));
+        assertThat(lastAttach().since()).isEqualTo(7L);
+    }
+
+    @Test
+    void noReconnectExitsOneOnLinkLoss() {
+        controller(false, false, "build");
+        attachResult(connectAndResolve("d-1", running), running, 0, 0, false);
+        daemon().closeByPeer(DisconnectReason.CLOSED_BY_DAEMON);
+        assertThat(outcome.join().exitCode()).isEqualTo(1);
+        assertThat(outcome.join().message()).contains("lost the connection to box").contains("--no-reconnect");
+        assertThat(transports.created).hasSize(1);
+    }
+
+    @Test
+    void aDifferentDaemonBehindTheSameAddressEndsAttach() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-2");
+        assertThat(outcome.join().exitCode()).isEqualTo(1);
+        assertThat(outcome.join().message()).contains("different daemon");
+    }
+
+    @Test
+    void aSessionGoneAfterReconnectEndsAttachWithOne() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        ClientMessage.AttachSession again = lastAttach();
+        daemon().receive(ServerMessage.CommandError.of(again.reqId(), "attach_session", "s1", ErrorCode.SESSION_NOT_FOUND, "gone"));
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.failure(1, "limpet: session s1 no longer exists on box"));
+    }
+
+    @Test
+    void aRecoveringDaemonIsAskedAgain() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        daemon().receive(ServerMessage.CommandError.of(attach.reqId(), "attach_session", "s1", ErrorCode.DAEMON_RECOVERING, "wait"));
+        scheduler.advance(Duration.ofSeconds(1));
+        assertThat(lastAttach().reqId()).isNotEqualTo(attach.reqId());
+        assertThat(outcome).isNotDone();
+    }
+
+    @Test
+    void resizeFollowsTheWindowOnceAttached() {
+        attached();
+        terminal.columns = 132;
+        terminal.rows = 50;
+        controller.resized();
+        assertThat(daemon().lastSent()).isEqualTo(new ClientMessage.PtyResize(null, "s1", 132, 50));
+    }
+
+    @Test
+    void readOnlyAsksForAReadOnlyAttachmentAndSendsNoKeysOrSizes() {
+        controller(true, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        assertThat(attach.readOnly()).isTrue();
+        attachResult(attach, running, 0, 0, false);
+        int sent = daemon().sentTexts.size();
+        type("x");
+        terminal.columns = 60;
+        controller.resized();
+        assertThat(typedInto(daemon())).isEmpty();
+        assertThat(daemon().sentTexts).hasSize(sent);
+        assertThat(terminal.bells).isEqualTo(1);
+    }
+
+    @Test
+    void outputOfOtherSessionsIsNotShown() {
+        attached();
+        daemon().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "s2", 3, "xyz".getBytes()));
+        assertThat(terminal.screenText()).isEmpty();
+    }
+}
