@@ -58,7 +58,7 @@ function dumpLine(line) {
 function dumpBuffer(name, b) {
   const out = [];
   out.push(`${name} x=${b.x} y=${b.y} ybase=${b.ybase} lines=${b.lines.length} max=${b.lines.maxLength}`
-    + ` region=${b.scrollTop},${b.scrollBottom} saved=${b.savedX},${b.savedY},${b.savedCurAttrData.fg | 0},`
+    + ` region=${b.scrollTop},${b.scrollBottom} saved=${b.savedX},${Math.max(b.savedY - b.ybase, 0)},${b.savedCurAttrData.fg | 0},`
     + `${b.savedCurAttrData.bg | 0},${charsetSig(b.savedCharset)}`);
   const tabs = Object.keys(b.tabs).filter(k => b.tabs[k]).map(Number).sort((a, c) => a - c);
   out.push(`${name} tabs=${tabs.join(' ')}`);

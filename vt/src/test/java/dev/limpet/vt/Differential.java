@@ -31,6 +31,14 @@ final class Differential {
         return new Case(job, model);
     }
 
+    /** A case comparing an already fed model with a fresh xterm.js that receives the given writes. */
+    Case addExisting(String id, ScreenModel model, int scrollback) {
+        XtermOracle.Job job = new XtermOracle.Job(id, model.cols(), model.rows(), scrollback);
+        jobs.add(job);
+        models.add(model);
+        return new Case(job, model);
+    }
+
     /** Stores bytes in a temporary file for the oracle. */
     Path file(byte[] data) throws IOException {
         Path p = tmp.resolve("s" + fileCount++ + ".bin");

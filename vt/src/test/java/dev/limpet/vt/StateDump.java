@@ -33,7 +33,7 @@ final class StateDump {
     private static void buffer(List<String> out, String name, ScreenBuffer b) {
         out.add(name + " x=" + b.x + " y=" + b.y + " ybase=" + b.ybase + " lines=" + b.lines.length() + " max="
                 + b.lines.maxLength() + " region=" + b.scrollTop + "," + b.scrollBottom + " saved=" + b.savedX + ","
-                + b.savedY + "," + b.savedFg + "," + b.savedBg + "," + sig(b.savedCharset));
+                + Math.max(b.savedY - b.ybase, 0) + "," + b.savedFg + "," + b.savedBg + "," + sig(b.savedCharset));
         StringBuilder tabs = new StringBuilder();
         for (int i = b.tabs.nextSetBit(0); i >= 0; i = b.tabs.nextSetBit(i + 1)) {
             tabs.append(tabs.isEmpty() ? "" : " ").append(i);
