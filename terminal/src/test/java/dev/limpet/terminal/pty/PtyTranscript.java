@@ -75,6 +75,18 @@ final class PtyTranscript implements AutoCloseable {
         return text();
     }
 
+    /** Waits until no output has arrived for {@code quiet}: the child is idle, waiting for input. */
+    void awaitQuiet(Duration quiet) throws InterruptedException {
+        long deadline = System.nanoTime() + TIMEOUT.toNanos();
+        for (int seen = -1; seen != size(); ) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("output did not stop within " + TIMEOUT);
+            }
+            seen = size();
+            Thread.sleep(quiet.toMillis());
+        }
+    }
+
     /** Waits until read returned -1 (or failed). */
     void awaitEof() throws InterruptedException {
         if (!eof.await(TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
