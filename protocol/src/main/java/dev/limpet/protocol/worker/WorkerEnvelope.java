@@ -1,0 +1,32 @@
+package dev.limpet.protocol.worker;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import com.fasterxml.jackson.annotation.JsonTypeName;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * One line of the worker RPC: a request ({@code req}), its response ({@code res}) or an event the
+ * worker pushes ({@code evt}). Payloads stay JSON trees here and are read into the records of
+ * {@link WorkerPayloads} by {@link WorkerCodec}.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, property = "type")
+@JsonSubTypes({
+    @JsonSubTypes.Type(WorkerEnvelope.Request.class),
+    @JsonSubTypes.Type(WorkerEnvelope.Response.class),
+    @JsonSubTypes.Type(WorkerEnvelope.Event.class),
+})
+public sealed interface WorkerEnvelope {
+
+    @JsonTypeName("req")
+    record Request(long id, String method, JsonNode params) implements WorkerEnvelope {}
+
+    /** {@code ok} with a {@code result}, or not ok with an {@code error}. */
+    @JsonTypeName("res")
+    record Response(long id, boolean ok, JsonNode result, Error error) implements WorkerEnvelope {}
+
+    @JsonTypeName("evt")
+    record Event(String event, JsonNode body) implements WorkerEnvelope {}
+
+    record Error(String code, String message) {}
+}

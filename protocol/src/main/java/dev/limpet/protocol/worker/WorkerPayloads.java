@@ -1,0 +1,105 @@
+package dev.limpet.protocol.worker;
+
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/** Parameters, results and event bodies of every worker RPC method (snake_case on the wire; byte arrays as base64). */
+public final class WorkerPayloads {
+    private WorkerPayloads() {}
+
+    /**
+     * {@code hello} parameters. The owner lease fields (since 1.1, optional) name the daemon process
+     * that now owns the worker; the worker records them in its registry entry.
+     */
+    public record Hello(int rpcMajor, int rpcMinor, String daemonInstanceId, String controlToken,
+            Long ownerPid, String ownerStartedAt, String ownerNonce) {
+        @Override
+        public String toString() {
+            return "Hello[" + rpcMajor + "." + rpcMinor + " " + daemonInstanceId + " token=redacted]";
+        }
+    }
+
+    /** {@code hello} result: what the worker speaks and which session it serves. */
+    public record HelloResult(String workerVersion, int rpcMajor, int rpcMinor, String daemonInstanceId, String sessionId) {}
+
+    /**
+     * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and
+     * {@code exitSignal} 0 while running (see {@code running}).
+     */
+    public record Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows,
+            long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached) {
+        public Info {
+            argv = argv == null ? List.of() : List.copyOf(argv);
+        }
+    }
+
+    public record AttachParams(long since) {}
+
+    /** Bytes {@code [replayFrom, replayFrom + replay.length)}, then {@code output} events follow on this connection. */
+    public record AttachResult(Info info, long replayFrom, byte[] replay, boolean truncated, byte[] snapshot) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof AttachResult a && info.equals(a.info) && replayFrom == a.replayFrom && truncated == a.truncated
+                    && Arrays.equals(replay, a.replay) && Arrays.equals(snapshot, a.snapshot);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(info, replayFrom, truncated, Arrays.hashCode(replay), Arrays.hashCode(snapshot));
+        }
+    }
+
+    public record InputParams(byte[] data) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof InputParams p && Arrays.equals(data, p.data);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(data);
+        }
+
+        @Override
+        public String toString() {
+            return "InputParams[" + (data == null ? 0 : data.length) + " bytes]";
+        }
+    }
+
+    public record ResizeParams(int cols, int rows) {}
+
+    /** A signal name as {@code Signal.parse} reads it: {@code "HUP"}, {@code "SIGKILL"}, {@code "15"}. */
+    public record SignalParams(String signal) {}
+
+    public record CaptureResult(String text) {}
+
+    public record HealthResult(boolean ok, long workerPid) {}
+
+    /** An empty result or parameter object. */
+    public record Empty() {}
+
+    /** {@code output} event: a chunk and the stream offset just after it. */
+    public record OutputEvent(long endOffset, byte[] data) {
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof OutputEvent e && endOffset == e.endOffset && Arrays.equals(data, e.data);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(endOffset, Arrays.hashCode(data));
+        }
+
+        @Override
+        public String toString() {
+            return "OutputEvent[" + endOffset + ", " + (data == null ? 0 : data.length) + " bytes]";
+        }
+    }
+
+    /** {@code exit} event: {@code exitCode} -1 when a signal ended the child. */
+    public record ExitEvent(int exitCode, int exitSignal, long endOffset) {}
+
+    /** {@code state} event: the worker's facts after a change. */
+    public record StateEvent(Info info) {}
+}

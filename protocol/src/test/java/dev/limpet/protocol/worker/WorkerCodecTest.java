@@ -1,0 +1,122 @@
+package dev.limpet.protocol.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limpet.protocol.worker.WorkerPayloads.*;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class WorkerCodecTest {
+    static final Info INFO = new Info("k3x9q2", true, List.of("bash", "-l"), "/tmp", 80, 24, 100, 101, 42, -1, 0,
+            "2026-11-25T22:10:00Z", 1);
+
+    static Stream<Object> payloads() {
+        return Stream.of(
+                new Hello(1, 1, "d-0123456789abcdef", "tok", 77L, "2026-11-25T22:10:00Z", "n1"),
+                new Hello(1, 0, "d-0123456789abcdef", "tok", null, null, null),
+                new HelloResult("0.1.0", 1, 1, "d-0123456789abcdef", "k3x9q2"),
+                INFO,
+                new AttachParams(-1),
+                new AttachResult(INFO, 10, "hello".getBytes(StandardCharsets.UTF_8), true, new byte[] {27, 91}),
+                new AttachResult(INFO, 0, new byte[0], false, null),
+                new InputParams(new byte[] {0, 1, (byte) 0xff}),
+                new ResizeParams(132, 43),
+                new SignalParams("HUP"),
+                new CaptureResult("$ ls\n"),
+                new HealthResult(true, 100),
+                new Empty(),
+                new OutputEvent(99, "line 1\r\n".getBytes(StandardCharsets.UTF_8)),
+                new ExitEvent(-1, 9, 1234),
+                new StateEvent(INFO),
+                new WorkerLaunch(1, "d-1", "k3x9q2", List.of("sh"), Map.of("A", "b"), "/tmp", 80, 24, 1 << 20, "/r/x.json",
+                        "/s/x.sock", "tok", 5, "2026-11-25T22:10:00Z", "n", 45, 86400, false, 0));
+    }
+
+    @ParameterizedTest
+    @MethodSource("payloads")
+    void everyPayloadSurvivesARoundTripInsideEachEnvelope(Object payload) {
+        for (WorkerEnvelope envelope : List.of(WorkerCodec.request(7, "m", payload), WorkerCodec.success(7, payload),
+                WorkerCodec.event("e", payload))) {
+            String line = WorkerCodec.encode(envelope);
+            assertThat(line).doesNotContain("\n");
+            WorkerEnvelope back = WorkerCodec.decode(line);
+            var node = switch (back) {
+                case WorkerEnvelope.Request r -> r.params();
+                case WorkerEnvelope.Response r -> r.result();
+                case WorkerEnvelope.Event e -> e.body();
+            };
+            assertThat(WorkerCodec.read(node, payload.getClass())).isEqualTo(payload);
+        }
+    }
+
+    @Test
+    void wireFormatIsSnakeCaseJsonLinesWithBase64Bytes() {
+        String line = WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT, new OutputEvent(5, "hi".getBytes(StandardCharsets.UTF_8))));
+        assertThat(line).isEqualTo("{\"type\":\"evt\",\"event\":\"output\",\"body\":{\"end_offset\":5,\"data\":\"aGk=\"}}");
+        String hello = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new Hello(1, 1, "d-1", "t", null, null, null)));
+        assertThat(hello).startsWith("{\"type\":\"req\",\"id\":1,\"method\":\"hello\",\"params\":{\"rpc_major\":1,\"rpc_minor\":1,"
+                + "\"daemon_instance_id\":\"d-1\",\"control_token\":\"t\"");
+    }
+
+    @Test
+    void errorResponsesCarryACanonicalCode() {
+        WorkerEnvelope back = WorkerCodec.decode(WorkerCodec.encode(WorkerCodec.failure(3, WorkerErrorCode.UNAUTHORIZED, "bad token")));
+        assertThat(back).isInstanceOfSatisfying(WorkerEnvelope.Response.class, r -> {
+            assertThat(r.id()).isEqualTo(3);
+            assertThat(r.ok()).isFalse();
+            assertThat(r.error()).isEqualTo(new WorkerEnvelope.Error("unauthorized", "bad token"));
+        });
+        assertThat(WorkerErrorCode.fromWire("unauthorized")).isEqualTo(WorkerErrorCode.UNAUTHORIZED);
+        assertThat(WorkerErrorCode.fromWire("something_new")).isEqualTo(WorkerErrorCode.INTERNAL_ERROR);
+        for (WorkerErrorCode c : WorkerErrorCode.values()) {
+            assertThat(WorkerErrorCode.fromWire(c.wire())).isEqualTo(c);
+        }
+    }
+
+    @Test
+    void unknownFieldsFromANewerMinorAreIgnored() {
+        WorkerEnvelope e = WorkerCodec.decode("{\"type\":\"req\",\"id\":2,\"method\":\"resize\",\"future\":1,"
+                + "\"params\":{\"cols\":10,\"rows\":5,\"pixels\":true}}");
+        assertThat(WorkerCodec.read(((WorkerEnvelope.Request) e).params(), ResizeParams.class)).isEqualTo(new ResizeParams(10, 5));
+    }
+
+    @Test
+    void malformedLinesAreBadRequests() {
+        for (String bad : List.of("", "{", "[1]", "{\"type\":\"nope\"}", "{\"id\":1}")) {
+            assertThatThrownBy(() -> WorkerCodec.decode(bad)).isInstanceOf(WorkerRpcException.class)
+                    .extracting(e -> ((WorkerRpcException) e).code()).isEqualTo(WorkerErrorCode.BAD_REQUEST);
+        }
+        assertThatThrownBy(() -> WorkerCodec.read(WorkerCodec.tree(Map.of("cols", "wide")), ResizeParams.class))
+                .isInstanceOf(WorkerRpcException.class);
+    }
+
+    @Test
+    void compatibilityWindowIsTheCurrentAndThePreviousMinorOfTheSameMajor() {
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 1)).isTrue();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 2)).isFalse();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR + 1, 0)).isFalse();
+        assertThat(WorkerRpc.compatible(0, WorkerRpc.RPC_MINOR)).isFalse();
+        // A newer minor of the same major is additive: its extra methods are simply not called.
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR + 1)).isTrue();
+    }
+
+    @Test
+    void watchAndCaptureArriveWithMinorOne() {
+        assertThat(WorkerRpc.methods(0)).doesNotContain(WorkerRpc.WATCH, WorkerRpc.CAPTURE).contains(WorkerRpc.HELLO, WorkerRpc.INFO);
+        assertThat(WorkerRpc.methods(1)).contains(WorkerRpc.WATCH, WorkerRpc.CAPTURE);
+    }
+
+    @Test
+    void secretsStayOutOfToString() {
+        assertThat(new Hello(1, 1, "d", "secret-token", null, null, null).toString()).doesNotContain("secret-token");
+        assertThat(new WorkerLaunch(1, "d", "s", List.of(), Map.of(), "/", 1, 1, 1, "r", "s", "secret-token", 1, "", "", 1, 1, false, null)
+                .toString()).doesNotContain("secret-token");
+    }
+}
