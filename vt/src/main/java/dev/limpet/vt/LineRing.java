@@ -7,7 +7,8 @@ package dev.limpet.vt;
  */
 final class LineRing {
     private Line[] array;
-    private int start;
+    /** Index of the first line in {@link #array}, kept unreduced where xterm.js does (see #setAt). */
+    private long start;
     private int length;
 
     LineRing(int maxLength) {
@@ -91,7 +92,7 @@ final class LineRing {
         }
         if (length + items.length > array.length) {
             int trim = length + items.length - array.length;
-            start = (start + trim) % array.length;
+            start += trim;
             length = array.length;
         } else {
             length += items.length;
@@ -100,7 +101,7 @@ final class LineRing {
 
     void trimStart(int count) {
         count = Math.min(count, length);
-        start = (start + count) % array.length;
+        start += count;
         length -= count;
     }
 
@@ -117,7 +118,7 @@ final class LineRing {
                 length += expand;
                 while (length > array.length) {
                     length--;
-                    start = (start + 1) % array.length;
+                    start++;
                 }
             }
         } else {
@@ -127,7 +128,17 @@ final class LineRing {
         }
     }
 
+    /**
+     * Sets line {@code i} where {@code i} may be negative, with xterm.js' arithmetic: a negative
+     * index still lands in the array (on the newest lines) while the unreduced start allows it.
+     */
+    void setAt(int i, Line l) {
+        if (start + i >= 0) {
+            array[(int) ((start + i) % array.length)] = l;
+        }
+    }
+
     private int idx(int i) {
-        return (start + i) % array.length;
+        return (int) ((start + i) % array.length);
     }
 }
