@@ -152,6 +152,7 @@ public final class Daemon implements AutoCloseable {
             return;
         }
         List<Exception> failures = new ArrayList<>();
+        sessions.stopping();
         step(failures, "stop the gateway", gateway::close);
         step(failures, "shut the backend down", () -> selection.backend().shutdown());
         step(failures, "stop timers", scheduler::shutdownNow);

@@ -47,6 +47,7 @@ public final class SessionService implements BackendListener {
     private final Duration closeGrace;
     private final OrphanPolicy orphans;
     private final Map<String, Integer> attachments = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -272,8 +273,17 @@ public final class SessionService implements BackendListener {
         return orphans.grace();
     }
 
+    /** The daemon is stopping: exits reported from now on are the daemon's own doing. */
+    public void stopping() {
+        stopping = true;
+    }
+
     @Override
     public void sessionExited(String sessionId, ExitStatus status) {
+        if (stopping) {
+            LOG.debug("session {} exited during shutdown ({})", sessionId, status.describe());
+            return;
+        }
         Integer code = status.signaled() ? null : status.exitCode();
         String signal = status.signaled() ? signalName(status.signal()) : null;
         try {

@@ -1,0 +1,72 @@
+package dev.limpet.daemon.it;
+
+import dev.limpet.daemon.Daemon;
+import dev.limpet.daemon.DaemonConfig;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.testkit.TestPrograms;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/** A real daemon in this JVM (real PTYs, real SQLite, real sockets) on a private data root. */
+final class DaemonHarness implements AutoCloseable {
+    final Path root;
+    final Daemon daemon;
+
+    DaemonHarness(Path root) throws IOException {
+        this(root, Duration.ZERO, DaemonConfig.DEFAULT_RING_BYTES);
+    }
+
+    DaemonHarness(Path root, Duration orphanGrace, int ringBytes) throws IOException {
+        this.root = root;
+        this.daemon = Daemon.start(new DaemonConfig(root, "127.0.0.1", 0, "embedded", ringBytes, orphanGrace,
+                Duration.ofMinutes(10), Duration.ofSeconds(2), Set.of()));
+    }
+
+    int port() {
+        return daemon.port();
+    }
+
+    String token() {
+        return daemon.token();
+    }
+
+    WsTestClient client(String key) {
+        WsTestClient c = WsTestClient.connect(port(), token());
+        c.helloAndWait(key);
+        return c;
+    }
+
+    static List<String> program(Class<?> main, String... args) {
+        return TestPrograms.command(main, args);
+    }
+
+    SessionInfo spawn(WsTestClient c, List<String> command) {
+        return spawn(c, command, 80, 24);
+    }
+
+    SessionInfo spawn(WsTestClient c, List<String> command, int cols, int rows) {
+        String req = "spawn-" + System.nanoTime();
+        c.send(new ClientMessage.SpawnSession(req, command, null, null, cols, rows, null));
+        return c.await(ServerMessage.SpawnResult.class, r -> req.equals(r.reqId())).session();
+    }
+
+    ServerMessage.AttachResult attach(WsTestClient c, String id, Long since) {
+        return attach(c, id, since, false);
+    }
+
+    ServerMessage.AttachResult attach(WsTestClient c, String id, Long since, boolean readOnly) {
+        String req = "attach-" + System.nanoTime();
+        c.send(new ClientMessage.AttachSession(req, id, since, null, null, readOnly));
+        return c.await(ServerMessage.AttachResult.class, r -> req.equals(r.reqId()));
+    }
+
+    @Override
+    public void close() {
+        daemon.close();
+    }
+}

@@ -1,0 +1,149 @@
+package dev.limpet.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.testkit.Counter;
+import dev.limpet.testkit.EchoLines;
+import dev.limpet.testkit.Flood;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Sessions outlive their clients; reconnects resume exactly; viewers never stall each other. */
+class ResumeAndViewersTest {
+    private static final Pattern LINE = Pattern.compile("line (\\d+)\r\n");
+    @TempDir
+    Path root;
+    DaemonHarness d;
+
+    @BeforeEach
+    void start() throws Exception {
+        d = new DaemonHarness(root);
+    }
+
+    @AfterEach
+    void stop() {
+        d.close();
+    }
+
+    @Test
+    void reconnectWithSinceGetsExactlyTheBytesMissedWhileAway() {
+        WsTestClient first = d.client("resume-key-1");
+        SessionInfo s = d.spawn(first, DaemonHarness.program(Counter.class, "0", "20"));
+        d.attach(first, s.id(), -1L);
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastLine(first.outputOf(s.id())) >= 5);
+        long offset = first.lastOffset.get(s.id());
+        String before = first.outputOf(s.id());
+        first.abort();
+
+        await().atMost(Duration.ofSeconds(15)).until(() -> sessionEnd(s.id()) > offset + 200);
+
+        WsTestClient second = WsTestClient.connect(d.port(), d.token());
+        ServerMessage.InitialState state = second.helloAndWait("resume-key-1");
+        assertThat(state.clientSession().resumed()).isTrue();
+        assertThat(state.clientSession().attachments()).anySatisfy(a -> assertThat(a.sessionId()).isEqualTo(s.id()));
+        ServerMessage.AttachResult r = d.attach(second, s.id(), offset);
+        assertThat(r.truncated()).isFalse();
+        assertThat(r.replayFrom()).isEqualTo(offset);
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastLine(second.outputOf(s.id())) >= lastLine(before) + 20);
+        String whole = before + second.outputOf(s.id());
+        assertConsecutiveLines(whole);
+        assertThat(second.protocolError).isNull();
+        second.close();
+    }
+
+    @Test
+    void theProgramKeepsRunningWithNoClientAttached() {
+        WsTestClient c = d.client("orphan-key-1");
+        SessionInfo s = d.spawn(c, DaemonHarness.program(Counter.class, "0", "10"));
+        c.close();
+        long end = sessionEnd(s.id());
+        await().atMost(Duration.ofSeconds(15)).until(() -> sessionEnd(s.id()) > end + 100);
+    }
+
+    @Test
+    void twoViewersSeeTheSameStreamAndEitherCanType() {
+        WsTestClient a = d.client("viewer-a-key");
+        WsTestClient b = d.client("viewer-b-key");
+        SessionInfo s = d.spawn(a, DaemonHarness.program(EchoLines.class));
+        d.attach(a, s.id(), -1L);
+        d.attach(b, s.id(), -1L);
+        a.send(new ClientMessage.PtyInput(null, s.id(), "from a\r"));
+        b.send(new ClientMessage.PtyInput(null, s.id(), "from b\r"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).contains("got: from b") && b.outputOf(s.id()).contains("got: from b"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).equals(b.outputOf(s.id())));
+        a.close();
+        b.close();
+    }
+
+    @Test
+    void readOnlyViewerCannotTypeOrResize() {
+        WsTestClient c = d.client("readonly-key");
+        SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
+        d.attach(c, s.id(), -1L, true);
+        c.send(new ClientMessage.PtyInput("in", s.id(), "nope\r"));
+        assertThat(c.awaitError("read_only").reqId()).isEqualTo("in");
+        c.send(new ClientMessage.PtyResize("rs", s.id(), 100, 30));
+        assertThat(c.awaitError("read_only").reqId()).isEqualTo("rs");
+        c.close();
+    }
+
+    @Test
+    void slowViewerIsDesyncedWhileTheFastOneKeepsUp() {
+        WsTestClient fast = d.client("fast-viewer-key");
+        WsTestClient slow = WsTestClient.connectSlow(d.port(), d.token());
+        slow.request(1);
+        slow.send(new ClientMessage.Hello("slow-viewer-key", 1, "slow", null));
+        // The slow client reads one message (initial_state) and then nothing.
+        SessionInfo s = d.spawn(fast, DaemonHarness.program(Flood.class, String.valueOf(40L << 20)));
+        slow.send(new ClientMessage.AttachSession("sa", s.id(), -1L, null, null, false));
+        d.attach(fast, s.id(), -1L);
+        fast.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
+        await().atMost(Duration.ofSeconds(30)).until(() -> fast.lastOffset.getOrDefault(s.id(), 0L) == sessionEnd(s.id()));
+        assertThat(fast.protocolError).isNull();
+        // Now let the slow one read everything it was sent: output, then the desync.
+        slow.request(Long.MAX_VALUE);
+        ServerMessage.PtyDesync desync = slow.await(ServerMessage.PtyDesync.class, m -> m.sessionId().equals(s.id()));
+        assertThat(desync.offset()).isLessThan(sessionEnd(s.id()));
+        await().atMost(Duration.ofSeconds(15)).until(() -> slow.lastOffset.getOrDefault(s.id(), -1L) == desync.offset());
+        assertThat(slow.protocolError).isNull();
+        fast.close();
+        slow.close();
+    }
+
+    private long sessionEnd(String id) {
+        try (WsTestClient probe = d.client("probe-key-" + id)) {
+            probe.send(new ClientMessage.ListSessions("p"));
+            return probe.await(ServerMessage.SessionList.class, l -> "p".equals(l.reqId())).sessions().stream()
+                    .filter(x -> x.id().equals(id)).findFirst().orElseThrow().endOffset();
+        }
+    }
+
+    static long lastLine(String text) {
+        Matcher m = LINE.matcher(text);
+        long last = 0;
+        while (m.find()) {
+            last = Long.parseLong(m.group(1));
+        }
+        return last;
+    }
+
+    static void assertConsecutiveLines(String text) {
+        Matcher m = LINE.matcher(text);
+        long expected = 1;
+        while (m.find()) {
+            assertThat(Long.parseLong(m.group(1))).as("line numbers are consecutive").isEqualTo(expected);
+            expected++;
+        }
+        assertThat(expected).isGreaterThan(20);
+    }
+}

@@ -1,0 +1,184 @@
+package dev.limpet.daemon.it;
+
+import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ServerMessage;
+import java.io.ByteArrayOutputStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+
+/** A protocol client for tests: records text messages and reassembles each session's output stream. */
+final class WsTestClient implements AutoCloseable {
+    final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
+    final Map<String, ByteArrayOutputStream> output = new ConcurrentHashMap<>();
+    final Map<String, Long> lastOffset = new ConcurrentHashMap<>();
+    final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
+    final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    volatile String protocolError;
+    private final WebSocket ws;
+    private final boolean manualFlow;
+    private final StringBuilder text = new StringBuilder();
+    private ByteArrayOutputStream binary = new ByteArrayOutputStream();
+
+    private WsTestClient(URI uri, String token, String origin, boolean manualFlow) {
+        this.manualFlow = manualFlow;
+        WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+        if (token != null) {
+            b.header("Authorization", "Bearer " + token);
+        }
+        if (origin != null) {
+            b.header("Origin", origin);
+        }
+        this.ws = b.buildAsync(uri, new Listener()).join();
+    }
+
+    static WsTestClient connect(int port, String token) {
+        return new WsTestClient(URI.create("ws://127.0.0.1:" + port + "/ws"), token, null, false);
+    }
+
+    /** A client that reads nothing until {@link #request} is called: a slow consumer. */
+    static WsTestClient connectSlow(int port, String token) {
+        return new WsTestClient(URI.create("ws://127.0.0.1:" + port + "/ws"), token, null, true);
+    }
+
+    static WsTestClient connect(URI uri, String token, String origin) {
+        return new WsTestClient(uri, token, origin, false);
+    }
+
+    WsTestClient hello(String key) {
+        send(new ClientMessage.Hello(key, 1, "test", null));
+        return this;
+    }
+
+    ServerMessage.InitialState helloAndWait(String key) {
+        hello(key);
+        return await(ServerMessage.InitialState.class, m -> true);
+    }
+
+    void send(ClientMessage m) {
+        sendText(ProtocolCodec.encode(m));
+    }
+
+    void sendText(String s) {
+        ws.sendText(s, true).join();
+    }
+
+    void sendBinary(byte[] b) {
+        ws.sendBinary(ByteBuffer.wrap(b), true).join();
+    }
+
+    void request(long n) {
+        ws.request(n);
+    }
+
+    @SuppressWarnings("unchecked")
+    <T extends ServerMessage> T await(Class<T> type, Predicate<T> match) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (System.nanoTime() < deadline) {
+            ServerMessage m;
+            try {
+                m = messages.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            if (m != null && type.isInstance(m) && match.test((T) m)) {
+                return (T) m;
+            }
+        }
+        throw new AssertionError("no " + type.getSimpleName() + " matching within 20 s");
+    }
+
+    ServerMessage.CommandError awaitError(String code) {
+        return await(ServerMessage.CommandError.class, e -> e.code().equals(code));
+    }
+
+    String outputOf(String sessionId) {
+        ByteArrayOutputStream b = output.get(sessionId);
+        return b == null ? "" : b.toString(StandardCharsets.UTF_8);
+    }
+
+    void clearOutput(String sessionId) {
+        output.remove(sessionId);
+    }
+
+    @Override
+    public void close() {
+        ws.sendClose(WebSocket.NORMAL_CLOSURE, "bye").exceptionally(e -> null);
+        ws.abort();
+    }
+
+    void abort() {
+        ws.abort();
+    }
+
+    private final class Listener implements WebSocket.Listener {
+        @Override
+        public void onOpen(WebSocket webSocket) {
+            if (!manualFlow) {
+                webSocket.request(Long.MAX_VALUE);
+            }
+        }
+
+        @Override
+        public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
+            text.append(data);
+            if (last) {
+                String s = text.toString();
+                text.setLength(0);
+                try {
+                    messages.add(ProtocolCodec.decodeServer(s));
+                } catch (RuntimeException e) {
+                    protocolError = s;
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            binary.writeBytes(b);
+            if (last) {
+                BinaryFrame f = BinaryFrame.decode(ByteBuffer.wrap(binary.toByteArray()));
+                binary = new ByteArrayOutputStream();
+                if (f.kind() == BinaryFrame.Kind.SNAPSHOT) {
+                    snapshots.put(f.sessionId(), f.payload());
+                } else {
+                    Long prev = lastOffset.get(f.sessionId());
+                    if (prev != null && f.offset() - f.payload().length != prev) {
+                        protocolError = "gap or overlap in " + f.sessionId() + ": chunk starts at "
+                                + (f.offset() - f.payload().length) + " after " + prev;
+                    }
+                    lastOffset.put(f.sessionId(), f.offset());
+                    output.computeIfAbsent(f.sessionId(), k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                }
+            }
+            return null;
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.complete(-1);
+        }
+    }
+}
