@@ -344,6 +344,9 @@ public final class AttachController implements HostRuntime.Listener {
     }
 
     private void status(String text) {
+        if (text.equals(statusShown)) {
+            return;
+        }
         statusShown = text;
         terminal.showStatus(text);
     }

@@ -1,5 +1,7 @@
 package dev.limpet.client.attach;
 
+import java.io.FileDescriptor;
+import java.io.FileInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -50,9 +52,13 @@ public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable 
         return new JLineAttachTerminal(terminal, saved, err);
     }
 
-    /** Raw bytes typed by the person. */
+    /**
+     * Raw bytes typed by the person, straight from file descriptor 0. Not JLine's {@code input()}:
+     * its reader holds a lock while blocked in {@code read}, and {@code Terminal.close()} waits for
+     * that lock, so closing the terminal would hang until the next key press.
+     */
     public InputStream input() {
-        return terminal.input();
+        return new FileInputStream(FileDescriptor.in);
     }
 
     /** Calls {@code onResize} whenever the window changes size (SIGWINCH). */

@@ -88,6 +88,8 @@ public final class AttachCommand implements Callable<Integer> {
             outcome = done.join();
         }
         PrintWriter stream = outcome.error() ? spec.commandLine().getErr() : spec.commandLine().getOut();
+        // The session's cursor may sit anywhere on its line: start ours on a fresh one.
+        stream.println();
         stream.println(outcome.message());
         stream.flush();
         return outcome.exitCode();
