@@ -71,6 +71,17 @@ class ResumeAndViewersTest {
     }
 
     @Test
+    void anOrphanedSessionIsClosedAfterTheGraceWhenOneIsSet() throws Exception {
+        try (DaemonHarness short_ = new DaemonHarness(root.resolve("short"), Duration.ofSeconds(1), 1 << 20);
+                WsTestClient c = short_.client("orphan-grace-key")) {
+            SessionInfo s = short_.spawn(c, java.util.List.of("sleep", "1000"));
+            // Nobody attaches: after the grace the session is closed and reported exited.
+            ServerMessage.SessionExited exited = c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
+            assertThat(exited.exitSignal()).isEqualTo("HUP");
+        }
+    }
+
+    @Test
     void twoViewersSeeTheSameStreamAndEitherCanType() {
         WsTestClient a = d.client("viewer-a-key");
         WsTestClient b = d.client("viewer-b-key");
