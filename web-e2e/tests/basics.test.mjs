@@ -5,7 +5,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt, waitForScreen, waitForSnapshot,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { repoRoot } from './support/paths.mjs';
@@ -38,6 +38,7 @@ test('opens with the token, strips it from the address bar and starts a terminal
 
 test('typing a command shows its output', async () => {
   const tabId = (await snapshot(page)).activeTabId;
+  await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'echo limpet-$((6*7))\n');
   await waitForScreen(page, tabId, 'limpet-42', 'the echo output');
   await screenshot(page, '02-command-output');
@@ -61,7 +62,10 @@ test('new command form starts any argv in a directory; rename; close asks and re
   await page.click('.dialog button[type=submit]');
   await waitForSnapshot(page, (x) => x.sessions.some((z) => z.id === tab.sessionId && z.label === 'renamed-sleeper'), 'the rename on the daemon');
   await screenshot(page, '03-two-tabs-sidebar');
+  await page.click('.tab:first-child .tab-name');
+  await page.waitForTimeout(300);
   copyFileSync(await screenshot(page, 'ui'), join(repoRoot, 'docs', 'ui.png'));
+  await page.click(`.tab[data-tab-id="${tab.tabId}"] .tab-name`);
 
   await page.click(`.tab[data-tab-id="${tab.tabId}"] [data-action=close]`);
   await page.click('.dialog button.danger');

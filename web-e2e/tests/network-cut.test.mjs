@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
   countOccurrences, launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  waitForPrompt,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { TcpProxy } from './support/tcp-proxy.mjs';
@@ -35,6 +36,7 @@ after(async () => {
 test('a cut connection shows offline, then resumes with no duplicated or missing lines', async () => {
   const { activeTabId: tabId, tabs } = await snapshot(page);
   const sessionId = tabs[0].sessionId;
+  await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'for i in $(seq 1 5); do echo line-$i; done\n');
   await waitForScreen(page, tabId, (t) => t.split('\n').some((l) => l.trim() === 'line-5'), 'the first lines');
 
@@ -54,7 +56,7 @@ test('a cut connection shows offline, then resumes with no duplicated or missing
   for (let i = 1; i <= 9; i++) {
     assert.equal(screen.split('\n').filter((l) => l.trim() === `line-${i}`).length, 1, `line-${i} appears exactly once:\n${screen}`);
   }
-  assert.equal(countOccurrences(screen, 'seq 1 5'), 1);
+  assert.equal(countOccurrences(screen, 'seq 1 5'), 1, `the first command line appears once:\n${screen}`);
   assert.equal(await page.locator('.term-host:not(.hidden) .overlay.reconnecting').count(), 0);
   await typeInTerminal(page, 'echo typed-after-reconnect\n');
   await waitForScreen(page, tabId, (t) => t.split('\n').some((l) => l.trim() === 'typed-after-reconnect'), 'typing after the reconnect');

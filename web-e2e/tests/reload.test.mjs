@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  countOccurrences, launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  countOccurrences, launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  waitForPrompt,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 
@@ -27,6 +28,7 @@ after(async () => {
 test('reload keeps tabs and screens, and shows output produced meanwhile exactly once', async () => {
   const before = await snapshot(page);
   const tabId = before.activeTabId;
+  await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'echo before-reload; (sleep 2; echo produced-while-away) &\n');
   await waitForScreen(page, tabId, (t) => t.split('\n').some((l) => l.trim() === 'before-reload'), 'the first line');
   await page.reload();
@@ -63,5 +65,5 @@ test('vim in a tab survives a reload intact', async () => {
   await waitForScreen(page, tabId, 'second line', 'typing into vim after the reload');
   await typeInTerminal(page, ':q!\n');
   await waitForSnapshot(page, (x) => x.tabs.find((t) => t.tabId === tabId)?.phase === 'exited', 'vim to exit');
-  assert.ok((await screenOf(page, tabId)).length > 0);
+  await page.locator('[data-testid=tab-exited]').waitFor();
 });

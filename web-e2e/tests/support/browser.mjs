@@ -73,3 +73,7 @@ export async function typeInTerminal(page, text) {
 }
 
 export const countOccurrences = (text, needle) => text.split(needle).length - 1;
+
+/** Waits for a shell prompt, so typed text is not echoed twice as typeahead before it. */
+export const waitForPrompt = (page, tabId) =>
+  waitForScreen(page, tabId, (t) => /[#$]\s*$/.test(t.trimEnd()), 'a shell prompt', 20_000);

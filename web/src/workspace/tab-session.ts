@@ -69,7 +69,7 @@ export class TabSession {
   bindSession(session: SessionInfo, daemonInstanceId: string): void {
     this.record = {
       ...this.record, serverSessionId: session.id, daemonInstanceId, renderedOffset: -1,
-      command: session.command, cwd: session.cwd,
+      command: session.command, cwd: session.cwd, name: session.label || this.record.name,
     };
     this.stream.received = -1;
     this.stream.rendered = -1;
