@@ -79,7 +79,7 @@ public interface PtyProcess extends AutoCloseable {
     /**
      * Closes the PTY master (idempotent) and wakes blocked readers (-1) and writers (IOException).
      * Sends no signal itself, but the kernel hangs up the terminal when the last master descriptor
-     * closes, which sends SIGHUP to the child's foreground job; programs that ignore it ({@code nohup})
+     * closes, which sends SIGHUP to the session leader and its foreground job; programs that ignore it ({@code nohup})
      * survive. To end a session on purpose, {@link #signalGroup} HUP, then KILL after a grace period.
      */
     @Override

@@ -53,6 +53,10 @@ final class PtySpawner {
             PtyMaster.closeQuietly(master);
             PtyMaster.closeQuietly(wake);
             throw new PtyException("cannot open a pty for '" + program + "': " + e.getMessage(), e);
+        } catch (UnsupportedOperationException e) {
+            PtyMaster.closeQuietly(master);
+            PtyMaster.closeQuietly(wake);
+            throw new PtyException("cannot spawn '" + program + "': " + e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             PtyMaster.closeQuietly(master);
             PtyMaster.closeQuietly(wake);
