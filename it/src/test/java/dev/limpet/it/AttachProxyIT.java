@@ -1,0 +1,302 @@
+package dev.limpet.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.testkit.Counter;
+import dev.limpet.testkit.TestPrograms;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code limpet attach} through a TCP proxy that cuts the connection mid-output: the attach resumes
+ * with {@code since} and the bytes it writes are exactly the counter's stream, with no duplicate and
+ * no gap.
+ */
+class AttachProxyIT {
+    @TempDir
+    Path tmp;
+
+    private final List<Process> processes = new ArrayList<>();
+    private final List<AutoCloseable> closeables = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() throws Exception {
+        for (Process p : processes) {
+            p.destroyForcibly();
+        }
+        for (AutoCloseable c : closeables) {
+            c.close();
+        }
+    }
+
+    @Test
+    void attachRidesThroughCutConnectionsWithTheExactByteStream() throws Exception {
+        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        String id = daemon.spawn("count", TestPrograms.command(Counter.class, "0", "20"));
+        TcpProxy proxy = new TcpProxy(daemon.port());
+        closeables.add(proxy);
+
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        Path stderr = tmp.resolve("attach.err");
+        Process attach = attach(proxy.port(), daemon.token(), id, stdout, stderr);
+
+        await().atMost(Duration.ofSeconds(60)).until(() -> lines(stdout).size() >= 20);
+        for (int cut = 0; cut < 3; cut++) {
+            int seen = lines(stdout).size();
+            proxy.cutAll();
+            await().atMost(Duration.ofSeconds(30)).until(() -> lines(stdout).size() >= seen + 20);
+        }
+        // A longer outage: the proxy refuses for a while; the counter keeps printing meanwhile.
+        proxy.refuse(true);
+        proxy.cutAll();
+        Thread.sleep(1500);
+        proxy.refuse(false);
+        int before = lines(stdout).size();
+        await().atMost(Duration.ofSeconds(30)).until(() -> lines(stdout).size() >= before + 40);
+
+        daemon.kill(id);
+        assertThat(attach.waitFor(30, TimeUnit.SECONDS)).as("attach exits after the session ends").isTrue();
+        assertThat(attach.exitValue()).isZero();
+
+        String out = stdout.toString(StandardCharsets.UTF_8);
+        int trailer = out.lastIndexOf("\n[session " + id + " exited: ");
+        assertThat(trailer).as("exit trailer in %s", tail(out)).isPositive();
+        String body = out.substring(0, trailer);
+        int count = lines(stdout).size();
+        StringBuilder expected = new StringBuilder();
+        for (int i = 1; i <= count; i++) {
+            expected.append("line ").append(i).append("\r\n");
+        }
+        assertThat(firstDifference(body, expected.toString())).as("first difference from the exact counter stream").isEmpty();
+        assertThat(Files.readString(stderr)).contains("limpet: reconnecting to 127.0.0.1… (attempt 1)");
+    }
+
+    @Test
+    void noReconnectExitsOneWhenTheLinkIsCut() throws Exception {
+        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        String id = daemon.spawn("count", TestPrograms.command(Counter.class, "0", "50"));
+        TcpProxy proxy = new TcpProxy(daemon.port());
+        closeables.add(proxy);
+        ByteArrayOutputStream stdout = new ByteArrayOutputStream();
+        Path stderr = tmp.resolve("attach.err");
+        Process attach = attach(proxy.port(), daemon.token(), id, stdout, stderr, "--no-reconnect");
+        await().atMost(Duration.ofSeconds(60)).until(() -> lines(stdout).size() >= 3);
+        proxy.cutAll();
+        assertThat(attach.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(attach.exitValue()).isEqualTo(1);
+        assertThat(Files.readString(stderr)).contains("lost the connection to 127.0.0.1").contains("--no-reconnect");
+    }
+
+    private Process attach(int port, String token, String id, ByteArrayOutputStream stdout, Path stderr, String... extra)
+            throws IOException {
+        List<String> command = new ArrayList<>(Daemon.limpet());
+        command.addAll(List.of("attach", id));
+        command.addAll(List.of(extra));
+        ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
+        pb.environment().putAll(Map.of("LIMPET_URL", "http://127.0.0.1:" + port + "/", "LIMPET_TOKEN", token,
+                "XDG_CONFIG_HOME", tmp.resolve("cfg").toString()));
+        Process p = pb.start();
+        processes.add(p);
+        Thread.ofPlatform().daemon(true).start(() -> {
+            try (InputStream in = p.getInputStream()) {
+                byte[] buffer = new byte[8192];
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                    synchronized (stdout) {
+                        stdout.write(buffer, 0, n);
+                    }
+                }
+            } catch (IOException ignored) {
+                // the process ended
+            }
+        });
+        return p;
+    }
+
+    private static final Pattern LINE = Pattern.compile("line (\\d+)\r\n");
+
+    private static List<String> lines(ByteArrayOutputStream stdout) {
+        String text;
+        synchronized (stdout) {
+            text = stdout.toString(StandardCharsets.UTF_8);
+        }
+        List<String> out = new ArrayList<>();
+        Matcher m = LINE.matcher(text);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
+    }
+
+    /** Empty when equal, else where and how the two streams part (readable, unlike a 10 kB diff). */
+    private static String firstDifference(String actual, String expected) {
+        int i = 0;
+        while (i < actual.length() && i < expected.length() && actual.charAt(i) == expected.charAt(i)) {
+            i++;
+        }
+        if (i == actual.length() && i == expected.length()) {
+            return "";
+        }
+        return "at offset " + i + ": expected " + escape(expected.substring(i, Math.min(expected.length(), i + 40)))
+                + " but got " + escape(actual.substring(i, Math.min(actual.length(), i + 40)))
+                + " (after " + escape(actual.substring(Math.max(0, i - 40), i)) + ")";
+    }
+
+    private static String escape(String s) {
+        return "'" + s.replace("\r", "\\r").replace("\n", "\\n").replace("\u001b", "\\e") + "'";
+    }
+
+    private static String tail(String s) {
+        return s.length() > 300 ? "…" + s.substring(s.length() - 300) : s;
+    }
+
+    /** A daemon process on a fresh data root, with the REST calls these tests need. */
+    record Daemon(Process process, Path root, int port, String token) {
+        static final ObjectMapper JSON = new ObjectMapper();
+        static final HttpClient HTTP = HttpClient.newHttpClient();
+
+        static List<String> limpet() {
+            return List.of(TestPrograms.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                    "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", System.getProperty("limpet.jar"));
+        }
+
+        static Daemon start(Path root, Path log, List<Process> processes) throws Exception {
+            List<String> command = new ArrayList<>(limpet());
+            command.addAll(List.of("daemon", "--data-root", root.toString(), "--port", "0"));
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+            processes.add(p);
+            Path info = root.resolve("daemon.json");
+            await().atMost(Duration.ofSeconds(90)).until(() -> Files.exists(info) || !p.isAlive());
+            assertThat(p.isAlive()).as("daemon running; log: %s", log).isTrue();
+            JsonNode json = JSON.readTree(Files.readString(info));
+            return new Daemon(p, root, json.get("port").asInt(), Files.readString(root.resolve("auth-token")).strip());
+        }
+
+        String spawn(String label, List<String> command) throws Exception {
+            String body = JSON.writeValueAsString(Map.of("label", label, "command", command, "cols", 100, "rows", 30));
+            JsonNode session = JSON.readTree(call("POST", "/api/sessions", body));
+            return session.get("id").asText();
+        }
+
+        void kill(String id) throws Exception {
+            call("POST", "/api/sessions/" + id + "/kill", "{}");
+        }
+
+        void input(String id, String data) throws Exception {
+            call("POST", "/api/sessions/" + id + "/input", JSON.writeValueAsString(Map.of("data", data)));
+        }
+
+        String call(String method, String path, String body) throws Exception {
+            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                    .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isBetween(200, 299);
+            return response.body();
+        }
+    }
+
+    /** Forwards TCP to the daemon; {@link #cutAll()} drops every live connection, {@link #refuse} closes new ones at once. */
+    static final class TcpProxy implements AutoCloseable {
+        private final ServerSocket server;
+        private final int target;
+        private final List<Socket> live = new ArrayList<>();
+        private volatile boolean refusing;
+
+        TcpProxy(int target) throws IOException {
+            this.target = target;
+            this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            Thread.ofPlatform().daemon(true).name("proxy-accept").start(this::acceptLoop);
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        void refuse(boolean refuse) {
+            refusing = refuse;
+        }
+
+        void cutAll() {
+            synchronized (live) {
+                for (Socket s : live) {
+                    closeQuietly(s);
+                }
+                live.clear();
+            }
+        }
+
+        private void acceptLoop() {
+            while (!server.isClosed()) {
+                try {
+                    Socket client = server.accept();
+                    if (refusing) {
+                        closeQuietly(client);
+                        continue;
+                    }
+                    Socket upstream = new Socket(InetAddress.getLoopbackAddress(), target);
+                    synchronized (live) {
+                        live.add(client);
+                        live.add(upstream);
+                    }
+                    pump(client, upstream);
+                    pump(upstream, client);
+                } catch (IOException e) {
+                    // closed, or the daemon refused: the client sees a dropped connection
+                }
+            }
+        }
+
+        private static void pump(Socket from, Socket to) {
+            Thread.ofPlatform().daemon(true).start(() -> {
+                try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+                    in.transferTo(out);
+                } catch (IOException ignored) {
+                    // cut
+                } finally {
+                    closeQuietly(from);
+                    closeQuietly(to);
+                }
+            });
+        }
+
+        private static void closeQuietly(Socket s) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // already closed
+            }
+        }
+
+        @Override
+        public void close() throws IOException {
+            server.close();
+            cutAll();
+        }
+    }
+}
