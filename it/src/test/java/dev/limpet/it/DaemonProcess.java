@@ -1,0 +1,132 @@
+package dev.limpet.it;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A real {@code limpet daemon} process started from the built jar, for cross-process tests:
+ * it can be stopped cleanly or killed with {@code kill -9}, and started again on the same root.
+ */
+public final class DaemonProcess implements AutoCloseable {
+    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]{64})");
+
+    public final Path root;
+    public final Process process;
+    public final String url;
+    public final String token;
+    public final int port;
+    private final Path log;
+
+    private DaemonProcess(Path root, Process process, String url, String token, Path log) {
+        this.root = root;
+        this.process = process;
+        this.url = url;
+        this.token = token;
+        this.port = Integer.parseInt(url.replaceAll(".*:(\\d+)/$", "$1"));
+        this.log = log;
+    }
+
+    /** The built runnable jar ({@code -Dlimpet.jar}, set by the build). */
+    public static Path jar() {
+        String p = System.getProperty("limpet.jar");
+        if (p == null) {
+            throw new IllegalStateException("system property limpet.jar is not set (run through Maven)");
+        }
+        return Path.of(p).toAbsolutePath().normalize();
+    }
+
+    /** The java that runs the tests (a JDK 25). */
+    public static String java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /** JVM flags for short-lived test processes: fast start over peak speed. */
+    public static List<String> fastJvm() {
+        return List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    }
+
+    public static DaemonProcess start(Path root, String... extraArgs) throws IOException {
+        return start(root, 0, extraArgs);
+    }
+
+    public static DaemonProcess start(Path root, int port, String... extraArgs) throws IOException {
+        Files.createDirectories(root);
+        Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java());
+        cmd.addAll(fastJvm());
+        cmd.addAll(List.of("-jar", jar().toString(), "daemon", "--data-root", root.toString(), "--port", String.valueOf(port)));
+        cmd.addAll(List.of(extraArgs));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+        pb.environment().remove("LIMPET_HOME");
+        Process p = pb.start();
+        CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                String s;
+                while ((s = r.readLine()) != null) {
+                    Matcher m = LISTENING.matcher(s);
+                    if (m.find()) {
+                        // keep draining stdout so the daemon never blocks on it
+                        Thread.ofVirtual().start(() -> {
+                            try {
+                                r.transferTo(java.io.Writer.nullWriter());
+                            } catch (IOException ignored) {
+                                // the daemon went away
+                            }
+                        });
+                        return m;
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        Matcher m;
+        try {
+            m = line.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            m = null;
+        }
+        if (m == null) {
+            p.destroyForcibly();
+            throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
+        }
+        return new DaemonProcess(root, p, m.group(1), m.group(2), log);
+    }
+
+    /** {@code kill -9}: no shutdown hook, no cleanup. */
+    public void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** SIGTERM: a normal stop with the shutdown hook. */
+    public void stop() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+        }
+    }
+
+    public String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            stop();
+        }
+    }
+}
