@@ -1,7 +1,7 @@
 // Runs every tests/*.test.mjs with node's test runner, one file at a time (each starts its own
 // daemon and browser; the machine has 2 cores). Fails early and clearly when a prerequisite is missing.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromiumPath, limpetJar } from '../tests/support/paths.mjs';
@@ -16,12 +16,27 @@ for (const [what, path, hint] of [
     process.exit(1);
   }
 }
+// Test a private copy of the jar: a build running elsewhere in the checkout may rewrite the
+// original while the daemon is restarted mid-suite. Copy once the file has stopped changing.
+const waitUntilStable = () => {
+  for (let i = 0; i < 60; i++) {
+    const before = statSync(limpetJar());
+    spawnSync('sleep', ['1']);
+    const after = statSync(limpetJar());
+    if (before.size === after.size && before.mtimeMs === after.mtimeMs) return;
+  }
+};
+waitUntilStable();
+mkdirSync(join(root, 'target'), { recursive: true });
+const jarCopy = join(root, 'target', 'limpet-under-test.jar');
+copyFileSync(limpetJar(), jarCopy);
+
 const only = process.argv.slice(2);
 const files = readdirSync(join(root, 'tests'))
   .filter((f) => f.endsWith('.test.mjs') && (only.length === 0 || only.some((o) => f.includes(o))))
   .sort()
   .map((f) => join('tests', f));
 const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
-  cwd: root, stdio: 'inherit', env: process.env,
+  cwd: root, stdio: 'inherit', env: { ...process.env, LIMPET_JAR: jarCopy },
 });
 process.exit(result.status ?? 1);
