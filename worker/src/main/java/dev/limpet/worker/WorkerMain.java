@@ -1,0 +1,160 @@
+package dev.limpet.worker;
+
+import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.worker.WorkerCodec;
+import dev.limpet.protocol.worker.WorkerLaunch;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.terminal.os.ErrnoException;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.PtyException;
+import dev.limpet.terminal.pty.PtyProcess;
+import dev.limpet.terminal.pty.PtySpawnSpec;
+import dev.limpet.terminal.pty.Signal;
+import dev.limpet.terminal.session.PtySession;
+import dev.limpet.terminal.session.TailScreen;
+import dev.limpet.worker.registry.RegistryEntry;
+import dev.limpet.worker.registry.WorkerPaths;
+import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.worker.rpc.RpcServer;
+import dev.limpet.worker.rpc.ServerConnection;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * {@code limpet pty-worker}: one process per session, started detached by the daemon. Reads its
+ * {@link WorkerLaunch} from standard input, becomes a session leader (a terminal hang-up or a
+ * signal to the daemon's process group never reaches it), starts the child under a PTY, listens
+ * on its Unix socket, writes its registry entry, and serves until removed, cleaned up or orphaned.
+ *
+ * <p>Kept small on purpose: no HTTP server, no database, no CLI framework is loaded here.
+ *
+ * <p>Exit codes: 0 done, 2 bad launch input, 3 spawn failed, 4 cannot listen, 5 cannot write the registry.
+ */
+public final class WorkerMain {
+    private WorkerMain() {}
+
+    public static void main(String[] args) {
+        if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
+            System.out.println("usage: limpet pty-worker < launch.json\n"
+                    + "Started by the daemon, which writes the launch description (session, command, socket, token) on stdin.");
+            return;
+        }
+        WorkerLaunch launch;
+        try {
+            launch = WorkerCodec.mapper().readValue(System.in, WorkerLaunch.class);
+            validate(launch);
+        } catch (IOException | IllegalArgumentException e) {
+            fail(2, "bad launch description on stdin: " + e.getMessage());
+            return;
+        }
+        try {
+            Posix.setsid();
+        } catch (ErrnoException e) {
+            // Already a session leader (started through setsid(1)): fine.
+        }
+        System.exit(run(launch, Clock.systemUTC()));
+    }
+
+    static int run(WorkerLaunch launch, Clock clock) {
+        PtyProcess pty;
+        try {
+            pty = PtyProcess.spawn(new PtySpawnSpec(launch.argv(), launch.env(), Path.of(launch.cwd()), launch.cols(), launch.rows()));
+        } catch (PtyException | RuntimeException e) {
+            return fail(3, "spawn failed: " + e.getMessage());
+        }
+        AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
+        PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new TailScreen(launch.rows()), status -> {
+            WorkerRuntime r = runtime.get();
+            if (r != null) {
+                r.childExited(status);
+            }
+        });
+        Path socket = Path.of(launch.socketPath());
+        RpcServer server;
+        try {
+            server = RpcServer.bind(socket);
+        } catch (IOException e) {
+            killQuietly(session);
+            return fail(4, "cannot listen on " + socket + ": " + e);
+        }
+        WorkerRegistry registry = new WorkerRegistry(new WorkerPaths(Path.of(launch.registryPath()).getParent().getParent()));
+        RegistryEntry entry = null;
+        if (!launch.probe()) {
+            long self = ProcessHandle.current().pid();
+            entry = new RegistryEntry(RegistryEntry.VERSION, launch.daemonInstanceId(), launch.sessionId(), self,
+                    Posix.processStartTime(self).map(Instant::toString).orElse(null), pty.pid(), launch.socketPath(),
+                    launch.argv(), launch.cwd(), clock.instant().toString(), launch.controlToken(), WorkerRpc.RPC_MAJOR,
+                    launch.rpcMinor() == null ? WorkerRpc.RPC_MINOR : launch.rpcMinor(), LimpetVersion.get(),
+                    launch.ownerPid(), launch.ownerStartedAt(), launch.ownerNonce());
+            try {
+                registry.write(entry);
+            } catch (IOException e) {
+                server.close();
+                killQuietly(session);
+                return fail(5, "cannot write the registry entry " + launch.registryPath() + ": " + e);
+            }
+        }
+        WorkerLifecycle lifecycle = new WorkerLifecycle(clock, Duration.ofSeconds(launch.exitTtlSeconds()),
+                Duration.ofSeconds(launch.orphanTtlSeconds()));
+        WorkerRuntime r = new WorkerRuntime(launch, session, registry, entry, lifecycle, System::exit);
+        r.serving(server);
+        runtime.set(r);
+        if (session.exit() != null) {
+            r.childExited(session.exit());
+        }
+        System.out.println(clock.instant() + " pty-worker " + LimpetVersion.get() + " session " + launch.sessionId()
+                + " pid " + ProcessHandle.current().pid() + " child " + pty.pid() + " listening on " + socket);
+        System.out.flush();
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("worker-lifecycle").start(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                r.tick();
+            }
+        });
+        server.acceptLoop(ch -> ServerConnection.start(r, ch));
+        return 0;
+    }
+
+    private static void validate(WorkerLaunch l) {
+        if (l == null || l.version() != WorkerLaunch.VERSION) {
+            throw new IllegalArgumentException("launch version " + (l == null ? "missing" : l.version()) + ", expected "
+                    + WorkerLaunch.VERSION);
+        }
+        if (!SessionIds.isValid(l.sessionId())) {
+            throw new IllegalArgumentException("invalid session id");
+        }
+        if (l.argv().isEmpty() || l.cwd() == null || l.socketPath() == null || l.registryPath() == null
+                || l.controlToken() == null || l.daemonInstanceId() == null) {
+            throw new IllegalArgumentException("argv, cwd, socket_path, registry_path, control_token and daemon_instance_id are required");
+        }
+    }
+
+    private static void killQuietly(PtySession session) {
+        try {
+            session.signal(Signal.KILL);
+        } catch (IOException ignored) {
+            // it may be gone already
+        }
+        session.close();
+    }
+
+    private static int fail(int code, String message) {
+        PrintStream err = System.err;
+        err.println("limpet pty-worker: " + message);
+        err.flush();
+        if (code == 2) {
+            System.exit(code);
+        }
+        return code;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.limpet.worker.registry;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
+
+/**
+ * Directories 0700 and files 0600, replaced atomically. (The daemon has the same rules in its
+ * {@code SecureFiles}; the worker keeps its own copy so that it never loads daemon classes.)
+ */
+public final class PrivateFiles {
+    public static final Set<PosixFilePermission> DIR_0700 = PosixFilePermissions.fromString("rwx------");
+    public static final Set<PosixFilePermission> FILE_0600 = PosixFilePermissions.fromString("rw-------");
+
+    private PrivateFiles() {}
+
+    public static Path directory(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            try {
+                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(DIR_0700));
+            } catch (FileAlreadyExistsException e) {
+                throw new IOException(dir + " exists and is not a directory", e);
+            }
+        }
+        Files.setPosixFilePermissions(dir, DIR_0700);
+        return dir;
+    }
+
+    /** Writes through a 0600 temporary file in the same directory, fsync, then an atomic rename. */
+    public static void writeAtomically(Path target, byte[] content) throws IOException {
+        Path tmp = Files.createTempFile(target.toAbsolutePath().getParent(), "." + target.getFileName() + ".", ".tmp",
+                PosixFilePermissions.asFileAttribute(FILE_0600));
+        try {
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
+                var buf = java.nio.ByteBuffer.wrap(content);
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
+            try {
+                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            } catch (AtomicMoveNotSupportedException e) {
+                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
+            }
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+}

@@ -1,0 +1,48 @@
+package dev.limpet.worker.rpc;
+
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.terminal.session.PtySession;
+
+/** What one worker's RPC connections act on: the session, its lifecycle bookkeeping and the handshake rules. */
+public interface ServedSession {
+    /** The session this worker owns. */
+    PtySession session();
+
+    /** The RPC minor this worker speaks (the current one, or older when a test asks). */
+    int rpcMinor();
+
+    /** Checks a hello's daemon id and control token; throws {@code unauthorized} on mismatch. */
+    void authenticate(WorkerPayloads.Hello hello);
+
+    /** Records the owner lease a hello carries (rewrites the registry entry). */
+    void adoptOwner(WorkerPayloads.Hello hello);
+
+    WorkerPayloads.HelloResult helloResult();
+
+    WorkerPayloads.Info info();
+
+    /** An authenticated connection opened or closed; {@code attached} when it had an attachment. */
+    void connectionOpened();
+
+    void connectionClosed();
+
+    void attachedChanged(int delta);
+
+    /** Watchers receive {@code state} and {@code exit} events. */
+    void watch(Watcher watcher);
+
+    void unwatch(Watcher watcher);
+
+    /** Ends the session and the worker after the caller has flushed its answer. */
+    void remove(Runnable afterAnswer);
+
+    /** A resize happened: tell the watchers. */
+    void resized();
+
+    /** Receives lifecycle events pushed to one connection. */
+    interface Watcher {
+        void state(WorkerPayloads.Info info);
+
+        void exit(WorkerPayloads.ExitEvent exit);
+    }
+}

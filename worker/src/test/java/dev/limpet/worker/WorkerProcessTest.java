@@ -1,0 +1,255 @@
+package dev.limpet.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.protocol.worker.WorkerCodec;
+import dev.limpet.protocol.worker.WorkerEnvelope;
+import dev.limpet.protocol.worker.WorkerErrorCode;
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.protocol.worker.WorkerRpcException;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.testkit.Counter;
+import dev.limpet.testkit.EchoLines;
+import dev.limpet.testkit.SizeReporter;
+import dev.limpet.testkit.TestPrograms;
+import dev.limpet.worker.registry.RegistryEntry;
+import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.worker.rpc.WorkerClient;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Real pty-worker processes driven over their socket, as the daemon drives them. */
+class WorkerProcessTest {
+    static final Duration T = WorkerHarness.TIMEOUT;
+    @TempDir
+    Path tmp;
+    WorkerHarness harness;
+
+    WorkerHarness harness() throws Exception {
+        if (harness == null) {
+            harness = new WorkerHarness(tmp.resolve("workers"));
+        }
+        return harness;
+    }
+
+    @AfterEach
+    void stop() {
+        if (harness != null) {
+            harness.close();
+        }
+    }
+
+    @Test
+    void helloThenAttachReplaysFromSinceAndStreamsLiveOutputExactlyOnce() throws Exception {
+        harness().start("counter", TestPrograms.command(Counter.class, "0", "20"), null, 45);
+        try (WorkerClient c = harness.connectAndHello("counter")) {
+            assertThat(c.helloResult().sessionId()).isEqualTo("counter");
+            assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR);
+            await().atMost(T).until(() -> c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() > 40);
+        }
+        ByteArrayOutputStream first = new ByteArrayOutputStream();
+        long cut;
+        try (WorkerClient c = harness.connectAndHello("counter")) {
+            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
+            assertThat(r.replayFrom()).isZero();
+            first.writeBytes(r.replay());
+            cut = r.replayFrom() + r.replay().length;
+        }
+        ByteArrayOutputStream second = new ByteArrayOutputStream();
+        List<Long> ends = new CopyOnWriteArrayList<>();
+        try (WorkerClient c = harness.connectAndHello("counter")) {
+            c.onEvent(e -> {
+                if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
+                    var o = WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class);
+                    synchronized (second) {
+                        second.writeBytes(o.data());
+                    }
+                    ends.add(o.endOffset());
+                }
+            });
+            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(cut), WorkerPayloads.AttachResult.class, T);
+            assertThat(r.replayFrom()).isEqualTo(cut);
+            assertThat(r.truncated()).isFalse();
+            synchronized (second) {
+                second.writeBytes(r.replay());
+            }
+            await().atMost(T).until(() -> ends.size() >= 5);
+        }
+        String all = first.toString(StandardCharsets.UTF_8) + second.toString(StandardCharsets.UTF_8);
+        List<String> lines = all.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
+        for (int i = 0; i < lines.size() - 1; i++) {
+            assertThat(lines.get(i)).isEqualTo("line " + (i + 1));
+        }
+    }
+
+    @Test
+    void inputResizeAndSignalReachTheChildThroughTheWorker() throws Exception {
+        harness().start("echo", TestPrograms.command(EchoLines.class), null, 45);
+        StringBuffer seen = new StringBuffer();
+        try (WorkerClient c = harness.connectAndHello("echo")) {
+            c.onEvent(e -> {
+                if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
+                    seen.append(new String(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class).data(), StandardCharsets.UTF_8));
+                }
+            });
+            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
+            seen.append(new String(r.replay(), StandardCharsets.UTF_8));
+            c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("hello worker\r".getBytes(StandardCharsets.UTF_8)), T);
+            await().atMost(T).until(() -> seen.toString().contains("hello worker"));
+            c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(100, 30), T);
+            var info = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T);
+            assertThat(info.cols()).isEqualTo(100);
+            assertThat(info.rows()).isEqualTo(30);
+            assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(0, 30), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
+            List<WorkerPayloads.ExitEvent> exits = new CopyOnWriteArrayList<>();
+            try (WorkerClient w = harness.connectAndHello("echo")) {
+                w.onEvent(e -> {
+                    if (e.event().equals(WorkerRpc.EVENT_EXIT)) {
+                        exits.add(WorkerCodec.read(e.body(), WorkerPayloads.ExitEvent.class));
+                    }
+                });
+                assertThat(w.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, T).running()).isTrue();
+                c.call(WorkerRpc.SIGNAL, new WorkerPayloads.SignalParams("KILL"), T);
+                await().atMost(T).until(() -> !exits.isEmpty());
+            }
+            assertThat(exits).singleElement().satisfies(e -> assertThat(e.exitSignal()).isEqualTo(9));
+            assertThatThrownBy(() -> c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(new byte[] {1}), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class,
+                            e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.SESSION_NOT_RUNNING));
+        }
+    }
+
+    @Test
+    void resizeIsPushedToWatchersAndSeenByTheProgram() throws Exception {
+        harness().start("size", TestPrograms.command(SizeReporter.class), null, 45);
+        try (WorkerClient c = harness.connectAndHello("size")) {
+            List<WorkerPayloads.Info> states = new CopyOnWriteArrayList<>();
+            c.onEvent(e -> {
+                if (e.event().equals(WorkerRpc.EVENT_STATE)) {
+                    states.add(WorkerCodec.read(e.body(), WorkerPayloads.StateEvent.class).info());
+                }
+            });
+            c.call(WorkerRpc.WATCH, null, T);
+            c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(132, 43), T);
+            await().atMost(T).until(() -> !states.isEmpty());
+            assertThat(states.getFirst().cols()).isEqualTo(132);
+            await().atMost(T).until(() -> c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, T).text().contains("132x43"));
+        }
+    }
+
+    @Test
+    void helloWithAWrongTokenOrDaemonOrMajorIsRefusedAndTheConnectionClosed() throws Exception {
+        harness().start("auth", TestPrograms.command(Counter.class, "0", "1000"), null, 45);
+        try (WorkerClient c = harness.connect("auth")) {
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, WorkerHarness.DAEMON_ID, "wrong", null, null, null), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
+            c.closed().get(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        try (WorkerClient c = harness.connect("auth")) {
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, "d-ffffffffffffffff", WorkerHarness.TOKEN, null, null, null), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
+        }
+        try (WorkerClient c = harness.connect("auth")) {
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(2, 0, WorkerHarness.DAEMON_ID, WorkerHarness.TOKEN, null, null, null), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class,
+                            e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNSUPPORTED_VERSION));
+        }
+        try (WorkerClient c = harness.connect("auth")) {
+            assertThatThrownBy(() -> c.call(WorkerRpc.INFO, null, T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
+        }
+    }
+
+    @Test
+    void aWorkerSpeakingThePreviousMinorIsUsableWithoutWatch() throws Exception {
+        harness().start("old", TestPrograms.command(Counter.class, "0", "50"), WorkerRpc.RPC_MINOR - 1, 45);
+        try (WorkerClient c = harness.connectAndHello("old")) {
+            assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+            assertThat(c.supports(WorkerRpc.WATCH)).isFalse();
+            assertThat(c.supports(WorkerRpc.INFO)).isTrue();
+            assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();
+            assertThatThrownBy(() -> c.call(WorkerRpc.WATCH, null, T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
+        }
+        RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("old"))).entry();
+        assertThat(e.rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+    }
+
+    @Test
+    void registryEntryDescribesTheWorkerAndHelloRecordsTheNewOwnerLease() throws Exception {
+        Process p = harness().start("lease", TestPrograms.command(Counter.class, "0", "1000"), null, 45);
+        try (WorkerClient c = harness.connectAndHello("lease")) {
+            RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("lease"))).entry();
+            assertThat(e.workerPid()).isEqualTo(p.pid());
+            assertThat(e.workerStartedAt()).isEqualTo(Posix.processStartTime(p.pid()).orElseThrow().toString());
+            assertThat(Posix.isAlive(e.childPid())).isTrue();
+            assertThat(e.socketPath()).isEqualTo(harness.registry.paths().socket("lease").toString());
+            c.close();
+        }
+        try (WorkerClient c = harness.connect("lease")) {
+            c.hello(new WorkerPayloads.Hello(1, 1, WorkerHarness.DAEMON_ID, WorkerHarness.TOKEN, 4242L, "2026-01-01T00:00:00Z", "n2"), T);
+            RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("lease"))).entry();
+            assertThat(e.ownerPid()).isEqualTo(4242L);
+            assertThat(e.ownerNonce()).isEqualTo("n2");
+        }
+    }
+
+    @Test
+    void removeEndsChildAndWorkerAndCleansItsFiles() throws Exception {
+        Process p = harness().start("rm", TestPrograms.command(Counter.class, "0", "1000"), null, 45);
+        long child;
+        try (WorkerClient c = harness.connectAndHello("rm")) {
+            child = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).childPid();
+            c.call(WorkerRpc.REMOVE, null, T);
+        }
+        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        await().atMost(T).until(() -> !Posix.isAlive(child));
+        String log = Files.readString(harness.registry.paths().log("rm"));
+        assertThat(p.exitValue()).as(log).isZero();
+        assertThat(harness.registry.paths().registry("rm")).as(log).doesNotExist();
+        assertThat(harness.registry.paths().socket("rm")).as(log).doesNotExist();
+    }
+
+    @Test
+    void exitedWorkerWithNoAttachmentCleansUpAfterItsExitTtl() throws Exception {
+        Process p = harness().start("ttl", TestPrograms.command(Counter.class, "1", "1"), null, 1);
+        assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(harness.registry.paths().registry("ttl")).doesNotExist();
+        assertThat(harness.registry.paths().socket("ttl")).doesNotExist();
+        assertThat(Files.readString(harness.registry.paths().log("ttl"))).contains("cleaning up");
+    }
+
+    @Test
+    void aProgramThatCannotStartFailsTheWorkerWithAClearMessage() throws Exception {
+        Process p = harness().start("bad", List.of("/nonexistent/program"), null, 45);
+        assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(3);
+        assertThat(Files.readString(harness.registry.paths().log("bad"))).contains("spawn failed", "/nonexistent/program");
+        assertThat(harness.registry.paths().registry("bad")).doesNotExist();
+    }
+
+    @Test
+    void malformedLinesGetBadRequestAndTheConnectionSurvives() throws Exception {
+        harness().start("junk", TestPrograms.command(Counter.class, "0", "1000"), null, 45);
+        try (WorkerClient c = harness.connectAndHello("junk")) {
+            assertThatThrownBy(() -> c.call("frobnicate", null, T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
+            assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, java.util.Map.of("cols", "x"), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
+            assertThat(c.call(WorkerRpc.HEALTH, null, WorkerPayloads.HealthResult.class, T).ok()).isTrue();
+        }
+        assertThat(WorkerEnvelope.class).isNotNull();
+    }
+}
