@@ -65,6 +65,18 @@ final class DaemonHarness implements AutoCloseable {
         return c.await(ServerMessage.AttachResult.class, r -> req.equals(r.reqId()));
     }
 
+    /** The session's screen as {@code limpet capture} prints it (through the REST API). */
+    String daemonCapture(String id) {
+        try {
+            var res = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create("http://127.0.0.1:" + port() + "/api/sessions/" + id + "/capture"))
+                    .header("Authorization", "Bearer " + token()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body()).path("text").asText();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Override
     public void close() {
         daemon.close();

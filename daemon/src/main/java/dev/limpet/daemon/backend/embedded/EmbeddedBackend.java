@@ -15,7 +15,7 @@ import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
-import dev.limpet.terminal.session.TailScreen;
+import dev.limpet.terminal.session.VtScreen;
 import dev.limpet.daemon.backend.AttachInfo;
 import dev.limpet.terminal.pty.ExitStatus;
 import java.io.IOException;
@@ -66,7 +66,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
             throw new BackendException(ErrorCode.SPAWN_FAILED, e.getMessage(), e);
         }
         PtySession session = new PtySession(spec.sessionId(), pty, logCapacity,
-                new TailScreen(spec.rows()), status -> listener.sessionExited(spec.sessionId(), status));
+                new VtScreen(spec.cols(), spec.rows()), status -> listener.sessionExited(spec.sessionId(), status));
         sessions.put(spec.sessionId(), session);
         LOG.info("session {} spawned: pid {} {}x{}", spec.sessionId(), pty.pid(), spec.cols(), spec.rows());
         return runtime(session);

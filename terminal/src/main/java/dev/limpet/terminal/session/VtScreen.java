@@ -1,0 +1,50 @@
+package dev.limpet.terminal.session;
+
+import dev.limpet.vt.ScreenModel;
+
+/**
+ * A session's screen as a real VT emulator sees it: snapshots redraw full-screen programs exactly,
+ * and capture prints what the screen shows.
+ */
+public final class VtScreen implements ScreenFeed {
+    /** Scrollback lines the model keeps, and how many a snapshot sends above the screen. */
+    public static final int SCROLLBACK_LINES = 1000;
+    public static final int SNAPSHOT_SCROLLBACK_LINES = 500;
+
+    private final ScreenModel model;
+
+    public VtScreen(int cols, int rows) {
+        this.model = ScreenModel.create(cols, rows, SCROLLBACK_LINES);
+    }
+
+    @Override
+    public void feed(byte[] chunk) {
+        model.feed(chunk, 0, chunk.length);
+    }
+
+    @Override
+    public void resize(int cols, int rows) {
+        model.resize(cols, rows);
+    }
+
+    @Override
+    public boolean canSnapshot() {
+        return true;
+    }
+
+    @Override
+    public boolean inAlternateScreen() {
+        return model.isAlternateScreen();
+    }
+
+    @Override
+    public byte[] snapshot() {
+        return model.snapshot(SNAPSHOT_SCROLLBACK_LINES);
+    }
+
+    @Override
+    public String text() {
+        String t = model.text();
+        return t.isEmpty() ? "" : t + "\n";
+    }
+}
