@@ -24,7 +24,7 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--listen", defaultValue = "127.0.0.1", paramLabel = "ADDR", description = "Listen address (default: ${DEFAULT-VALUE}).")
     String listen;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: embedded (default: $LIMPET_PTY_BACKEND or embedded).")
+    @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
     String backend;
 
     @Option(names = "--ring-bytes", defaultValue = "1048576", description = "Output kept per session for replay (default: ${DEFAULT-VALUE}).")

@@ -20,6 +20,11 @@ public final class Main {
     }
 
     public static void main(String[] args) {
+        if (args.length > 0 && args[0].equals("pty-worker")) {
+            // Before picocli and the daemon's classes load: a worker's class graph stays small.
+            dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            return;
+        }
         if (args.length == 0 || !args[0].equals("daemon")) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));

@@ -2,6 +2,9 @@ package dev.limpet.daemon;
 
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
+import dev.limpet.daemon.backend.worker.WorkerBackend;
+import dev.limpet.daemon.backend.worker.WorkerSettings;
+import dev.limpet.daemon.files.DataRoot;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -9,13 +12,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Picks the data plane: {@code --backend}, else {@code LIMPET_PTY_BACKEND}, else the default. A
- * backend that cannot run falls back to {@code embedded}, loudly: the reason is logged and kept in
- * {@link #degraded()} for {@code limpet status}, {@code initial_state} and the UI.
+ * Picks the data plane: {@code --backend}, else {@code LIMPET_PTY_BACKEND}, else the default
+ * ({@code worker}). The worker backend must first pass a capability probe (start a worker, hello,
+ * remove). A backend that cannot run falls back to {@code embedded}, loudly: the reason is logged
+ * and kept in {@link #degraded()} for {@code limpet status}, {@code initial_state} and the UI.
  */
 final class BackendSelection {
     private static final Logger LOG = LoggerFactory.getLogger(BackendSelection.class);
-    static final String DEFAULT = "embedded";
+    static final String DEFAULT = "worker";
 
     private final Backend backend;
     private final List<String> degraded;
@@ -25,7 +29,7 @@ final class BackendSelection {
         this.degraded = List.copyOf(degraded);
     }
 
-    static BackendSelection select(DaemonConfig config) {
+    static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId) {
         String requested = config.backend();
         if (requested == null || requested.isBlank()) {
             requested = System.getenv("LIMPET_PTY_BACKEND");
@@ -35,7 +39,24 @@ final class BackendSelection {
         }
         requested = requested.toLowerCase(Locale.ROOT);
         List<String> degraded = new ArrayList<>();
-        if (!requested.equals("embedded")) {
+        if (requested.equals("worker")) {
+            long t0 = System.nanoTime();
+            WorkerBackend worker = null;
+            try {
+                worker = new WorkerBackend(root.workers(daemonInstanceId), root.runtime(), daemonInstanceId,
+                        WorkerSettings.defaults(config.ringBytes()));
+                worker.probe();
+                LOG.info("worker backend probe passed in {} ms", (System.nanoTime() - t0) / 1_000_000);
+                return new BackendSelection(worker, List.of());
+            } catch (Exception e) {
+                if (worker != null) {
+                    worker.shutdown();
+                }
+                String why = "the worker backend failed its start-up probe (" + e.getMessage() + ")";
+                LOG.warn("{}; falling back to the embedded backend", why);
+                degraded.add(why + "; using the embedded backend");
+            }
+        } else if (!requested.equals("embedded")) {
             String why = "backend '" + requested + "' is not available in this build";
             LOG.warn("{}; falling back to the embedded backend", why);
             degraded.add(why + "; using the embedded backend");

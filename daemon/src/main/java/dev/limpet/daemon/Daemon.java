@@ -56,7 +56,7 @@ public final class Daemon implements AutoCloseable {
             daemonInstanceId = DaemonIdentity.loadOrCreate(root);
             token = AuthToken.loadOrCreate(root);
             store = SessionStore.open(root.database());
-            selection = BackendSelection.select(config);
+            selection = BackendSelection.select(config, root, daemonInstanceId);
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),

@@ -77,7 +77,7 @@ public final class SessionService implements BackendListener {
     public RecoveryReport recoverAndReconcile() {
         backend.start(this);
         RecoveryReport report = backend.recover();
-        new StoreReconciler(store).reconcile(report.recovered());
+        report = report.withMissing(new StoreReconciler(store, clock).reconcile(report));
         for (RuntimeInfo live : report.recovered()) {
             orphans.detached(live.sessionId());
         }

@@ -1,0 +1,76 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.daemon.files.SecureFiles;
+import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.worker.WorkerMain;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.security.CodeSource;
+import java.security.DigestInputStream;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The class path workers run from. From an installed jar, workers run from a private copy under
+ * {@code <data_root>/runtime/<version>-<sha256 prefix>/limpet.jar}, made once (tmp + atomic
+ * move): replacing or deleting the installed jar never breaks a live worker, and two builds with
+ * the same version number never share a copy. From a development class path (tests, IDE), that
+ * class path is used as is.
+ */
+final class RuntimeJar {
+    private static final Logger LOG = LoggerFactory.getLogger(RuntimeJar.class);
+
+    private RuntimeJar() {}
+
+    static String classPath(Path runtimeDir) throws IOException {
+        Path source = codeSource();
+        if (source == null || !Files.isRegularFile(source) || !source.toString().endsWith(".jar")) {
+            return System.getProperty("java.class.path");
+        }
+        String version = LimpetVersion.get() + "-" + sha256(source).substring(0, 12);
+        Path dir = runtimeDir.resolve(version);
+        Path target = dir.resolve("limpet.jar");
+        if (Files.isRegularFile(target)) {
+            return target.toString();
+        }
+        SecureFiles.privateDirectory(runtimeDir);
+        SecureFiles.privateDirectory(dir);
+        Path tmp = Files.createTempFile(dir, ".limpet.jar.", ".tmp");
+        try {
+            Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+        LOG.info("workers run from {}", target);
+        return target.toString();
+    }
+
+    private static Path codeSource() {
+        CodeSource cs = WorkerMain.class.getProtectionDomain().getCodeSource();
+        if (cs == null || cs.getLocation() == null) {
+            return null;
+        }
+        try {
+            return Path.of(cs.getLocation().toURI());
+        } catch (URISyntaxException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String sha256(Path file) throws IOException {
+        try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
+            in.transferTo(java.io.OutputStream.nullOutputStream());
+            return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+}

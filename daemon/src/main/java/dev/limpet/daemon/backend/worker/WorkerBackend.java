@@ -1,0 +1,290 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.backend.AttachInfo;
+import dev.limpet.daemon.backend.Backend;
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.ScreenCapture;
+import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.protocol.worker.WorkerRpcException;
+import dev.limpet.terminal.pty.Signal;
+import dev.limpet.worker.registry.WorkerPaths;
+import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.worker.rpc.WorkerClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sessions in {@code limpet pty-worker} processes, one per session, that outlive the daemon. The
+ * daemon keeps a control connection per worker (lifecycle pushed by {@code watch}) and one
+ * connection per attachment. Shutting the daemon down never signals a worker.
+ */
+public final class WorkerBackend implements Backend, ScreenCapture {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerBackend.class);
+    private static final int RECOVERY_ATTEMPTS = 3;
+
+    private final WorkerRegistry registry;
+    private final String daemonInstanceId;
+    private final WorkerSettings settings;
+    private final WorkerLauncher launcher;
+    private final WorkerOs os;
+    private final Clock clock;
+    private final Map<String, WorkerHandle> sessions = new ConcurrentHashMap<>();
+    private final Map<String, CompletableFuture<RuntimeInfo>> spawning = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("worker-poll").factory());
+    private volatile BackendListener listener = (id, status) -> {};
+
+    public WorkerBackend(Path workerRoot, Path runtimeDir, String daemonInstanceId, WorkerSettings settings) throws IOException {
+        this(workerRoot, runtimeDir, daemonInstanceId, settings, OwnerLease.current(), WorkerOs.SYSTEM, Clock.systemUTC());
+    }
+
+    WorkerBackend(Path workerRoot, Path runtimeDir, String daemonInstanceId, WorkerSettings settings, OwnerLease lease, WorkerOs os,
+            Clock clock) throws IOException {
+        this.registry = new WorkerRegistry(new WorkerPaths(workerRoot));
+        this.registry.ensureDirectories();
+        this.daemonInstanceId = daemonInstanceId;
+        this.settings = settings;
+        this.os = os;
+        this.clock = clock;
+        this.launcher = new WorkerLauncher(registry.paths(), daemonInstanceId, lease, settings, runtimeDir);
+    }
+
+    @Override
+    public String name() {
+        return "worker";
+    }
+
+    @Override
+    public boolean survivesRestart() {
+        return true;
+    }
+
+    @Override
+    public void start(BackendListener listener) {
+        this.listener = listener;
+    }
+
+    /**
+     * The start-up capability probe: start a worker (in probe mode: no registry entry), hello,
+     * info, remove. Throws with the reason when workers cannot run here.
+     */
+    public void probe() {
+        String id = "probe-" + Long.toHexString(System.nanoTime() & 0xffffffffL);
+        WorkerLauncher.Launched w = launcher.launch(new SpawnSpec(id, List.of("/bin/sh", "-c", "exit 0"), Map.of("PATH", "/usr/bin:/bin"),
+                Path.of("/"), 80, 24), true);
+        try (WorkerClient c = w.client()) {
+            c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout());
+            c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
+        } catch (WorkerRpcException e) {
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "worker probe failed: " + e.getMessage(), e);
+        } finally {
+            try {
+                java.nio.file.Files.deleteIfExists(registry.paths().log(id));
+            } catch (IOException ignored) {
+                // a leftover probe log is harmless
+            }
+        }
+    }
+
+    /** Concurrent spawns of one id start one worker; the others get its result. */
+    @Override
+    public RuntimeInfo spawn(SpawnSpec spec) {
+        CompletableFuture<RuntimeInfo> mine = new CompletableFuture<>();
+        CompletableFuture<RuntimeInfo> running = spawning.putIfAbsent(spec.sessionId(), mine);
+        if (running != null) {
+            try {
+                return running.join();
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException re ? re : e;
+            }
+        }
+        try {
+            if (sessions.containsKey(spec.sessionId())) {
+                throw new BackendException(ErrorCode.BAD_REQUEST, "session " + spec.sessionId() + " already exists");
+            }
+            WorkerLauncher.Launched w = launcher.launch(spec, false);
+            WorkerHandle h = handle(spec.sessionId(), w.controlToken(), w.workerPid());
+            try {
+                h.adopt(w.client());
+            } catch (WorkerRpcException e) {
+                w.client().close();
+                throw WorkerHandle.toBackend(e, spec.sessionId());
+            }
+            sessions.put(spec.sessionId(), h);
+            LOG.info("session {} spawned in worker pid {}: child pid {} {}x{}", spec.sessionId(), w.workerPid(),
+                    h.runtime().pid(), spec.cols(), spec.rows());
+            RuntimeInfo r = h.runtime();
+            mine.complete(r);
+            return r;
+        } catch (RuntimeException e) {
+            mine.completeExceptionally(e);
+            throw e;
+        } finally {
+            spawning.remove(spec.sessionId(), mine);
+        }
+    }
+
+    private WorkerHandle handle(String id, String token, long workerPid) {
+        return new WorkerHandle(id, registry.paths().socket(id), token, workerPid, launcher, (sid, status) -> listener.sessionExited(sid, status),
+                timer, settings.rpcTimeout(), os);
+    }
+
+    @Override
+    public Attachment attach(String sessionId, long since, OutputListener outputListener) {
+        WorkerHandle h = session(sessionId);
+        if (!h.running() && h.control().closed().isDone()) {
+            AttachInfo gone = new AttachInfo(h.runtime(), h.runtime().endOffset(), new byte[0], since < h.runtime().endOffset(), null);
+            return new Attachment() {
+                public AttachInfo info() {
+                    return gone;
+                }
+
+                public void close() {}
+            };
+        }
+        return new WorkerAttachment(h, since, outputListener, settings.rpcTimeout());
+    }
+
+    @Override
+    public void input(String sessionId, byte[] data) {
+        call(running(sessionId), WorkerRpc.INPUT, new WorkerPayloads.InputParams(data));
+    }
+
+    @Override
+    public void resize(String sessionId, int cols, int rows) {
+        WorkerHandle h = running(sessionId);
+        call(h, WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows));
+        h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
+    }
+
+    @Override
+    public void signal(String sessionId, Signal signal) {
+        call(running(sessionId), WorkerRpc.SIGNAL, new WorkerPayloads.SignalParams(signal.name()));
+    }
+
+    /** Asks the worker to end its child and itself; a worker that does not answer is killed, then its files pruned. */
+    @Override
+    public void remove(String sessionId) {
+        WorkerHandle h = sessions.remove(sessionId);
+        if (h == null) {
+            throw BackendException.notFound(sessionId);
+        }
+        h.release();
+        try (WorkerClient c = WorkerClient.connect(h.socket)) {
+            c.hello(launcher.hello(h.controlToken), settings.rpcTimeout());
+            c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
+            LOG.info("session {}: worker removed", sessionId);
+            return;
+        } catch (IOException | WorkerRpcException e) {
+            LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
+        }
+        if (os.isAlive(h.workerPid)) {
+            LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
+            ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+        try {
+            registry.prune(registry.paths().registry(sessionId), h.socket);
+        } catch (IOException e) {
+            LOG.warn("session {}: cannot prune its registry entry: {}", sessionId, e.toString());
+        }
+    }
+
+    @Override
+    public List<RuntimeInfo> list() {
+        return sessions.values().stream().map(WorkerHandle::runtime).toList();
+    }
+
+    @Override
+    public RecoveryReport recover() {
+        List<RegistryRecovery.Outcome> outcomes;
+        try {
+            outcomes = new RegistryRecovery(registry, daemonInstanceId, launcher.lease(), os, clock, d -> Thread.sleep(d),
+                    RECOVERY_ATTEMPTS, settings.rpcTimeout()).run();
+        } catch (IOException e) {
+            LOG.error("cannot read the worker registry {}: {}", registry.paths().registryDir(), e.toString());
+            return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(RecoveryReport.WORKER_RECOVERY_PARTIAL,
+                    "cannot read the worker registry: " + e.getMessage())));
+        }
+        return new RecoveryTally(outcomes, this::adoptRecovered).report();
+    }
+
+    private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
+        WorkerHandle h = handle(r.entry().sessionId(), r.entry().controlToken(), r.entry().workerPid());
+        WorkerClient c = r.link().client();
+        h.adopt(c);
+        sessions.put(h.sessionId, h);
+        Instant started = null;
+        try {
+            started = r.entry().startedAt() == null ? null : Instant.parse(r.entry().startedAt());
+        } catch (RuntimeException ignored) {
+            // an unreadable timestamp only loses the creation time of a store row
+        }
+        return new RecoveredSession(h.sessionId, r.info().argv(), r.info().cwd(), started);
+    }
+
+    /** Releases every connection; workers keep running (that is the point). */
+    @Override
+    public void shutdown() {
+        sessions.values().forEach(WorkerHandle::release);
+        sessions.clear();
+        timer.shutdownNow();
+    }
+
+    @Override
+    public String captureText(String sessionId) {
+        WorkerHandle h = session(sessionId);
+        WorkerClient c = h.control();
+        if (!c.supports(WorkerRpc.CAPTURE)) {
+            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture");
+        }
+        try {
+            return c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, settings.rpcTimeout()).text();
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+    }
+
+    private void call(WorkerHandle h, String method, Object params) {
+        try {
+            h.control().call(method, params, settings.rpcTimeout());
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, h.sessionId);
+        }
+    }
+
+    private WorkerHandle session(String id) {
+        WorkerHandle h = sessions.get(id);
+        if (h == null) {
+            throw BackendException.notFound(id);
+        }
+        return h;
+    }
+
+    private WorkerHandle running(String id) {
+        WorkerHandle h = session(id);
+        if (!h.running()) {
+            throw BackendException.notRunning(id);
+        }
+        return h;
+    }
+}

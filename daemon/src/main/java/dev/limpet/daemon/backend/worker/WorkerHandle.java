@@ -1,0 +1,236 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.worker.WorkerCodec;
+import dev.limpet.protocol.worker.WorkerEnvelope;
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.protocol.worker.WorkerRpcException;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.worker.rpc.WorkerClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's view of one worker: a control connection (requests, and {@code watch} events that
+ * push state and exit), the last known runtime facts, and what to do when the worker vanishes. A
+ * worker of the previous RPC minor has no {@code watch}: it is polled with {@code info}.
+ */
+final class WorkerHandle {
+    private static final Logger LOG = LoggerFactory.getLogger(WorkerHandle.class);
+    static final Duration POLL_EVERY = Duration.ofSeconds(1);
+    private static final int RECONNECT_ATTEMPTS = 3;
+
+    final String sessionId;
+    final Path socket;
+    final String controlToken;
+    final long workerPid;
+    private final WorkerLauncher launcher;
+    private final BackendListener listener;
+    private final ScheduledExecutorService timer;
+    private final Duration rpcTimeout;
+    private final WorkerOs os;
+    private final AtomicBoolean exitReported = new AtomicBoolean();
+    private volatile WorkerClient control;
+    private volatile WorkerPayloads.Info info;
+    private volatile ExitStatus exit;
+    private volatile long endOffset;
+    private volatile boolean released;
+    private volatile ScheduledFuture<?> poll;
+
+    WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
+            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os) {
+        this.sessionId = sessionId;
+        this.socket = socket;
+        this.controlToken = controlToken;
+        this.workerPid = workerPid;
+        this.launcher = launcher;
+        this.listener = listener;
+        this.timer = timer;
+        this.rpcTimeout = rpcTimeout;
+        this.os = os;
+    }
+
+    /** Takes over a connection that already passed hello and starts following the worker's lifecycle. */
+    void adopt(WorkerClient client) {
+        control = client;
+        client.onEvent(this::onEvent);
+        WorkerPayloads.Info first;
+        if (client.supports(WorkerRpc.WATCH)) {
+            first = client.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, rpcTimeout);
+        } else {
+            first = client.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout);
+            if (poll == null) {
+                poll = timer.scheduleWithFixedDelay(this::pollInfo, POLL_EVERY.toMillis(), POLL_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        }
+        update(first);
+        client.closed().thenRun(() -> Thread.ofVirtual().start(() -> controlLost(client)));
+    }
+
+    WorkerClient control() {
+        WorkerClient c = control;
+        if (c == null || exitGone()) {
+            throw BackendException.notRunning(sessionId);
+        }
+        return c;
+    }
+
+    boolean running() {
+        return exit == null;
+    }
+
+    ExitStatus exit() {
+        return exit;
+    }
+
+    WorkerPayloads.Info info() {
+        return info;
+    }
+
+    void advanced(long offset) {
+        if (offset > endOffset) {
+            endOffset = offset;
+        }
+    }
+
+    RuntimeInfo runtime() {
+        WorkerPayloads.Info i = info;
+        ExitStatus e = exit;
+        return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, i == null ? 80 : i.cols(),
+                i == null ? 24 : i.rows(), endOffset);
+    }
+
+    WorkerClient openStream() {
+        try {
+            WorkerClient c = WorkerClient.connect(socket);
+            try {
+                c.hello(launcher.hello(controlToken), rpcTimeout);
+            } catch (WorkerRpcException e) {
+                c.close();
+                throw e;
+            }
+            return c;
+        } catch (IOException e) {
+            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of session " + sessionId + " is gone: " + e.getMessage(), e);
+        } catch (WorkerRpcException e) {
+            throw toBackend(e, sessionId);
+        }
+    }
+
+    void update(WorkerPayloads.Info i) {
+        info = i;
+        advanced(i.endOffset());
+        if (!i.running()) {
+            exited(i.exitSignal() != 0 ? ExitStatus.killedBy(i.exitSignal()) : ExitStatus.exited(Math.max(-1, i.exitCode())));
+        }
+    }
+
+    private void onEvent(WorkerEnvelope.Event e) {
+        try {
+            switch (e.event()) {
+                case WorkerRpc.EVENT_STATE -> update(WorkerCodec.read(e.body(), WorkerPayloads.StateEvent.class).info());
+                case WorkerRpc.EVENT_EXIT -> {
+                    WorkerPayloads.ExitEvent x = WorkerCodec.read(e.body(), WorkerPayloads.ExitEvent.class);
+                    advanced(x.endOffset());
+                    exited(x.exitSignal() != 0 ? ExitStatus.killedBy(x.exitSignal()) : ExitStatus.exited(x.exitCode()));
+                }
+                default -> { } // events of a newer minor
+            }
+        } catch (RuntimeException ex) {
+            LOG.warn("session {}: bad event from its worker: {}", sessionId, ex.toString());
+        }
+    }
+
+    private void pollInfo() {
+        WorkerClient c = control;
+        if (c == null || released || exit != null) {
+            return;
+        }
+        try {
+            update(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout));
+        } catch (RuntimeException e) {
+            LOG.debug("session {}: info poll failed: {}", sessionId, e.toString());
+        }
+    }
+
+    void exited(ExitStatus status) {
+        if (exitReported.compareAndSet(false, true)) {
+            exit = status;
+            ScheduledFuture<?> p = poll;
+            if (p != null) {
+                p.cancel(false);
+            }
+            listener.sessionExited(sessionId, status);
+        }
+    }
+
+    /** The control connection ended. Reconnect to a live worker; a dead one ends the session, with a reason. */
+    private void controlLost(WorkerClient lost) {
+        if (released || control != lost || exit != null) {
+            return;
+        }
+        for (int attempt = 0; attempt < RECONNECT_ATTEMPTS && os.isAlive(workerPid); attempt++) {
+            try {
+                Thread.sleep(100L << attempt);
+                WorkerClient c = WorkerClient.connect(socket);
+                c.hello(launcher.hello(controlToken), rpcTimeout);
+                if (released) {
+                    c.close();
+                    return;
+                }
+                adopt(c);
+                LOG.info("session {}: reconnected to its worker", sessionId);
+                return;
+            } catch (IOException | RuntimeException e) {
+                LOG.debug("session {}: reconnect {} failed: {}", sessionId, attempt + 1, e.toString());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        LOG.warn("session {}: its worker (pid {}) {}; the session ends with its exit status unknown", sessionId, workerPid,
+                os.isAlive(workerPid) ? "stopped answering" : "died");
+        exited(new ExitStatus(-1, 0));
+    }
+
+    /** True when the worker has exited and cleaned itself up (nothing left to talk to). */
+    private boolean exitGone() {
+        WorkerClient c = control;
+        return exit != null && c != null && c.closed().isDone();
+    }
+
+    /** Stops following the worker without touching it (daemon shutdown, removal). */
+    void release() {
+        released = true;
+        ScheduledFuture<?> p = poll;
+        if (p != null) {
+            p.cancel(false);
+        }
+        WorkerClient c = control;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    static BackendException toBackend(WorkerRpcException e, String sessionId) {
+        ErrorCode code = switch (e.code()) {
+            case SESSION_NOT_RUNNING -> ErrorCode.SESSION_NOT_RUNNING;
+            case SESSION_NOT_FOUND -> ErrorCode.SESSION_NOT_FOUND;
+            case BAD_REQUEST -> ErrorCode.BAD_REQUEST;
+            case IO_ERROR, UNSUPPORTED_VERSION, UNAUTHORIZED -> ErrorCode.BACKEND_UNAVAILABLE;
+            case INTERNAL_ERROR -> ErrorCode.INTERNAL_ERROR;
+        };
+        return new BackendException(code, "session " + sessionId + ": " + e.getMessage(), e);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.worker.rpc.WorkerClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * The operating system as recovery sees it: pid liveness, process start times, socket files and
+ * connections. Faked in tests, where scripted answers exercise every classification.
+ */
+public interface WorkerOs {
+    boolean isAlive(long pid);
+
+    Optional<Instant> startTime(long pid);
+
+    boolean exists(Path file);
+
+    /** Connects to a worker socket; fails at once when nothing listens. */
+    WorkerLink connect(Path socket) throws IOException;
+
+    /** One connection to a worker, for the calls recovery makes. */
+    interface WorkerLink extends AutoCloseable {
+        WorkerPayloads.HelloResult hello(WorkerPayloads.Hello hello, Duration timeout);
+
+        WorkerPayloads.Info info(Duration timeout);
+
+        void remove(Duration timeout);
+
+        /** The real client behind the link (null for fakes). */
+        WorkerClient client();
+
+        @Override
+        void close();
+    }
+
+    /** The real system. */
+    WorkerOs SYSTEM = new WorkerOs() {
+        @Override
+        public boolean isAlive(long pid) {
+            return pid > 0 && pid <= Integer.MAX_VALUE && Posix.isAlive(pid);
+        }
+
+        @Override
+        public Optional<Instant> startTime(long pid) {
+            return pid > 0 && pid <= Integer.MAX_VALUE ? Posix.processStartTime(pid) : Optional.empty();
+        }
+
+        @Override
+        public boolean exists(Path file) {
+            return Files.exists(file);
+        }
+
+        @Override
+        public WorkerLink connect(Path socket) throws IOException {
+            WorkerClient c = WorkerClient.connect(socket);
+            return new WorkerLink() {
+                @Override
+                public WorkerPayloads.HelloResult hello(WorkerPayloads.Hello hello, Duration timeout) {
+                    return c.hello(hello, timeout);
+                }
+
+                @Override
+                public WorkerPayloads.Info info(Duration timeout) {
+                    return c.call(dev.limpet.protocol.worker.WorkerRpc.INFO, null, WorkerPayloads.Info.class, timeout);
+                }
+
+                @Override
+                public void remove(Duration timeout) {
+                    c.call(dev.limpet.protocol.worker.WorkerRpc.REMOVE, null, timeout);
+                }
+
+                @Override
+                public WorkerClient client() {
+                    return c;
+                }
+
+                @Override
+                public void close() {
+                    c.close();
+                }
+            };
+        }
+    };
+}

@@ -1,0 +1,54 @@
+package dev.limpet.daemon.backend.worker;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Tunables of the worker backend.
+ *
+ * @param ringBytes    output ring per session, kept by the worker
+ * @param exitTtl      an exited worker cleans up after this long without an attachment
+ * @param orphanTtl    a worker with no daemon connected for this long ends its session (the daemon
+ *                     is not coming back); long by default
+ * @param rpcTimeout   deadline of one RPC call
+ * @param startTimeout how long a new worker may take to listen
+ * @param jvmFlags     flags of the worker JVM (small heap, serial GC, C1 only: see docs/operations.md)
+ * @param rpcMinor     RPC minor new workers speak; null is the current one (tests use the previous)
+ */
+public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl, Duration rpcTimeout, Duration startTimeout,
+        List<String> jvmFlags, Integer rpcMinor) {
+
+    public static final Duration EXIT_TTL = Duration.ofSeconds(45);
+    public static final Duration ORPHAN_TTL = Duration.ofDays(7);
+
+    public static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xms2m",
+            "-Xmx64m", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:-UsePerfData", "-Xshare:auto",
+            "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED");
+
+    public WorkerSettings {
+        jvmFlags = List.copyOf(jvmFlags);
+    }
+
+    /**
+     * Defaults; {@code LIMPET_WORKER_ORPHAN_TTL} (seconds) overrides the orphan TTL and
+     * {@code LIMPET_WORKER_JVM_FLAGS} (space-separated) adds worker JVM flags.
+     */
+    public static WorkerSettings defaults(int ringBytes) {
+        Duration orphan = ORPHAN_TTL;
+        String env = System.getenv("LIMPET_WORKER_ORPHAN_TTL");
+        if (env != null && env.matches("\\d{1,10}")) {
+            orphan = Duration.ofSeconds(Long.parseLong(env));
+        }
+        List<String> flags = JVM_FLAGS;
+        String extra = System.getenv("LIMPET_WORKER_JVM_FLAGS");
+        if (extra != null && !extra.isBlank()) {
+            flags = new java.util.ArrayList<>(JVM_FLAGS);
+            flags.addAll(List.of(extra.trim().split("\\s+")));
+        }
+        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null);
+    }
+
+    public WorkerSettings withRpcMinor(Integer minor) {
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor);
+    }
+}
