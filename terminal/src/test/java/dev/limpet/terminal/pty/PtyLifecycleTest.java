@@ -134,9 +134,17 @@ class PtyLifecycleTest {
                 PtyProcess other = PtyIoTest.spawn(List.of("sleep", "30"));
                 PtyProcess pty = PtyIoTest.spawn(List.of("sleep", "30"))) {
             Path fdDir = Path.of("/proc", Long.toString(pty.pid()), "fd");
-            List<String> fds;
-            try (Stream<Path> list = Files.list(fdDir)) {
-                fds = list.map(p -> p.getFileName().toString()).sorted().toList();
+            // The program may hold a descriptor for a moment while it starts (sleep reads the
+            // locale archive); a leaked one would stay forever, so wait for the steady state.
+            List<String> fds = List.of();
+            for (int i = 0; i < 100; i++) {
+                try (Stream<Path> list = Files.list(fdDir)) {
+                    fds = list.map(p -> p.getFileName().toString()).sorted().toList();
+                }
+                if (fds.equals(List.of("0", "1", "2"))) {
+                    break;
+                }
+                Thread.sleep(50);
             }
             assertThat(fds).containsExactly("0", "1", "2");
             String slave = Files.readSymbolicLink(fdDir.resolve("0")).toString();
