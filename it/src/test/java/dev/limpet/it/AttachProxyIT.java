@@ -203,6 +203,13 @@ class AttachProxyIT {
             return session.get("id").asText();
         }
 
+        /** A plain interactive bash with a short prompt and no rc files. */
+        String spawnShell() throws Exception {
+            String body = JSON.writeValueAsString(Map.of("label", "sh", "command", List.of("bash", "--norc", "--noprofile", "-i"),
+                    "cols", 100, "rows", 30, "env", Map.of("PS1", "$ ", "TERM", "xterm-256color")));
+            return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
+        }
+
         void kill(String id) throws Exception {
             call("POST", "/api/sessions/" + id + "/kill", "{}");
         }
