@@ -12,7 +12,7 @@ import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
-import dev.limpet.terminal.session.TailScreen;
+import dev.limpet.terminal.session.VtScreen;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
@@ -69,7 +69,7 @@ public final class WorkerMain {
             return fail(3, "spawn failed: " + e.getMessage());
         }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
-        PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new TailScreen(launch.rows()), status -> {
+        PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new VtScreen(launch.cols(), launch.rows()), status -> {
             WorkerRuntime r = runtime.get();
             if (r != null) {
                 r.childExited(status);

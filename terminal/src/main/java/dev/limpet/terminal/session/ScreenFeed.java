@@ -1,8 +1,8 @@
 package dev.limpet.terminal.session;
 
 /**
- * What a session keeps of its screen, fed every output chunk under the session lock: the VT screen
- * model ({@link VtScreen}: snapshots, true capture) or a decoded tail of the output ({@link TailScreen}).
+ * What a session keeps of its screen, fed every output chunk under the session lock ({@link VtScreen}
+ * in production). An interface so the session's locking can be tested with a scripted screen.
  */
 public interface ScreenFeed {
     void feed(byte[] chunk);
