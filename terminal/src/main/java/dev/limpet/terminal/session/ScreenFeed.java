@@ -2,7 +2,7 @@ package dev.limpet.terminal.session;
 
 /**
  * What a session keeps of its screen, fed every output chunk under the session lock ({@link VtScreen}
- * in production). An interface so the session's locking can be tested with a scripted screen.
+ * in production). An interface so a data plane depends on what it needs of a screen, not on the emulator.
  */
 public interface ScreenFeed {
     void feed(byte[] chunk);
