@@ -1,0 +1,118 @@
+package dev.limpet.bench;
+
+import dev.limpet.bench.figures.EchoFigure;
+import dev.limpet.bench.figures.Figure;
+import dev.limpet.bench.figures.MemoryFigure;
+import dev.limpet.bench.figures.MicroFigure;
+import dev.limpet.bench.figures.ReattachFigure;
+import dev.limpet.bench.figures.RecoveryFigure;
+import dev.limpet.bench.figures.SpawnFigure;
+import dev.limpet.bench.figures.ThroughputFigure;
+import dev.limpet.bench.proc.LimpetDaemon;
+import dev.limpet.bench.proc.LimpetJar;
+import dev.limpet.bench.proc.Reaper;
+import dev.limpet.bench.report.BenchmarkDoc;
+import dev.limpet.bench.report.MachineInfo;
+import dev.limpet.bench.report.Row;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+
+/** {@code ./limpet bench [--quick]}: runs every figure, prints one table, records it in docs/benchmarks.md. */
+public final class BenchMain {
+    private BenchMain() {}
+
+    static List<Figure> figures() {
+        return List.of(new ThroughputFigure(), new EchoFigure(), new SpawnFigure(), new MemoryFigure(), new RecoveryFigure(),
+                new ReattachFigure(), new MicroFigure());
+    }
+
+    public static void main(String[] args) throws Exception {
+        BenchOptions options = BenchOptions.parse(args);
+        Path scratch = Files.createTempDirectory("limpet-bench-");
+        int rc = 0;
+        try {
+            rc = run(options, scratch);
+        } finally {
+            Reaper.reapAll();
+            deleteTree(scratch);
+        }
+        System.exit(rc);
+    }
+
+    static int run(BenchOptions options, Path scratch) throws Exception {
+        String loadBefore = MachineInfo.load();
+        long started = System.nanoTime();
+        Path jar = LimpetJar.privateCopy(options.appJar(), scratch);
+        List<String> backends = detectBackends(jar, scratch);
+        BenchContext ctx = new BenchContext(options, jar, scratch, backends);
+        ctx.log((options.quick() ? "quick" : "full") + " run; backends " + backends + "; load " + loadBefore);
+        for (Figure f : figures()) {
+            if (!options.wants(f.name())) {
+                continue;
+            }
+            ctx.log("figure " + f.name());
+            try {
+                f.run(ctx);
+            } catch (Exception | AssertionError e) {
+                ctx.add(new Row(f.name(), "error: " + oneLine(e), "—", "—", "—", "—"));
+                e.printStackTrace();
+            } finally {
+                Reaper.reapAll();
+            }
+        }
+        double minutes = (System.nanoTime() - started) / 60e9;
+        String loadAfter = MachineInfo.load();
+        System.out.println();
+        System.out.print(ctx.table.text());
+        if (options.doc() != null) {
+            String header = String.format("""
+                    ## Latest run
+
+                    - date: %s; commit %s
+                    - machine: %s
+                    - load average (1/5/15 min): %s before, %s after (the machine is shared: other builds may run)
+                    - mode: %s, %.1f min; backends measured: %s; %s
+                    - daemon JVM flags (as the `./limpet` launcher runs it): `%s`
+
+                    """, MachineInfo.date(), MachineInfo.commit(options.repo()), MachineInfo.machine(), loadBefore, loadAfter,
+                    options.quick() ? "`./limpet bench --quick` (small sizes, few runs)" : "`./limpet bench` (full)", minutes,
+                    String.join(", ", backends), MachineInfo.tmuxVersion(), String.join(" ", LimpetDaemon.LAUNCHER_JVM_FLAGS));
+            BenchmarkDoc.write(options.doc(), header + ctx.table.markdown() + "\n" + Legend.TEXT);
+            System.err.println("bench: wrote " + options.doc());
+        }
+        return 0;
+    }
+
+    /** The default backend first; {@code worker} only when the daemon really runs it when asked. */
+    static List<String> detectBackends(Path jar, Path scratch) throws Exception {
+        List<String> found = new ArrayList<>();
+        try (LimpetDaemon probe = LimpetDaemon.start(jar, scratch.resolve("probe"), "worker", List.of())) {
+            if ("worker".equals(probe.backend())) {
+                found.add("worker");
+            }
+        } catch (IOException e) {
+            // a daemon that refuses --backend worker has no worker backend
+        }
+        found.add("embedded");
+        return List.copyOf(found);
+    }
+
+    private static String oneLine(Throwable e) {
+        String m = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        m = m.replaceAll("\\s+", " ");
+        return m.length() > 160 ? m.substring(0, 160) + "…" : m;
+    }
+
+    private static void deleteTree(Path dir) {
+        try (Stream<Path> s = Files.walk(dir)) {
+            s.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        } catch (IOException e) {
+            // a temp dir left behind is harmless
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package dev.limpet.bench.figures;
+
+import dev.limpet.bench.proc.LimpetDaemon;
+import dev.limpet.bench.proc.Pss;
+import dev.limpet.bench.proc.Reaper;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The processes that hold a daemon's sessions: the daemon itself (embedded backend) plus, with
+ * the worker backend, each session program's parent when that is not the daemon (its worker).
+ */
+final class DataPlane {
+    private final LimpetDaemon daemon;
+    private final List<Long> sessionPids = new ArrayList<>();
+
+    DataPlane(LimpetDaemon daemon) {
+        this.daemon = daemon;
+    }
+
+    void addSession(long programPid) {
+        sessionPids.add(programPid);
+        Reaper.track(programPid);
+        long worker = workerOf(programPid);
+        if (worker > 0) {
+            Reaper.track(worker);
+        }
+    }
+
+    /** The worker holding {@code programPid}, or -1 when the daemon holds it. */
+    long workerOf(long programPid) {
+        long parent = Pss.parentOf(programPid);
+        return parent > 1 && parent != daemon.pid() ? parent : -1;
+    }
+
+    Set<Long> workers() {
+        Set<Long> out = new LinkedHashSet<>();
+        for (long pid : sessionPids) {
+            long w = workerOf(pid);
+            if (w > 0) {
+                out.add(w);
+            }
+        }
+        return out;
+    }
+
+    long daemonKb() {
+        return Pss.kilobytes(daemon.pid());
+    }
+
+    List<Long> workerKbs() {
+        return workers().stream().map(Pss::kilobytes).filter(k -> k >= 0).toList();
+    }
+
+    /** Daemon plus workers, kB. */
+    long totalKb() {
+        return daemonKb() + workerKbs().stream().mapToLong(Long::longValue).sum();
+    }
+}

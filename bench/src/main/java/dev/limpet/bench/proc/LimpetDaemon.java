@@ -1,0 +1,150 @@
+package dev.limpet.bench.proc;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** A {@code limpet daemon} process on a private data root, started from the run's jar copy. */
+public final class LimpetDaemon implements AutoCloseable {
+    /** The JVM flags the {@code ./limpet} launcher gives the daemon: what users run. */
+    public static final List<String> LAUNCHER_JVM_FLAGS =
+            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]+)");
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    public final Path root;
+    public final String backendRequested;
+    public final Process process;
+    public final String url;
+    public final String token;
+    private final Path log;
+
+    private LimpetDaemon(Path root, String backendRequested, Process process, String url, String token, Path log) {
+        this.root = root;
+        this.backendRequested = backendRequested;
+        this.process = process;
+        this.url = url;
+        this.token = token;
+        this.log = log;
+    }
+
+    /**
+     * Starts a daemon and waits for its "listening" line.
+     *
+     * @param backend {@code --backend} value, or null for the daemon's default
+     * @param extraJvm more JVM flags (a flight recording)
+     */
+    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm) throws IOException {
+        Files.createDirectories(root);
+        Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(LAUNCHER_JVM_FLAGS);
+        cmd.addAll(extraJvm);
+        cmd.addAll(List.of("-jar", jar.toString(), "daemon", "--data-root", root.toString(), "--port", "0"));
+        if (backend != null) {
+            cmd.addAll(List.of("--backend", backend));
+        }
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+        pb.environment().remove("LIMPET_HOME");
+        pb.environment().remove("LIMPET_PTY_BACKEND");
+        Process p = pb.start();
+        Reaper.track(p.toHandle());
+        CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
+            try {
+                BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+                for (String s; (s = r.readLine()) != null; ) {
+                    Matcher m = LISTENING.matcher(s);
+                    if (m.find()) {
+                        Thread.ofPlatform().daemon().start(() -> {
+                            try {
+                                r.transferTo(Writer.nullWriter());
+                            } catch (IOException ignored) {
+                                // the daemon went away
+                            }
+                        });
+                        return m;
+                    }
+                }
+                return null;
+            } catch (IOException e) {
+                return null;
+            }
+        });
+        Matcher m;
+        try {
+            m = line.get(60, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            m = null;
+        }
+        if (m == null) {
+            Reaper.kill(p.toHandle());
+            throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
+        }
+        return new LimpetDaemon(root, backend, p, m.group(1), m.group(2), log);
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public String wsUrl() {
+        return url.replaceFirst("^http", "ws") + "ws?token=" + token;
+    }
+
+    /** {@code GET /api/status}. */
+    public JsonNode status() throws IOException, InterruptedException {
+        HttpRequest req = HttpRequest.newBuilder(URI.create(url + "api/status"))
+                .header("Authorization", "Bearer " + token).timeout(Duration.ofSeconds(10)).GET().build();
+        HttpResponse<String> res = HTTP.send(req, HttpResponse.BodyHandlers.ofString());
+        if (res.statusCode() != 200) {
+            throw new IOException("GET /api/status: HTTP " + res.statusCode() + " " + res.body());
+        }
+        return JSON.readTree(res.body());
+    }
+
+    /** The backend the daemon actually runs (it falls back to embedded when the requested one cannot run). */
+    public String backend() throws IOException, InterruptedException {
+        return status().path("backend").asText("?");
+    }
+
+    /** {@code kill -9}: no shutdown hook runs. */
+    public void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    public String log() throws IOException {
+        return Files.exists(log) ? Files.readString(log) : "";
+    }
+
+    /** SIGTERM, then SIGKILL after 10 s. */
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(10, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                process.waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package dev.limpet.bench.proc;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Every process the benchmark starts, directly or through a daemon or tmux, registered by handle
+ * (a handle remembers the start time, so a recycled pid is never hit) and killed at the end, also
+ * when the run fails or is interrupted.
+ */
+public final class Reaper {
+    private static final List<ProcessHandle> HANDLES = new ArrayList<>();
+    private static final List<AutoCloseable> CLOSERS = new ArrayList<>();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(Reaper::reapAll, "bench-reaper"));
+    }
+
+    private Reaper() {}
+
+    public static synchronized void track(ProcessHandle handle) {
+        HANDLES.add(handle);
+    }
+
+    public static void track(long pid) {
+        Optional<ProcessHandle> h = ProcessHandle.of(pid);
+        h.ifPresent(Reaper::track);
+    }
+
+    /** Something to close before the processes are killed (a tmux server's kill-server, a PTY). */
+    public static synchronized void onCleanup(AutoCloseable closer) {
+        CLOSERS.add(closer);
+    }
+
+    /** Kills everything registered so far (children first) and forgets it. */
+    public static void reapAll() {
+        List<AutoCloseable> closers;
+        List<ProcessHandle> handles;
+        synchronized (Reaper.class) {
+            closers = new ArrayList<>(CLOSERS);
+            handles = new ArrayList<>(HANDLES);
+            CLOSERS.clear();
+            HANDLES.clear();
+        }
+        for (AutoCloseable c : closers.reversed()) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                // best effort: the processes are killed below anyway
+            }
+        }
+        for (ProcessHandle h : handles.reversed()) {
+            kill(h);
+        }
+    }
+
+    /** SIGKILL to the process and its descendants still alive. */
+    public static void kill(ProcessHandle h) {
+        if (!h.isAlive()) {
+            return;
+        }
+        h.descendants().forEach(ProcessHandle::destroyForcibly);
+        h.destroyForcibly();
+        try {
+            h.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (Exception e) {
+            // gone or unkillable; nothing more to do
+        }
+    }
+}
