@@ -71,7 +71,10 @@ public final class DaemonProcess implements AutoCloseable {
         pb.environment().remove("LIMPET_HOME");
         Process p = pb.start();
         CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
-            try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            // Not try-with-resources: once the line is found the drain thread owns the reader, and
+            // closing it here would block on the lock that thread holds while it reads.
+            BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+            try {
                 String s;
                 while ((s = r.readLine()) != null) {
                     Matcher m = LISTENING.matcher(s);
