@@ -1,0 +1,109 @@
+package dev.limpet.daemon.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.pty.ExitStatus;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class StoreReconcilerTest {
+    static final Instant NOW = Instant.parse("2026-03-01T00:00:00Z");
+    @TempDir
+    Path tmp;
+    SessionStore store;
+    StoreReconciler reconciler;
+
+    @BeforeEach
+    void open() {
+        store = SessionStore.open(tmp.resolve("limpet.db"));
+        reconciler = new StoreReconciler(store, Clock.fixed(NOW, ZoneOffset.UTC));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    static StoredSession row(String id, String label, String state) {
+        return new StoredSession(id, label, List.of("bash"), "/home/me", NOW.minusSeconds(60), state, 42L, null, null);
+    }
+
+    static RuntimeInfo live(String id, long pid) {
+        return new RuntimeInfo(id, pid, true, null, 80, 24, 100);
+    }
+
+    static RecoveryReport report(List<RuntimeInfo> recovered, List<RecoveredSession> sessions) {
+        return new RecoveryReport(recovered, 0, 0, 0, 0, List.of(), sessions);
+    }
+
+    @Test
+    void aLiveSessionKeepsItsLabelAndBecomesRunningWithTheWorkersPid() {
+        store.insert(row("keep", "my label", SessionInfo.RECOVERABLE));
+        assertThat(reconciler.reconcile(report(List.of(live("keep", 77)), List.of()))).isZero();
+        StoredSession s = store.find("keep").orElseThrow();
+        assertThat(s.label()).isEqualTo("my label");
+        assertThat(s.state()).isEqualTo(SessionInfo.RUNNING);
+        assertThat(s.pid()).isEqualTo(77L);
+    }
+
+    @Test
+    void waitingInputAndPendingApprovalArePreservedOnLiveWorkers() {
+        store.insert(row("w", "w", "waiting_input"));
+        store.insert(row("p", "p", "pending_approval"));
+        reconciler.reconcile(report(List.of(live("w", 1), live("p", 2)), List.of()));
+        assertThat(store.find("w").orElseThrow().state()).isEqualTo("waiting_input");
+        assertThat(store.find("p").orElseThrow().state()).isEqualTo("pending_approval");
+    }
+
+    @Test
+    void aRecoveredSessionThatHasExitedIsRecordedAsExitedWithItsStatus() {
+        store.insert(row("done", "done", SessionInfo.RUNNING));
+        reconciler.reconcile(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.killedBy(9), 80, 24, 10)), List.of()));
+        StoredSession s = store.find("done").orElseThrow();
+        assertThat(s.state()).isEqualTo(SessionInfo.EXITED);
+        assertThat(s.exitSignal()).isEqualTo("KILL");
+    }
+
+    @Test
+    void sessionsThatWereAliveButHaveNoWorkerBecomeRecoverableAndCountAsMissing() {
+        store.insert(row("lost", "lost", SessionInfo.RUNNING));
+        store.insert(row("lost2", "lost2", "waiting_input"));
+        store.insert(row("old", "old", SessionInfo.EXITED));
+        assertThat(reconciler.reconcile(report(List.of(), List.of()))).isEqualTo(2);
+        assertThat(store.find("lost").orElseThrow().state()).isEqualTo(SessionInfo.RECOVERABLE);
+        assertThat(store.find("lost2").orElseThrow().state()).isEqualTo(SessionInfo.RECOVERABLE);
+        assertThat(store.find("old").orElseThrow().state()).isEqualTo(SessionInfo.EXITED);
+    }
+
+    @Test
+    void anUnknownLiveWorkerGetsARowLabelledWithTheBaseNameOfItsCwd() {
+        Instant started = NOW.minusSeconds(3600);
+        reconciler.reconcile(report(List.of(live("stray", 9)),
+                List.of(new RecoveredSession("stray", List.of("claude", "--continue"), "/home/me/src/limpet", started))));
+        StoredSession s = store.find("stray").orElseThrow();
+        assertThat(s.label()).isEqualTo("limpet");
+        assertThat(s.command()).containsExactly("claude", "--continue");
+        assertThat(s.cwd()).isEqualTo("/home/me/src/limpet");
+        assertThat(s.createdAt()).isEqualTo(started);
+        assertThat(s.state()).isEqualTo(SessionInfo.RUNNING);
+    }
+
+    @Test
+    void anUnknownWorkerInTheRootDirectoryIsLabelledByItsCommand() {
+        assertThat(StoreReconciler.labelFor("/", List.of("/usr/bin/htop"))).isEqualTo("htop");
+        assertThat(StoreReconciler.labelFor("/srv/app", List.of("x"))).isEqualTo("app");
+    }
+}
