@@ -142,6 +142,12 @@ final class WorkerLauncher {
                     return l.substring("limpet pty-worker: ".length());
                 }
             }
+            // The JVM itself failed (bad flag, missing class): its own last words say why.
+            for (int i = lines.size() - 1; i >= 0; i--) {
+                if (!lines.get(i).isBlank()) {
+                    return fallback + ": " + lines.get(i).strip();
+                }
+            }
         } catch (IOException ignored) {
             // the fallback says enough
         }

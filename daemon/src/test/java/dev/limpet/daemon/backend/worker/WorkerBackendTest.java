@@ -1,0 +1,246 @@
+package dev.limpet.daemon.backend.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.terminal.pty.Signal;
+import dev.limpet.testkit.Counter;
+import dev.limpet.testkit.EchoLines;
+import dev.limpet.testkit.SizeReporter;
+import dev.limpet.testkit.TestPrograms;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The daemon side against real pty-worker processes started from this build's class path. */
+class WorkerBackendTest {
+    static final String DAEMON = "d-00000000000000cc";
+    static final Duration T = Duration.ofSeconds(30);
+    @TempDir
+    Path tmp;
+    final List<WorkerBackend> backends = new ArrayList<>();
+    final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
+    final List<Long> workers = new CopyOnWriteArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        for (WorkerBackend b : backends) {
+            for (RuntimeInfo r : b.list()) {
+                try {
+                    b.remove(r.sessionId());
+                } catch (RuntimeException ignored) {
+                    // already gone
+                }
+            }
+            b.shutdown();
+        }
+    }
+
+    WorkerBackend backend(Integer rpcMinor) throws Exception {
+        WorkerSettings s = WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor);
+        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, s);
+        b.start((id, status) -> exits.put(id, status));
+        backends.add(b);
+        return b;
+    }
+
+    static SpawnSpec spec(String id, List<String> argv) {
+        return new SpawnSpec(id, argv, Map.of("PATH", System.getenv("PATH"), "TERM", "xterm-256color"), Path.of("/tmp"), 80, 24);
+    }
+
+    static final class Collect implements OutputListener {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        volatile long end = -1;
+        volatile String error;
+
+        @Override
+        public synchronized void onOutput(byte[] data, long endOffset) {
+            if (end >= 0 && endOffset - data.length != end && error == null) {
+                error = "chunk starts at " + (endOffset - data.length) + " after " + end;
+            }
+            end = endOffset;
+            bytes.writeBytes(data);
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {}
+
+        synchronized String text() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void spawnAttachTypeResizeAndKillThroughAWorker() throws Exception {
+        WorkerBackend b = backend(null);
+        RuntimeInfo r = b.spawn(spec("echo", TestPrograms.command(EchoLines.class)));
+        assertThat(r.running()).isTrue();
+        assertThat(Posix.isAlive(r.pid())).isTrue();
+        Collect out = new Collect();
+        try (Attachment a = b.attach("echo", -1, out)) {
+            out.onOutput(a.info().replay(), a.info().endOffset());
+            b.input("echo", "typed through a worker\r".getBytes(StandardCharsets.UTF_8));
+            await().atMost(T).until(() -> out.text().contains("typed through a worker"));
+            b.resize("echo", 120, 40);
+            assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.cols()).isEqualTo(120));
+            b.signal("echo", Signal.KILL);
+            await().atMost(T).until(() -> exits.containsKey("echo"));
+        }
+        assertThat(exits.get("echo").signal()).isEqualTo(9);
+        assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.running()).isFalse());
+        assertThatThrownBy(() -> b.input("echo", new byte[] {1})).isInstanceOfSatisfying(BackendException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.SESSION_NOT_RUNNING));
+        assertThat(out.error).isNull();
+    }
+
+    @Test
+    void concurrentSpawnsOfOneIdStartOneWorker() throws Exception {
+        WorkerBackend b = backend(null);
+        List<Future<RuntimeInfo>> results = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(4)) {
+            for (int i = 0; i < 4; i++) {
+                results.add(pool.submit(() -> b.spawn(spec("once", TestPrograms.command(Counter.class, "0", "500")))));
+            }
+        }
+        List<Long> pids = new ArrayList<>();
+        int refused = 0;
+        for (Future<RuntimeInfo> f : results) {
+            try {
+                pids.add(f.get().pid());
+            } catch (java.util.concurrent.ExecutionException e) {
+                assertThat(e.getCause()).isInstanceOf(BackendException.class).hasMessageContaining("already exists");
+                refused++;
+            }
+        }
+        assertThat(pids.stream().distinct().count()).isEqualTo(1);
+        assertThat(pids.size() + refused).isEqualTo(4);
+        assertThat(b.list()).hasSize(1);
+    }
+
+    @Test
+    void aNewBackendRecoversLiveWorkersAndResumesTheStreamExactly() throws Exception {
+        WorkerBackend first = backend(null);
+        RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
+        Collect before = new Collect();
+        Attachment a = first.attach("resume", -1, before);
+        before.onOutput(a.info().replay(), a.info().endOffset());
+        await().atMost(T).until(() -> before.end > 60);
+        a.close();
+        first.shutdown();
+        long since = before.end;
+
+        WorkerBackend second = backend(null);
+        RecoveryReport report = second.recover();
+        assertThat(report.recovered()).singleElement().satisfies(x -> {
+            assertThat(x.pid()).isEqualTo(r.pid());
+            assertThat(x.running()).isTrue();
+        });
+        assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
+        Collect after = new Collect();
+        try (Attachment b = second.attach("resume", since, after)) {
+            assertThat(b.info().replayFrom()).isEqualTo(since);
+            assertThat(b.info().truncated()).isFalse();
+            after.onOutput(b.info().replay(), b.info().endOffset());
+            await().atMost(T).until(() -> after.end > since + 60);
+        }
+        String all = before.text() + after.text();
+        String[] lines = all.split("\r\n", -1);
+        for (int i = 0; i < lines.length - 1; i++) {
+            assertThat(lines[i]).isEqualTo("line " + (i + 1));
+        }
+    }
+
+    @Test
+    void shutdownLeavesWorkersAndChildrenRunning() throws Exception {
+        WorkerBackend b = backend(null);
+        RuntimeInfo r = b.spawn(spec("stay", TestPrograms.command(Counter.class, "0", "100")));
+        b.shutdown();
+        Thread.sleep(300);
+        assertThat(Posix.isAlive(r.pid())).isTrue();
+        WorkerBackend again = backend(null);
+        assertThat(again.recover().recovered()).extracting(RuntimeInfo::pid).containsExactly(r.pid());
+    }
+
+    @Test
+    void kill9OfAWorkerEndsTheSessionWithAnUnknownStatusInsteadOfHanging() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("victim", TestPrograms.command(Counter.class, "0", "100")));
+        long workerPid = new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
+                tmp.resolve("workers").resolve(DAEMON))).files().stream().findFirst()
+                .map(f -> ((dev.limpet.worker.registry.WorkerRegistry.Parsed) new dev.limpet.worker.registry.WorkerRegistry(
+                        new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON))).read(f)).entry().workerPid())
+                .orElseThrow();
+        Posix.kill(workerPid, Signal.KILL);
+        await().atMost(T).until(() -> exits.containsKey("victim"));
+        assertThat(exits.get("victim").describe()).isEqualTo("exit status unknown");
+        assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.running()).isFalse());
+    }
+
+    @Test
+    void aPreviousMinorWorkerIsFollowedByPollingInfo() throws Exception {
+        WorkerBackend b = backend(WorkerRpc.RPC_MINOR - 1);
+        b.spawn(spec("old", TestPrograms.command(Counter.class, "0", "100")));
+        assertThatThrownBy(() -> b.captureText("old")).isInstanceOf(BackendException.class);
+        b.signal("old", Signal.KILL);
+        await().atMost(T).until(() -> exits.containsKey("old"));
+        assertThat(exits.get("old").signal()).isEqualTo(9);
+    }
+
+    @Test
+    void captureShowsTheScreenOfTheWorkersSession() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("size", TestPrograms.command(SizeReporter.class)));
+        b.resize("size", 90, 30);
+        await().atMost(T).until(() -> b.captureText("size").contains("90x30"));
+    }
+
+    @Test
+    void aProgramThatCannotStartIsASpawnFailureNamingTheProgram() throws Exception {
+        WorkerBackend b = backend(null);
+        assertThatThrownBy(() -> b.spawn(spec("bad", List.of("/nonexistent/prog")))).isInstanceOfSatisfying(BackendException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.SPAWN_FAILED);
+            assertThat(e.getMessage()).contains("/nonexistent/prog");
+        });
+        assertThat(b.list()).isEmpty();
+    }
+
+    @Test
+    void theProbeStartsAndRemovesAWorkerWithoutARegistryEntry() throws Exception {
+        WorkerBackend b = backend(null);
+        b.probe();
+        assertThat(new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
+                tmp.resolve("workers").resolve(DAEMON))).files()).isEmpty();
+    }
+
+    @Test
+    void removeEndsTheWorkerAndItsChild() throws Exception {
+        WorkerBackend b = backend(null);
+        RuntimeInfo r = b.spawn(spec("gone", TestPrograms.command(Counter.class, "0", "100")));
+        b.remove("gone");
+        await().atMost(T).until(() -> !Posix.isAlive(r.pid()));
+        assertThat(b.list()).isEmpty();
+        assertThatThrownBy(() -> b.remove("gone")).isInstanceOf(BackendException.class);
+    }
+}
