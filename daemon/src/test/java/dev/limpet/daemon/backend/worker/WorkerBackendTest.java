@@ -70,13 +70,35 @@ class WorkerBackendTest {
         return new SpawnSpec(id, argv, Map.of("PATH", System.getenv("PATH"), "TERM", "xterm-256color"), Path.of("/tmp"), 80, 24);
     }
 
+    /** Collects one attachment's stream; live chunks that arrive before the replay is primed are held back (as the gateway does). */
     static final class Collect implements OutputListener {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        final List<Object[]> held = new ArrayList<>();
+        boolean primed;
         volatile long end = -1;
         volatile String error;
 
+        synchronized void prime(dev.limpet.daemon.backend.AttachInfo info) {
+            primed = true;
+            append(info.replay(), info.endOffset());
+            for (Object[] h : held) {
+                if ((long) h[1] > end) {
+                    append((byte[]) h[0], (long) h[1]);
+                }
+            }
+            held.clear();
+        }
+
         @Override
         public synchronized void onOutput(byte[] data, long endOffset) {
+            if (!primed) {
+                held.add(new Object[] {data, endOffset});
+                return;
+            }
+            append(data, endOffset);
+        }
+
+        private void append(byte[] data, long endOffset) {
             if (end >= 0 && endOffset - data.length != end && error == null) {
                 error = "chunk starts at " + (endOffset - data.length) + " after " + end;
             }
@@ -100,7 +122,7 @@ class WorkerBackendTest {
         assertThat(Posix.isAlive(r.pid())).isTrue();
         Collect out = new Collect();
         try (Attachment a = b.attach("echo", -1, out)) {
-            out.onOutput(a.info().replay(), a.info().endOffset());
+            out.prime(a.info());
             b.input("echo", "typed through a worker\r".getBytes(StandardCharsets.UTF_8));
             await().atMost(T).until(() -> out.text().contains("typed through a worker"));
             b.resize("echo", 120, 40);
@@ -145,7 +167,7 @@ class WorkerBackendTest {
         RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
         Collect before = new Collect();
         Attachment a = first.attach("resume", -1, before);
-        before.onOutput(a.info().replay(), a.info().endOffset());
+        before.prime(a.info());
         await().atMost(T).until(() -> before.end > 60);
         a.close();
         first.shutdown();
@@ -162,9 +184,11 @@ class WorkerBackendTest {
         try (Attachment b = second.attach("resume", since, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);
             assertThat(b.info().truncated()).isFalse();
-            after.onOutput(b.info().replay(), b.info().endOffset());
+            after.prime(b.info());
             await().atMost(T).until(() -> after.end > since + 60);
         }
+        assertThat(before.error).isNull();
+        assertThat(after.error).isNull();
         String all = before.text() + after.text();
         String[] lines = all.split("\r\n", -1);
         for (int i = 0; i < lines.length - 1; i++) {
