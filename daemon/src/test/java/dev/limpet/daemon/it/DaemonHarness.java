@@ -22,8 +22,12 @@ final class DaemonHarness implements AutoCloseable {
     }
 
     DaemonHarness(Path root, Duration orphanGrace, int ringBytes) throws IOException {
+        this(root, orphanGrace, ringBytes, "embedded");
+    }
+
+    DaemonHarness(Path root, Duration orphanGrace, int ringBytes, String backend) throws IOException {
         this.root = root;
-        this.daemon = Daemon.start(new DaemonConfig(root, "127.0.0.1", 0, "embedded", ringBytes, orphanGrace,
+        this.daemon = Daemon.start(new DaemonConfig(root, "127.0.0.1", 0, backend, ringBytes, orphanGrace,
                 Duration.ofMinutes(10), Duration.ofSeconds(2), Set.of()));
     }
 

@@ -21,13 +21,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 
 /** A protocol client for tests: records text messages and reassembles each session's output stream. */
-final class WsTestClient implements AutoCloseable {
-    final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
-    final Map<String, ByteArrayOutputStream> output = new ConcurrentHashMap<>();
-    final Map<String, Long> lastOffset = new ConcurrentHashMap<>();
-    final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
-    final CompletableFuture<Integer> closed = new CompletableFuture<>();
-    volatile String protocolError;
+public final class WsTestClient implements AutoCloseable {
+    public final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
+    public final Map<String, ByteArrayOutputStream> output = new ConcurrentHashMap<>();
+    public final Map<String, Long> lastOffset = new ConcurrentHashMap<>();
+    public final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
+    public final CompletableFuture<Integer> closed = new CompletableFuture<>();
+    public volatile String protocolError;
     private final WebSocket ws;
     private final boolean manualFlow;
     private final StringBuilder text = new StringBuilder();
@@ -45,47 +45,47 @@ final class WsTestClient implements AutoCloseable {
         this.ws = b.buildAsync(uri, new Listener()).join();
     }
 
-    static WsTestClient connect(int port, String token) {
+    public static WsTestClient connect(int port, String token) {
         return new WsTestClient(URI.create("ws://127.0.0.1:" + port + "/ws"), token, null, false);
     }
 
     /** A client that reads nothing until {@link #request} is called: a slow consumer. */
-    static WsTestClient connectSlow(int port, String token) {
+    public static WsTestClient connectSlow(int port, String token) {
         return new WsTestClient(URI.create("ws://127.0.0.1:" + port + "/ws"), token, null, true);
     }
 
-    static WsTestClient connect(URI uri, String token, String origin) {
+    public static WsTestClient connect(URI uri, String token, String origin) {
         return new WsTestClient(uri, token, origin, false);
     }
 
-    WsTestClient hello(String key) {
+    public WsTestClient hello(String key) {
         send(new ClientMessage.Hello(key, 1, "test", null));
         return this;
     }
 
-    ServerMessage.InitialState helloAndWait(String key) {
+    public ServerMessage.InitialState helloAndWait(String key) {
         hello(key);
         return await(ServerMessage.InitialState.class, m -> true);
     }
 
-    void send(ClientMessage m) {
+    public void send(ClientMessage m) {
         sendText(ProtocolCodec.encode(m));
     }
 
-    void sendText(String s) {
+    public void sendText(String s) {
         ws.sendText(s, true).join();
     }
 
-    void sendBinary(byte[] b) {
+    public void sendBinary(byte[] b) {
         ws.sendBinary(ByteBuffer.wrap(b), true).join();
     }
 
-    void request(long n) {
+    public void request(long n) {
         ws.request(n);
     }
 
     @SuppressWarnings("unchecked")
-    <T extends ServerMessage> T await(Class<T> type, Predicate<T> match) {
+    public <T extends ServerMessage> T await(Class<T> type, Predicate<T> match) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
         while (System.nanoTime() < deadline) {
             ServerMessage m;
@@ -101,16 +101,16 @@ final class WsTestClient implements AutoCloseable {
         throw new AssertionError("no " + type.getSimpleName() + " matching within 20 s");
     }
 
-    ServerMessage.CommandError awaitError(String code) {
+    public ServerMessage.CommandError awaitError(String code) {
         return await(ServerMessage.CommandError.class, e -> e.code().equals(code));
     }
 
-    String outputOf(String sessionId) {
+    public String outputOf(String sessionId) {
         ByteArrayOutputStream b = output.get(sessionId);
         return b == null ? "" : b.toString(StandardCharsets.UTF_8);
     }
 
-    void clearOutput(String sessionId) {
+    public void clearOutput(String sessionId) {
         output.remove(sessionId);
     }
 
@@ -120,7 +120,7 @@ final class WsTestClient implements AutoCloseable {
         ws.abort();
     }
 
-    void abort() {
+    public void abort() {
         ws.abort();
     }
 

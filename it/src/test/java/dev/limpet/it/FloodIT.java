@@ -1,0 +1,71 @@
+package dev.limpet.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.daemon.it.WsTestClient;
+import dev.limpet.protocol.ClientMessage;
+import dev.limpet.protocol.ServerMessage;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A flood never wedges a session on the default (worker) backend, even for a client that detaches and re-attaches through it. */
+class FloodIT {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void aClientThatDetachesAndReattachesDuringAFloodStillSeesWhatFollows() throws Exception {
+        try (DaemonProcess d = DaemonProcess.start(tmp.resolve("root"))) {
+            WsTestClient c = WsTestClient.connect(d.port, d.token);
+            ServerMessage.InitialState state = c.helloAndWait("flood-it-key");
+            assertThat(state.backend()).isEqualTo("worker");
+            c.send(new ClientMessage.SpawnSession("sp", List.of("bash", "--norc", "--noprofile"), null, null, 80, 24, null));
+            String id = c.await(ServerMessage.SpawnResult.class, r -> "sp".equals(r.reqId())).session().id();
+            try {
+                attach(c, id, -1);
+                c.send(new ClientMessage.PtyInput(null, id, "timeout 3 yes flood-line; echo done-$((40+2))\r"));
+                for (int i = 0; i < 10; i++) {
+                    Thread.sleep(200);
+                    long offset = c.lastOffset.getOrDefault(id, -1L);
+                    c.send(new ClientMessage.DetachSession(null, id));
+                    Thread.sleep(100);
+                    c.lastOffset.remove(id);
+                    attach(c, id, offset);
+                }
+                await().atMost(Duration.ofSeconds(30)).until(() -> capture(d, id).contains("done-42"));
+                c.send(new ClientMessage.PtyInput(null, id, "echo after-$((1+1))\r"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(id).contains("after-2"));
+                // A late-comer whose offset left the ring long ago gets the true screen as a snapshot.
+                try (WsTestClient late = WsTestClient.connect(d.port, d.token)) {
+                    late.helloAndWait("flood-it-late");
+                    String req = "late";
+                    late.send(new ClientMessage.AttachSession(req, id, 0L, null, null, false));
+                    ServerMessage.AttachResult r = late.await(ServerMessage.AttachResult.class, x -> req.equals(x.reqId()));
+                    assertThat(r.truncated()).isTrue();
+                    assertThat(r.snapshot()).isTrue();
+                    await().atMost(Duration.ofSeconds(30)).until(() -> late.snapshots.containsKey(id));
+                    dev.limpet.vt.ScreenModel screen = dev.limpet.vt.ScreenModel.create(80, 24, 1000);
+                    screen.feed(late.snapshots.get(id));
+                    assertThat(screen.text()).contains("after-2");
+                }
+            } finally {
+                LimpetCli.run(d.root, "rm", id);
+                c.close();
+            }
+        }
+    }
+
+    private static void attach(WsTestClient c, String id, long since) {
+        String req = "a" + System.nanoTime();
+        c.send(new ClientMessage.AttachSession(req, id, since, null, null, false));
+        c.await(ServerMessage.AttachResult.class, r -> req.equals(r.reqId()));
+    }
+
+    private static String capture(DaemonProcess d, String id) throws Exception {
+        return LimpetCli.run(d.root, "capture", id).out();
+    }
+}
