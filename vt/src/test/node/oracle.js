@@ -86,7 +86,7 @@ function dump(term) {
     + ` wrap=${m.wraparound} mouse=${PROTOCOLS[c.coreMouseService.activeProtocol]}`
     + ` enc=${ENCODINGS[c.coreMouseService.activeEncoding]} convertEol=${!!c.optionsService.rawOptions.convertEol}`);
   out.push(`charset glevel=${cs.glevel} active=${charsetSig(cs.charset)} g=`
-    + [0, 1, 2, 3].map(g => charsetSig(cs._charsets[g])).join('|'));
+    + [0, 1, 2, 3].map(g => charsetSig(cs._charsets[g])).join(' | '));
   const penExt = (pen.bg & 0x10000000) ? (pen.extended.ext | 0) : 0;
   out.push(`pen=${pen.fg | 0}:${pen.bg | 0}:${penExt}`);
   out.push(...dumpBuffer('normal', bs.buffers.normal));

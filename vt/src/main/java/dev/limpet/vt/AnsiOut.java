@@ -11,6 +11,13 @@ final class AnsiOut {
     int fg;
     int bg;
     int ext;
+    /** The hyperlink the receiving terminal has open (model link number), 0 for none. */
+    int link;
+    private final Links links;
+
+    AnsiOut(Links links) {
+        this.links = links;
+    }
 
     void ascii(String s) {
         ensure(s.length());
@@ -54,7 +61,19 @@ final class AnsiOut {
     }
 
     /** Emits SGR (and DECSCA) so the terminal's pen becomes fg/bg/ext; no-op if already so. */
-    void pen(int f, int b, int e, boolean force) {
+    void pen(int f, int b, long word, boolean force) {
+        int l = (int) (word >>> 32);
+        int e = (int) word;
+        if (l != link) {
+            Links.Link target = l == 0 ? null : links.get(l);
+            if (target == null) {
+                text("\u001b]8;;\u0007");
+            } else {
+                text("\u001b]8;" + (target.id() == null ? "" : "id=" + target.id()) + ";" + target.uri() + "\u0007");
+            }
+            link = l;
+            force = true; // the open link changed the terminal's extended-attribute flag
+        }
         int eMask = (b & Attr.HAS_EXTENDED) != 0 ? e : 0;
         int curMask = (bg & Attr.HAS_EXTENDED) != 0 ? ext : 0;
         if (!force && f == fg && b == bg && eMask == curMask) {
@@ -107,6 +126,11 @@ final class AnsiOut {
 
     private static void color(StringBuilder sb, int word, int base16, int bright16, int extended) {
         int v = word & Attr.RGB_MASK;
+        int mode = word & Attr.CM_MASK;
+        if ((mode == Attr.CM_P16 || mode == Attr.CM_P256) && (v & 0xFFFF00) != 0) {
+            // palette SGRs keep bits 8-23 of an earlier true colour: set those first
+            sb.append(';').append(extended).append(";2;").append(v >> 16 & 0xFF).append(';').append(v >> 8 & 0xFF).append(";0");
+        }
         switch (word & Attr.CM_MASK) {
             case Attr.CM_P16 -> {
                 if (base16 < 0) {

@@ -52,4 +52,10 @@ final class Attr {
     static int underlineStyle(int ext) {
         return (ext & UNDERLINE_STYLE_MASK) >> UNDERLINE_STYLE_SHIFT;
     }
+
+    /** The underline word as xterm.js reports it: cells in a hyperlink read as dashed. */
+    static int effectiveExt(long word) {
+        int ext = (int) word;
+        return word >>> 32 != 0 ? ext & ~UNDERLINE_STYLE_MASK | 5 << UNDERLINE_STYLE_SHIFT : ext;
+    }
 }

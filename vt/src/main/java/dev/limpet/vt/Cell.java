@@ -47,7 +47,7 @@ public record Cell(String chars, int width, Color fg, Color bg, int flags, int u
         flags |= (fg & Attr.BOLD) != 0 ? BOLD : 0;
         flags |= (bg & Attr.DIM) != 0 ? FAINT : 0;
         flags |= (bg & Attr.ITALIC) != 0 ? ITALIC : 0;
-        int style = (bg & Attr.HAS_EXTENDED) != 0 ? Attr.underlineStyle(line.ext(x)) : 0;
+        int style = (bg & Attr.HAS_EXTENDED) != 0 ? Attr.underlineStyle(Attr.effectiveExt(line.extWord(x))) : 0;
         flags |= (fg & Attr.UNDERLINE) != 0 || style != 0 ? UNDERLINE : 0;
         flags |= (fg & Attr.BLINK) != 0 ? BLINK : 0;
         flags |= (fg & Attr.INVERSE) != 0 ? INVERSE : 0;

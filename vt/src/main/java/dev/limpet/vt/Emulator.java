@@ -16,6 +16,7 @@ final class Emulator implements ParserHandler {
     ScreenBuffer alt;
     ScreenBuffer buf;
     final Pen pen = new Pen();
+    final Links links = new Links();
     private final Pen erasePen = new Pen();
     boolean cursorHidden;
     /** DECSET 12 (an option in xterm.js, survives resets). */
@@ -66,6 +67,7 @@ final class Emulator implements ParserHandler {
     Pen erasePen() {
         erasePen.fg = 0;
         erasePen.ext = 0;
+        erasePen.link = 0;
         erasePen.bg = pen.bg & ~0xFC000000;
         return erasePen;
     }
@@ -389,6 +391,30 @@ final class Emulator implements ParserHandler {
         setCursor(0, 0);
     }
 
+    /** OSC 8 ; params ; uri: opens (non-empty uri) or closes (empty) a hyperlink. */
+    private void hyperlink(String data) {
+        int idx = data.indexOf(';');
+        if (idx < 0) {
+            return;
+        }
+        String params = data.substring(0, idx).strip();
+        String uri = data.substring(idx + 1);
+        if (!uri.isEmpty()) {
+            String id = null;
+            for (String p : params.split(":", -1)) {
+                if (p.startsWith("id=")) {
+                    id = p.length() > 3 ? p.substring(3) : null;
+                    break;
+                }
+            }
+            pen.link = links.register(id, uri, this);
+            pen.updateExtended();
+        } else if (params.isEmpty()) {
+            pen.link = 0;
+            pen.updateExtended();
+        }
+    }
+
     @Override
     public void osc(int id, String payload) {
         switch (id) {
@@ -398,6 +424,7 @@ final class Emulator implements ParserHandler {
             }
             case 1 -> iconName = payload;
             case 2 -> title = payload;
+            case 8 -> hyperlink(payload);
             default -> {
                 // colours, hyperlinks and others are not modelled
             }

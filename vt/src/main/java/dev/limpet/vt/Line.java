@@ -12,10 +12,11 @@ final class Line {
     int[] data;
     int length;
     private String[] combined;
-    private int[] ext;
+    /** Extended attributes per cell: hyperlink id << 32 | underline word. */
+    private long[] ext;
     boolean wrapped;
 
-    Line(int cols, int fillContent, int fillFg, int fillBg, int fillExt, boolean wrapped) {
+    Line(int cols, int fillContent, int fillFg, int fillBg, long fillExt, boolean wrapped) {
         data = new int[cols * CELL];
         length = cols;
         this.wrapped = wrapped;
@@ -27,7 +28,7 @@ final class Line {
     }
 
     /** A blank line of null cells with the erase attributes of {@code fg}/{@code bg}. */
-    static Line blank(int cols, int fg, int bg, int ext, boolean wrapped) {
+    static Line blank(int cols, int fg, int bg, long ext, boolean wrapped) {
         return new Line(cols, 1 << Attr.WIDTH_SHIFT, fg, bg, ext, wrapped);
     }
 
@@ -43,8 +44,19 @@ final class Line {
         return i >= 0 && i < length ? data[i * CELL + 2] : 0;
     }
 
+    /** The extended word (hyperlink id << 32 | underline colour and style); 0 unless the cell has one. */
+    long extWord(int i) {
+        return ext == null || i < 0 || i >= length || (data[i * CELL + 2] & Attr.HAS_EXTENDED) == 0 ? 0 : ext[i];
+    }
+
+    /** The underline word of cell {@code i} (style and colour, without the hyperlink). */
     int ext(int i) {
-        return ext == null || i < 0 || i >= length ? 0 : ext[i];
+        return (int) extWord(i);
+    }
+
+    /** The hyperlink id of cell {@code i}, 0 for none. */
+    int link(int i) {
+        return (int) (extWord(i) >>> 32);
     }
 
     int width(int i) {
@@ -70,7 +82,7 @@ final class Line {
         return cp == 0 ? "" : Character.toString(cp);
     }
 
-    void set(int i, int content, int fg, int bg, int extVal, String comb) {
+    void set(int i, int content, int fg, int bg, long extVal, String comb) {
         if (i < 0 || i >= length) {
             return;
         }
@@ -82,7 +94,7 @@ final class Line {
         }
         if ((bg & Attr.HAS_EXTENDED) != 0) {
             if (ext == null) {
-                ext = new int[length];
+                ext = new long[length];
             }
             ext[i] = extVal;
         }
@@ -93,7 +105,7 @@ final class Line {
     }
 
     void setCodepoint(int i, int cp, int width, Pen pen) {
-        set(i, cp | width << Attr.WIDTH_SHIFT, pen.fg, pen.bg, pen.ext, null);
+        set(i, cp | width << Attr.WIDTH_SHIFT, pen.fg, pen.bg, pen.extWord(), null);
     }
 
     /** Copies cell {@code src} of {@code from} into cell {@code dst} of this line. */
@@ -102,7 +114,7 @@ final class Line {
             return;
         }
         int o = src * CELL;
-        set(dst, from.data[o], from.data[o + 1], from.data[o + 2], from.ext(src), from.combined(src));
+        set(dst, from.data[o], from.data[o + 1], from.data[o + 2], from.extWord(src), from.combined(src));
     }
 
     void addCodepoint(int i, int cp, int width) {
@@ -134,7 +146,7 @@ final class Line {
     }
 
     private void fillCell(int i, Pen fill) {
-        set(i, 1 << Attr.WIDTH_SHIFT, fill.fg, fill.bg, fill.ext, null);
+        set(i, 1 << Attr.WIDTH_SHIFT, fill.fg, fill.bg, fill.extWord(), null);
     }
 
     void insertCells(int pos, int n, Pen fill) {

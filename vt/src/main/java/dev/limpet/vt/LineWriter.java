@@ -45,14 +45,24 @@ final class LineWriter {
         // a continuation that scrolled in at the bottom was filled with the pen of its first cell
         boolean dirty = forceWrapStart && (line.bg(0) & ~0xFC000000) != 0;
         int end = nextWrapped || dirty ? cols : contentEnd(line);
-        if (nextWrapped && cols >= 2 && line.length >= cols && !line.hasContent(cols - 1) && next.width(0) == 2
-                && line.fg(cols - 1) == next.fg(0) && line.bg(cols - 1) == next.bg(0)) {
+        boolean wideWrap = nextWrapped && cols >= 2 && line.length >= cols && !line.hasContent(cols - 1)
+                && line.width(cols - 1) == 1
+                && next.width(0) == 2 && line.fg(cols - 1) == next.fg(0) && line.bg(cols - 1) == next.bg(0);
+        if (wideWrap) {
             end = cols - 1; // the wide character that starts the next line leaves this null cell
         }
         List<int[]> fixups = new ArrayList<>();
         x = 0;
         int i = 0;
         boolean first = true;
+        if (forceWrapStart && line.hasContent(0) && line.width(0) == 0) {
+            // a zero-width character cannot wrap: wrap with a filler, then overwrite it
+            out.pen(0, 0, 0, false);
+            out.codepoint(' ');
+            x = 1;
+            afterFirstPrint(true);
+            first = false;
+        }
         while (i < end) {
             if (i > 0 && line.width(i) == 0 && line.width(i - 1) == 2 && !line.hasContent(i)) {
                 i++;
@@ -78,6 +88,11 @@ final class LineWriter {
                     i = stop;
                     continue;
                 }
+                if (!eraseCompatible(line, i) && line.width(i) == 1 && i + 1 < cols) {
+                    nullWithAttributes(line, i);
+                    i++;
+                    continue;
+                }
                 if (!isDefaultNull(line, i) || dirty) {
                     moveTo(i);
                     out.pen(0, line.bg(i) & ~0xFC000000, 0, false);
@@ -88,17 +103,25 @@ final class LineWriter {
             }
             moveTo(i);
             int w = line.width(i);
-            out.pen(line.fg(i), line.bg(i), line.ext(i), w == 0);
+            out.pen(line.fg(i), line.bg(i), line.extWord(i), w == 0);
             int c = line.content(i);
+            int base;
             if ((c & Attr.IS_COMBINED) != 0) {
-                out.text(line.combined(i));
+                String text = line.combined(i);
+                out.text(text);
+                base = text.codePointAt(0);
             } else {
-                out.codepoint(c & Attr.CODEPOINT_MASK);
+                base = c & Attr.CODEPOINT_MASK;
+                out.codepoint(base);
             }
-            x = i + Math.max(w, 1);
+            // where the receiving terminal's cursor is now, and which cell to write next
+            x = i + Math.max(CharWidth.of(base), 1);
             afterFirstPrint(first);
             first = false;
-            i = x;
+            i += w == 2 && !line.hasContent(i + 1) ? 2 : 1;
+        }
+        if (wideWrap) {
+            moveTo(cols - 1);
         }
         if (nextWrapped) {
             pendingFixups.clear();
@@ -108,6 +131,28 @@ final class LineWriter {
                 erase(f);
             }
         }
+    }
+
+    /** Whether an empty cell looks like one erased with the current background (ECH can make it). */
+    private static boolean eraseCompatible(Line l, int i) {
+        return l.fg(i) == 0 && (l.bg(i) & 0xFC000000) == 0;
+    }
+
+    /**
+     * An empty cell with attributes ECH cannot give (xterm.js leaves them where a wide character
+     * was cut): print a wide character there, then a space to its right, which empties the left
+     * half with the current pen; the right neighbour is reset and written by the caller.
+     */
+    private void nullWithAttributes(Line line, int i) {
+        moveTo(i);
+        out.pen(line.fg(i), line.bg(i), line.extWord(i), false);
+        out.codepoint(0x4E00);
+        out.csi(i + 2, 'G');
+        out.codepoint(' ');
+        out.csi(i + 2, 'G');
+        out.pen(0, 0, 0, false);
+        out.csi(1, 'X');
+        x = i + 1;
     }
 
     /** After the first print of a wrapped line: erase the fillers left on the line above. */

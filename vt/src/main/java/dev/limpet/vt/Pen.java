@@ -5,22 +5,30 @@ final class Pen {
     int fg;
     int bg;
     int ext;
+    /** Active hyperlink (OSC 8), 0 for none. */
+    int link;
 
     void reset() {
         fg = 0;
         bg = 0;
         ext = 0;
+        link = 0;
     }
 
     void copyFrom(Pen o) {
         fg = o.fg;
         bg = o.bg;
         ext = o.ext;
+        link = o.link;
     }
 
-    /** Sets or clears {@link Attr#HAS_EXTENDED} from the underline style, as xterm.js does. */
+    long extWord() {
+        return (long) link << 32 | ext & 0xFFFFFFFFL;
+    }
+
+    /** Sets or clears {@link Attr#HAS_EXTENDED} from underline style and link, as xterm.js does. */
     void updateExtended() {
-        if (Attr.underlineStyle(ext) == 0) {
+        if (Attr.underlineStyle(ext) == 0 && link == 0) {
             bg &= ~Attr.HAS_EXTENDED;
         } else {
             bg |= Attr.HAS_EXTENDED;

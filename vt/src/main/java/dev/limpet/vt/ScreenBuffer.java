@@ -46,7 +46,7 @@ final class ScreenBuffer {
     }
 
     Line blankLine(Pen erase, boolean wrapped) {
-        return Line.blank(cols, erase.fg, erase.bg, erase.ext, wrapped);
+        return Line.blank(cols, erase.fg, erase.bg, erase.extWord(), wrapped);
     }
 
     void fillViewportRows(Pen fill) {

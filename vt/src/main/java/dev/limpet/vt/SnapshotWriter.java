@@ -8,10 +8,11 @@ package dev.limpet.vt;
  */
 final class SnapshotWriter {
     private final Emulator t;
-    private final AnsiOut out = new AnsiOut();
+    private final AnsiOut out;
 
     SnapshotWriter(Emulator t) {
         this.t = t;
+        this.out = new AnsiOut(t.links);
     }
 
     byte[] write(int scrollbackLines) {
@@ -36,6 +37,14 @@ final class SnapshotWriter {
             drawLines(t.alt, t.alt.ybase, t.alt.ybase + t.rows);
             bufferState(t.alt, 0);
         } else {
+            ScreenBuffer alt = t.alt;
+            if (alt.savedX != 0 || alt.savedY != 0 || alt.savedFg != 0 || alt.savedBg != 0 || alt.savedCharset != null) {
+                // the alternate screen keeps its saved cursor while inactive: visit it to set that
+                out.pen(0, 0, 0, true);
+                out.csi("?47h");
+                bufferState(alt, 0);
+                out.csi("?47l");
+            }
             bufferState(normal, targetYbase);
         }
         charsetsAndCursor();
@@ -82,10 +91,10 @@ final class SnapshotWriter {
         }
         int savedRow = b.savedY - b.ybase;
         out.cup(Math.max(0, Math.min(savedRow, t.rows - 1)), Math.min(b.savedX, t.cols - 1));
-        out.pen(b.savedFg, b.savedBg, t.pen.ext, true);
+        out.pen(b.savedFg, b.savedBg, (b.savedBg & Attr.HAS_EXTENDED) != 0 ? t.pen.extWord() : 0, true);
         // the charset in effect is saved too: make it the active one for the moment
         out.ascii("\u001b(" + Charsets.designatorOf(b.savedCharset) + "\u000f");
-        out.ascii("\u001b7");
+        out.ascii("\u001b7\u001b(B");
     }
 
     private void charsetsAndCursor() {
@@ -113,6 +122,9 @@ final class SnapshotWriter {
         int lastStart = -1;
         if (join != 0) {
             lastStart = b.x - (join >> 1 & 3);
+            if (lastStart < 0 || row.width(lastStart) != (join >> 1 & 3)) {
+                lastStart = -1; // the character was not stored there (e.g. dropped without autowrap)
+            }
         } else if (b.x >= t.cols) {
             lastStart = t.cols - 1;
             if (lastStart > 0 && row.width(lastStart) == 0 && row.width(lastStart - 1) == 2) {
@@ -126,17 +138,17 @@ final class SnapshotWriter {
         if (lastStart >= 0 && lastStart < t.cols && row.hasContent(lastStart) && !remapped) {
             // reprint the last character: restores the pending wrap and the join state
             out.cup(b.y - top, lastStart);
-            out.pen(row.fg(lastStart), row.bg(lastStart), row.ext(lastStart), true);
+            out.pen(row.fg(lastStart), row.bg(lastStart), row.extWord(lastStart), true);
             int c = row.content(lastStart);
             out.text((c & Attr.IS_COMBINED) != 0 ? row.combined(lastStart) : Character.toString(c & Attr.CODEPOINT_MASK));
             if (join == 0) {
-                out.pen(t.pen.fg, t.pen.bg, t.pen.ext, true);
+                out.pen(t.pen.fg, t.pen.bg, t.pen.extWord(), true);
             } else if (out.fg != t.pen.fg || out.bg != t.pen.bg) {
-                out.pen(t.pen.fg, t.pen.bg, t.pen.ext, true); // cannot keep the join state then
+                out.pen(t.pen.fg, t.pen.bg, t.pen.extWord(), true); // cannot keep the join state then
             }
         } else {
             out.cup(b.y - top, Math.min(b.x, t.cols - 1));
-            out.pen(t.pen.fg, t.pen.bg, t.pen.ext, true);
+            out.pen(t.pen.fg, t.pen.bg, t.pen.extWord(), true);
         }
     }
 

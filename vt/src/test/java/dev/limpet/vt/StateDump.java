@@ -21,9 +21,9 @@ final class StateDump {
                 + " reverseWrap=" + m.reverseWraparound + " focus=" + m.sendFocus + " sync="
                 + m.synchronizedOutput + " wrap=" + m.wraparound + " mouse=" + m.mouseProtocol + " enc="
                 + m.mouseEncoding + " convertEol=" + t.convertEol);
-        out.add("charset glevel=" + t.glevel + " active=" + sig(t.charset) + " g=" + sig(t.gsets[0]) + "|"
-                + sig(t.gsets[1]) + "|" + sig(t.gsets[2]) + "|" + sig(t.gsets[3]));
-        int penExt = (t.pen.bg & Attr.HAS_EXTENDED) != 0 ? t.pen.ext : 0;
+        out.add("charset glevel=" + t.glevel + " active=" + sig(t.charset) + " g=" + sig(t.gsets[0]) + " | "
+                + sig(t.gsets[1]) + " | " + sig(t.gsets[2]) + " | " + sig(t.gsets[3]));
+        int penExt = (t.pen.bg & Attr.HAS_EXTENDED) != 0 ? Attr.effectiveExt(t.pen.extWord()) : 0;
         out.add("pen=" + t.pen.fg + ":" + t.pen.bg + ":" + penExt);
         buffer(out, "normal", t.normal);
         buffer(out, "alt", t.alt);
@@ -72,7 +72,7 @@ final class StateDump {
     private static String cell(Line line, int i) {
         int content = line.content(i);
         int bg = line.bg(i);
-        int ext = (bg & Attr.HAS_EXTENDED) != 0 ? line.ext(i) : 0;
+        int ext = (bg & Attr.HAS_EXTENDED) != 0 ? Attr.effectiveExt(line.extWord(i)) : 0;
         String c;
         if ((content & Attr.IS_COMBINED) != 0) {
             c = json(line.combined(i)) + "w" + (content >>> Attr.WIDTH_SHIFT);
