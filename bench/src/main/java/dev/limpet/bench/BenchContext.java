@@ -27,6 +27,14 @@ public final class BenchContext {
         this.backends = backends;
     }
 
+    /**
+     * The backends a figure measures: every one in a full run; only the default with --quick (a
+     * smoke test of the harness that must stay under two minutes on a busy machine).
+     */
+    public List<String> backendsToMeasure() {
+        return options.quick() ? List.of(backends.getFirst()) : backends;
+    }
+
     public boolean hasWorkerBackend() {
         return backends.contains("worker");
     }

@@ -34,11 +34,13 @@ public final class BenchMain {
     public static void main(String[] args) throws Exception {
         BenchOptions options = BenchOptions.parse(args);
         Path scratch = Files.createTempDirectory("limpet-bench-");
+        Reaper.sweepOnExit(scratch.toString());
         int rc = 0;
         try {
             rc = run(options, scratch);
         } finally {
             Reaper.reapAll();
+            Reaper.sweep(scratch.toString());
             deleteTree(scratch);
         }
         System.exit(rc);
@@ -55,6 +57,10 @@ public final class BenchMain {
             if (!options.wants(f.name())) {
                 continue;
             }
+            if (System.nanoTime() - started > budgetNanos(options)) {
+                ctx.add(Row.notAvailable(f.name(), "skipped: the run's time budget is used up (machine busy?)", "—"));
+                continue;
+            }
             ctx.log("figure " + f.name());
             try {
                 f.run(ctx);
@@ -63,6 +69,7 @@ public final class BenchMain {
                 e.printStackTrace();
             } finally {
                 Reaper.reapAll();
+                Reaper.sweep(scratch.toString());
             }
         }
         double minutes = (System.nanoTime() - started) / 60e9;
@@ -86,6 +93,11 @@ public final class BenchMain {
             System.err.println("bench: wrote " + options.doc());
         }
         return 0;
+    }
+
+    /** Start no figure after this much time: --quick must end within 2 minutes, a full run within 15. */
+    static long budgetNanos(BenchOptions options) {
+        return (options.quick() ? 95L : 780L) * 1_000_000_000L;
     }
 
     /** The default backend first; {@code worker} only when the daemon really runs it when asked. */

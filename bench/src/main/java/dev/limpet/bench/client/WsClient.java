@@ -91,7 +91,9 @@ public final class WsClient implements AutoCloseable {
         ObjectNode cmd = JSON.createObjectNode().put("type", "spawn_session").put("cols", cols).put("rows", rows);
         ArrayNode a = cmd.putArray("command");
         argv.forEach(a::add);
-        return request(cmd).path("session");
+        JsonNode session = request(cmd).path("session");
+        dev.limpet.bench.proc.Reaper.trackSession(session.path("pid").asLong(-1));
+        return session;
     }
 
     /** Attaches; {@code since} null means "I have nothing". Returns attach_result. */

@@ -34,9 +34,9 @@ public final class EchoFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int keys = ctx.options.pick(2000, 300);
-        int runs = ctx.options.pick(3, 2);
-        for (String backend : ctx.backends) {
+        int keys = ctx.options.pick(2000, 200);
+        int runs = ctx.options.pick(3, 1);
+        for (String backend : ctx.backendsToMeasure()) {
             List<List<Double>> raw = new ArrayList<>();
             List<List<Double>> limpet = new ArrayList<>();
             List<List<Double>> tmux = new ArrayList<>();

@@ -31,12 +31,12 @@ public final class MemoryFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int n = ctx.options.pick(50, 10);
-        long settle = ctx.options.pick(3000, 1500);
-        int yesSeconds = ctx.options.pick(10, 3);
+        int n = ctx.options.pick(50, 3);
+        long settle = ctx.options.pick(3000, 500);
+        int yesSeconds = ctx.options.pick(10, 1);
         long[] tmux = tmuxIdle(n, settle);
         long[] tmuxYes = tmuxYes(yesSeconds);
-        for (String backend : ctx.backends) {
+        for (String backend : ctx.backendsToMeasure()) {
             boolean worker = backend.equals("worker");
             long one;
             long many;
@@ -69,9 +69,10 @@ public final class MemoryFigure implements Figure {
             String b = " [" + backend + "]";
             ctx.add(kbRow("4 memory, 1 idle session" + b, one, tmux[0], "—"));
             ctx.add(kbRow("4 memory, " + n + " idle sessions" + b, many, tmux[1], "—"));
+            double tmuxPerSession = (tmux[1] - tmux[0]) / (double) (n - 1);
             ctx.add(new Row("4 memory per idle session at " + n + b + (worker ? " (worker PSS)" : " (growth)"),
-                    Units.megabytes(perSession), Units.megabytes((tmux[1] - tmux[0]) / (double) (n - 1)) + " (tmux growth)",
-                    Measured.ratio(perSession / ((tmux[1] - tmux[0]) / (double) (n - 1))), "1 sample (median of 3 reads)",
+                    Units.megabytes(perSession), Units.megabytes(tmuxPerSession) + " (tmux growth)",
+                    tmuxPerSession >= 1 ? Measured.ratio(perSession / tmuxPerSession) : "— (tmux ≈ 0)", "1 sample (median of 3 reads)",
                     "≤ 16 MB PSS"));
             ctx.add(new Row("4 memory under yes, " + yesSeconds + " s, client attached" + b,
                     "peak " + Units.megabytes(yes[1]) + " (from " + Units.megabytes(yes[0]) + ", last " + Units.megabytes(yes[2]) + ")",

@@ -31,8 +31,8 @@ public final class ReattachFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int runs = ctx.options.pick(10, 3);
-        for (String backend : ctx.backends) {
+        int runs = ctx.options.pick(10, 2);
+        for (String backend : ctx.backendsToMeasure()) {
             List<Double> full = new ArrayList<>();
             List<Double> fresh = new ArrayList<>();
             long fullBytes = 0;

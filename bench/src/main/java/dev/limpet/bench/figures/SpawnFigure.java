@@ -28,17 +28,18 @@ public final class SpawnFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int runs = ctx.options.pick(10, 3);
+        int runs = ctx.options.pick(10, 2);
+        long idleMillis = ctx.options.pick(3000, 1000);
         List<Double> tmux = tmuxRuns(runs);
-        for (String backend : ctx.backends) {
+        for (String backend : ctx.backendsToMeasure()) {
             boolean worker = backend.equals("worker");
             List<Double> idle = new ArrayList<>();
             List<Double> backToBack = new ArrayList<>();
             try (LimpetDaemon daemon = ctx.daemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
-                Thread.sleep(worker ? 3000 : 500);
+                Thread.sleep(worker ? idleMillis : 300);
                 spawnToFirstByte(ws); // warm-up, not counted
                 for (int i = 0; i < runs; i++) {
-                    Thread.sleep(worker ? 3000 : 200);
+                    Thread.sleep(worker ? idleMillis : 200);
                     idle.add(spawnToFirstByte(ws));
                     if (worker) {
                         backToBack.add(spawnToFirstByte(ws));
@@ -46,7 +47,7 @@ public final class SpawnFigure implements Figure {
                 }
             }
             if (worker) {
-                ctx.add(row("3 spawn → first byte [worker, after 3 s idle: standby if kept]", idle, tmux, "standby ≤ 1× tmux"));
+                ctx.add(row("3 spawn → first byte [worker, after " + idleMillis / 1000.0 + " s idle: standby if kept]", idle, tmux, "standby ≤ 1× tmux"));
                 ctx.add(row("3 spawn → first byte [worker, back-to-back: cold]", backToBack, tmux, "cold ≤ 150 ms"));
             } else {
                 ctx.add(row("3 spawn → first byte [" + backend + "]", idle, tmux, "≤ 1× tmux (standby)"));

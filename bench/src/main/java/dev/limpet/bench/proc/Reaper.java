@@ -12,9 +12,20 @@ import java.util.Optional;
 public final class Reaper {
     private static final List<ProcessHandle> HANDLES = new ArrayList<>();
     private static final List<AutoCloseable> CLOSERS = new ArrayList<>();
+    private static volatile String sweepMarker;
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(Reaper::reapAll, "bench-reaper"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            reapAll();
+            if (sweepMarker != null) {
+                sweep(sweepMarker);
+            }
+        }, "bench-reaper"));
+    }
+
+    /** Also {@link #sweep} this marker when the JVM exits (Ctrl-C included). */
+    public static void sweepOnExit(String marker) {
+        sweepMarker = marker;
     }
 
     private Reaper() {}
@@ -52,6 +63,37 @@ public final class Reaper {
         }
         for (ProcessHandle h : handles.reversed()) {
             kill(h);
+        }
+    }
+
+    /**
+     * Kills every process whose command line contains {@code marker} (the run's scratch directory:
+     * pty-workers run from a copy of the jar under their daemon's data root, and survive the daemon
+     * on purpose).
+     */
+    public static void sweep(String marker) {
+        long self = ProcessHandle.current().pid();
+        ProcessHandle.allProcesses().filter(h -> h.pid() != self).forEach(h -> {
+            try {
+                byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+                if (new String(raw, java.nio.charset.StandardCharsets.UTF_8).contains(marker)) {
+                    kill(h);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // gone, or not ours to read
+            }
+        });
+    }
+
+    /** A session program and, when it is not the daemon or init, its parent (the pty-worker holding it). */
+    public static void trackSession(long programPid) {
+        if (programPid <= 0) {
+            return;
+        }
+        track(programPid);
+        long parent = Pss.parentOf(programPid);
+        if (parent > 1 && parent != ProcessHandle.current().pid()) {
+            track(parent);
         }
     }
 

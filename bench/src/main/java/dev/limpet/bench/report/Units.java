@@ -20,6 +20,9 @@ public final class Units {
     }
 
     public static String megabytes(double kilobytes) {
+        if (Math.abs(kilobytes) < 1024) {
+            return String.format(Locale.ROOT, "%.0f kB", kilobytes);
+        }
         return String.format(Locale.ROOT, "%.1f MB", kilobytes / 1024);
     }
 
