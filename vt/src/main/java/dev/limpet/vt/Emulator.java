@@ -86,6 +86,19 @@ final class Emulator implements ParserHandler {
         int preceding = parser.joinState;
         for (int pos = start; pos < end; ++pos) {
             int code = data[pos];
+            if (code < 0x7F && cs == null && !insert && b.x < cols) {
+                // fast path: a run of ASCII that fits on the row
+                int limit = Math.min(end, pos + cols - b.x);
+                int p = pos + 1;
+                while (p < limit && data[p] < 0x7F) {
+                    p++;
+                }
+                row.putAscii(b.x, data, pos, p, attr);
+                b.x += p - pos;
+                preceding = 2;
+                pos = p - 1;
+                continue;
+            }
             if (code < 127 && cs != null && cs[code] != 0) {
                 code = cs[code];
             }

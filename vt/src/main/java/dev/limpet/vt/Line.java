@@ -108,6 +108,24 @@ final class Line {
         set(i, cp | width << Attr.WIDTH_SHIFT, pen.fg, pen.bg, pen.extWord(), null);
     }
 
+    /** Writes ASCII code points {@code cps[from..to)} as width-1 cells from column {@code x}. */
+    void putAscii(int x, int[] cps, int from, int to, Pen pen) {
+        int fg = pen.fg;
+        int bg = pen.bg;
+        int o = x * CELL;
+        for (int k = from; k < to; k++, o += CELL) {
+            data[o] = cps[k] | 1 << Attr.WIDTH_SHIFT;
+            data[o + 1] = fg;
+            data[o + 2] = bg;
+        }
+        if ((bg & Attr.HAS_EXTENDED) != 0) {
+            if (ext == null) {
+                ext = new long[length];
+            }
+            java.util.Arrays.fill(ext, x, x + to - from, pen.extWord());
+        }
+    }
+
     /** Copies cell {@code src} of {@code from} into cell {@code dst} of this line. */
     void copyCell(int dst, Line from, int src) {
         if (src < 0 || src >= from.length) {

@@ -94,7 +94,20 @@ public final class ScreenModel {
      */
     public String scrollbackLine(int i) {
         java.util.Objects.checkIndex(i, emu.buf.ybase);
-        return emu.buf.lines.get(i).text(true);
+        return stripSpaces(emu.buf.lines.get(i).text(true));
+    }
+
+    private static String stripSpaces(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
+    }
+
+    /** Lines of scrollback this model keeps at most. */
+    public int scrollbackLimit() {
+        return emu.scrollback;
     }
 
     /** Whether visible row {@code y} continues the row above it (the text wrapped). */
@@ -136,7 +149,7 @@ public final class ScreenModel {
         String[] lines = new String[emu.rows];
         int last = -1;
         for (int y = 0; y < emu.rows; y++) {
-            lines[y] = emu.buf.line(y).text(true);
+            lines[y] = stripSpaces(emu.buf.line(y).text(true));
             if (!lines[y].isEmpty()) {
                 last = y;
             }

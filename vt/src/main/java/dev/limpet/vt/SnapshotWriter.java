@@ -90,6 +90,9 @@ final class SnapshotWriter {
             }
         }
         int savedRow = b.savedY - b.ybase;
+        if (b.savedX == 0 && savedRow <= 0 && b.savedFg == 0 && b.savedBg == 0 && b.savedCharset == null) {
+            return; // the saved cursor of a fresh terminal
+        }
         out.cup(Math.max(0, Math.min(savedRow, t.rows - 1)), Math.min(b.savedX, t.cols - 1));
         out.pen(b.savedFg, b.savedBg, (b.savedBg & Attr.HAS_EXTENDED) != 0 ? t.pen.extWord() : 0, true);
         // the charset in effect is saved too: make it the active one for the moment
@@ -100,15 +103,21 @@ final class SnapshotWriter {
     private void charsetsAndCursor() {
         ScreenBuffer b = t.buf;
         char[] g = {'(', ')', '*', '+'};
+        boolean anySet = t.glevel != 0 || t.charset != null;
         for (int i = 0; i < 4; i++) {
-            out.ascii("\u001b" + g[i] + Charsets.designatorOf(t.gsets[i]));
+            anySet |= t.gsets[i] != null;
         }
-        out.ascii(switch (t.glevel) {
-            case 1 -> "\u000e";
-            case 2 -> "\u001bn";
-            case 3 -> "\u001bo";
-            default -> "\u000f";
-        });
+        if (anySet) {
+            for (int i = 0; i < 4; i++) {
+                out.ascii("\u001b" + g[i] + Charsets.designatorOf(t.gsets[i]));
+            }
+            out.ascii(switch (t.glevel) {
+                case 1 -> "\u000e";
+                case 2 -> "\u001bn";
+                case 3 -> "\u001bo";
+                default -> "\u000f";
+            });
+        }
         if (t.charset != t.gsets[t.glevel] && t.charset == b.savedCharset) {
             out.ascii("\u001b8"); // DECRC is the only way to an active set that is not designated
         }
