@@ -31,8 +31,12 @@ final class RuntimeJar {
 
     static String classPath(Path runtimeDir) throws IOException {
         Path source = codeSource();
-        if (source == null || !Files.isRegularFile(source) || !source.toString().endsWith(".jar")) {
-            return System.getProperty("java.class.path");
+        String classPath = System.getProperty("java.class.path");
+        // Only the runnable jar (java -jar limpet.jar: the whole class path is that one file) holds
+        // everything a worker needs; a module jar on a longer class path (tests) does not.
+        if (source == null || !Files.isRegularFile(source) || !source.toString().endsWith(".jar")
+                || !sameFile(source, classPath)) {
+            return classPath;
         }
         String version = LimpetVersion.get() + "-" + sha256(source).substring(0, 12);
         Path dir = runtimeDir.resolve(version);
@@ -51,6 +55,17 @@ final class RuntimeJar {
         }
         LOG.info("workers run from {}", target);
         return target.toString();
+    }
+
+    private static boolean sameFile(Path source, String classPath) {
+        if (classPath == null || classPath.isBlank() || classPath.contains(java.io.File.pathSeparator)) {
+            return false;
+        }
+        try {
+            return Files.isSameFile(source, Path.of(classPath));
+        } catch (IOException | java.nio.file.InvalidPathException e) {
+            return false;
+        }
     }
 
     private static Path codeSource() {

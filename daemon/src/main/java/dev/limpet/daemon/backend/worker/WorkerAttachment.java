@@ -67,12 +67,16 @@ final class WorkerAttachment implements Attachment {
             case WorkerRpc.EVENT_OUTPUT -> {
                 WorkerPayloads.OutputEvent o = WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class);
                 synchronized (this) {
+                    if (closed) {
+                        return;
+                    }
                     if (held != null) {
                         held.add(o);
                         return;
                     }
+                    // Under the lock, so that once close() returns nothing more is delivered.
+                    deliver(o.data(), o.endOffset());
                 }
-                deliver(o.data(), o.endOffset());
             }
             case WorkerRpc.EVENT_EXIT -> {
                 WorkerPayloads.ExitEvent x = WorkerCodec.read(e.body(), WorkerPayloads.ExitEvent.class);
@@ -125,7 +129,9 @@ final class WorkerAttachment implements Attachment {
 
     @Override
     public void close() {
-        closed = true;
+        synchronized (this) {
+            closed = true;
+        }
         WorkerClient c = client;
         if (c != null) {
             c.close();
