@@ -90,6 +90,27 @@ class CliVerbsIT {
     }
 
     @Test
+    void captureShowsTheTrueScreenOfVim() throws Exception {
+        java.nio.file.Path file = dir.resolve("notes.txt");
+        java.nio.file.Files.writeString(file, "first line of the file\nsecond line\n");
+        String id = ok("new", "--size", "80x24", "--", "vim", "-u", "NONE", "-N", file.toString()).out().strip();
+        try {
+            await().atMost(Duration.ofSeconds(30)).until(() -> ok("capture", id).out().contains("second line"));
+            ok("send", "--no-enter", id, "Go");
+            ok("send", id, "typed in vim");
+            await().atMost(Duration.ofSeconds(30)).until(() -> ok("capture", id).out().contains("typed in vim"));
+            String[] rows = ok("capture", id).out().split("\n");
+            assertThat(rows[0]).isEqualTo("first line of the file");
+            assertThat(rows[1]).isEqualTo("second line");
+            // vim draws "~" on the empty rows below the text and its status on the last row.
+            assertThat(rows).contains("~");
+            assertThat(rows[rows.length - 1]).contains("INSERT");
+        } finally {
+            ok("rm", id);
+        }
+    }
+
+    @Test
     void unknownSessionExitsTwoNamingIt() throws Exception {
         LimpetCli.Result r = LimpetCli.run(root, "capture", "no-such-session");
         assertThat(r.exitCode()).isEqualTo(2);

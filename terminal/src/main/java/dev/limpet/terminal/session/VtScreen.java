@@ -44,7 +44,16 @@ public final class VtScreen implements ScreenFeed {
 
     @Override
     public String text() {
-        String t = model.text();
-        return t.isEmpty() ? "" : t + "\n";
+        // Programs often paint blank cells with explicit spaces (vim's "~" rows): trim them too.
+        StringBuilder out = new StringBuilder();
+        for (String line : model.text().split("\n", -1)) {
+            out.append(line.stripTrailing()).append('\n');
+        }
+        String t = out.toString();
+        int end = t.length();
+        while (end > 0 && t.charAt(end - 1) == '\n') {
+            end--;
+        }
+        return end == 0 ? "" : t.substring(0, end) + "\n";
     }
 }
