@@ -94,13 +94,26 @@ function dump(term) {
   return out.join('\n');
 }
 
+// An exception inside xterm.js' parser escapes its write queue: fail the current job, go on.
+let failCurrent = null;
+process.on('uncaughtException', e => {
+  if (failCurrent) {
+    failCurrent(e);
+  } else {
+    throw e;
+  }
+});
+
 function write(term, data) {
-  return new Promise(resolve => term.write(data, resolve));
+  return new Promise((resolve, reject) => {
+    failCurrent = reject;
+    term.write(data, resolve);
+  });
 }
 
 async function run(job, files) {
   const term = new Terminal({
-    cols: job.cols, rows: job.rows, scrollback: job.scrollback, allowProposedApi: true
+    cols: job.cols, rows: job.rows, scrollback: job.scrollback, allowProposedApi: true, logLevel: 'off'
   });
   for (const op of job.ops) {
     if (op[0] === 'w') {

@@ -160,9 +160,12 @@ final class CsiHandler {
             }
             case 1 -> {
                 eraseLine(b.y, 0, b.x + 1, true, protect);
-                if (b.x + 1 >= t.cols && b.y + 1 < b.lines.length()) {
-                    // xterm.js indexes the ring without ybase here
-                    b.lines.get(b.y + 1).wrapped = false;
+                if (b.x + 1 >= t.cols) {
+                    // xterm.js indexes the ring without ybase here, wrapping around past its end
+                    Line next = b.lines.getCyclic(b.y + 1);
+                    if (next != null) {
+                        next.wrapped = false;
+                    }
                 }
                 for (int j = b.y - 1; j >= 0; j--) {
                     resetLine(j, protect);

@@ -128,6 +128,11 @@ final class LineRing {
         }
     }
 
+    /** The array slot line {@code i} maps to even past the end (xterm.js' arithmetic); may be null. */
+    Line getCyclic(int i) {
+        return start + i >= 0 ? array[(int) ((start + i) % array.length)] : null;
+    }
+
     /**
      * Sets line {@code i} where {@code i} may be negative, with xterm.js' arithmetic: a negative
      * index still lands in the array (on the newest lines) while the unreduced start allows it.

@@ -12,14 +12,16 @@ import java.util.List;
 final class LineWriter {
     private final AnsiOut out;
     private final int cols;
+    private final int rows;
     /** Cursor column on the receiving terminal. */
     private int x;
     /** Null-cell runs of the previous line written as fillers: from, to, bg (triples). */
     private final List<int[]> pendingFixups = new ArrayList<>();
 
-    LineWriter(AnsiOut out, int cols) {
+    LineWriter(AnsiOut out, int cols, int rows) {
         this.out = out;
         this.cols = cols;
+        this.rows = rows;
     }
 
     private static boolean isDefaultNull(Line l, int i) {
@@ -44,7 +46,7 @@ final class LineWriter {
         boolean nextWrapped = next != null && next.wrapped;
         // a continuation that scrolled in at the bottom was filled with the pen of its first cell
         boolean dirty = forceWrapStart && (line.bg(0) & ~0xFC000000) != 0;
-        int end = nextWrapped || dirty ? cols : contentEnd(line);
+        int end = nextWrapped || dirty ? cols : Math.max(contentEnd(line), forceWrapStart ? 1 : 0);
         boolean wideWrap = nextWrapped && cols >= 2 && line.length >= cols && !line.hasContent(cols - 1)
                 && line.width(cols - 1) == 1
                 && next.width(0) == 2 && line.fg(cols - 1) == next.fg(0) && line.bg(cols - 1) == next.bg(0);
@@ -158,6 +160,10 @@ final class LineWriter {
     /** After the first print of a wrapped line: erase the fillers left on the line above. */
     private void afterFirstPrint(boolean first) {
         if (!first || pendingFixups.isEmpty()) {
+            return;
+        }
+        if (rows == 1) {
+            pendingFixups.clear(); // the line above has already scrolled away: fillers stay
             return;
         }
         int back = x;

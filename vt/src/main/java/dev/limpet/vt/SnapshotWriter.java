@@ -53,7 +53,7 @@ final class SnapshotWriter {
     }
 
     private void drawLines(ScreenBuffer b, int from, int to) {
-        LineWriter w = new LineWriter(out, t.cols);
+        LineWriter w = new LineWriter(out, t.cols, t.rows);
         boolean dummy = false;
         if (b == t.alt) {
             out.cup(0, 0);

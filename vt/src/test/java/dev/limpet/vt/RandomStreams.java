@@ -42,8 +42,10 @@ final class RandomStreams {
                 osc();
             } else if (k < 95) {
                 stringSequence();
-            } else {
+            } else if (k < 97) {
                 garbage();
+            } else {
+                cornerErase();
             }
         }
         return out.toByteArray();
@@ -124,6 +126,14 @@ final class RandomStreams {
             p = Integer.toString(r.nextInt(300));
         }
         s((r.nextInt(20) == 0 ? "\u009B" : "\u001b[") + prefix + p + inter + fin);
+    }
+
+    /** Cursor to the bottom-right corner (or beyond) followed by an erase: edge cases of ED/EL. */
+    private void cornerErase() {
+        // not ED 1 there: xterm.js may throw on it (README, intentional difference 3)
+        boolean display = r.nextBoolean();
+        int mode = display ? new int[] {0, 2, 3}[r.nextInt(3)] : r.nextInt(3);
+        s("\u001b[999;999H" + (r.nextBoolean() ? "x" : "") + "\u001b[" + mode + (display ? "J" : "K"));
     }
 
     private void sgr() {
