@@ -1,18 +1,12 @@
 package dev.limpet.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,13 +20,15 @@ class AttachRestartIT {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     Path tmp;
-    private final String socket = "limpet-rs-" + UUID.randomUUID().toString().substring(0, 8);
+    private TmuxPane pane;
     private DaemonProcess daemon;
     private String sessionId;
 
     @AfterEach
     void tearDown() throws Exception {
-        tmux("kill-server");
+        if (pane != null) {
+            pane.close();
+        }
         if (daemon != null && daemon.process.isAlive() && sessionId != null) {
             LimpetCli.run(daemon.root, "rm", sessionId);
         }
@@ -53,30 +49,30 @@ class AttachRestartIT {
         List<String> attach = new ArrayList<>(List.of(DaemonProcess.java()));
         attach.addAll(DaemonProcess.fastJvm());
         attach.addAll(List.of("-jar", DaemonProcess.jar().toString(), "attach", "--data-root", root.toString(), sessionId));
-        tmux("new-session", "-d", "-s", "it", "-x", "100", "-y", "30",
-                "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach) + "; echo ATTACH_EXIT=$?; sleep 600");
-        awaitScreen(s -> s.strip().endsWith("$"), "attached: the prompt is shown");
-        type("echo before-$((1+1))", "Enter");
-        awaitScreen(s -> s.contains("before-2"), "first command ran");
+        pane = new TmuxPane(100, 30, "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach)
+                + "; echo ATTACH_EXIT=$?; sleep 600", this::daemonLog);
+        pane.awaitScreen(s -> s.strip().endsWith("$"), "attached: the prompt is shown");
+        pane.type("echo before-$((1+1))", "Enter");
+        pane.awaitScreen(s -> s.contains("before-2"), "first command ran");
         String pidBefore = shellPid();
 
         daemon.kill9();
-        awaitScreen(s -> s.contains("limpet: reconnecting"), "reconnecting status shown");
+        pane.awaitScreen(s -> s.contains("limpet: reconnecting"), "reconnecting status shown");
         daemon = DaemonProcess.start(root);
 
-        awaitScreen(s -> !s.contains("reconnecting"), "re-attached");
-        type("echo after-$((2+2))", "Enter");
-        awaitScreen(s -> s.contains("after-4"), "typing reaches the same shell after the restart");
-        type("echo pid-$$", "Enter");
-        awaitScreen(s -> s.contains("pid-" + pidBefore), "the same shell process answers");
+        pane.awaitScreen(s -> !s.contains("reconnecting"), "re-attached");
+        pane.type("echo after-$((2+2))", "Enter");
+        pane.awaitScreen(s -> s.contains("after-4"), "typing reaches the same shell after the restart");
+        pane.type("echo pid-$$", "Enter");
+        pane.awaitScreen(s -> s.contains("pid-" + pidBefore), "the same shell process answers");
 
-        String screen = capture();
+        String screen = pane.screen();
         assertThat(screen.indexOf("before-2")).isLessThan(screen.indexOf("after-4"));
         for (String output : List.of("before-2", "after-4")) {
-            assertThat(count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
+            assertThat(TmuxPane.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
         }
-        tmux("send-keys", "-t", "it", "-H", "1c");
-        awaitScreen(s -> s.contains("ATTACH_EXIT=0"), "detached with exit 0");
+        pane.typeHex("1c");
+        pane.awaitScreen(s -> s.contains("ATTACH_EXIT=0"), "detached with exit 0");
     }
 
     private String shellPid() throws Exception {
@@ -88,39 +84,11 @@ class AttachRestartIT {
         throw new AssertionError("session " + sessionId + " not listed");
     }
 
-    private void type(String... keys) throws Exception {
-        List<String> args = new ArrayList<>(List.of("send-keys", "-t", "it"));
-        args.addAll(List.of(keys));
-        tmux(args.toArray(String[]::new));
-    }
-
-    private void awaitScreen(java.util.function.Predicate<String> condition, String what) throws Exception {
+    private String daemonLog() {
         try {
-            await(what).atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> condition.test(capture()));
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
-            throw new AssertionError("timed out waiting for: " + what + "; the pane shows:\n" + capture()
-                    + "\ndaemon log:\n" + daemon.log(), e);
+            return "daemon log:\n" + daemon.log();
+        } catch (IOException e) {
+            return "daemon log unreadable: " + e;
         }
-    }
-
-    private String capture() throws Exception {
-        return tmux("capture-pane", "-p", "-t", "it");
-    }
-
-    private static int count(String haystack, String needle) {
-        int n = 0;
-        for (int i = haystack.indexOf(needle); i >= 0; i = haystack.indexOf(needle, i + 1)) {
-            n++;
-        }
-        return n;
-    }
-
-    private String tmux(String... args) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("tmux", "-L", socket, "-f", "/dev/null"));
-        command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        p.waitFor(10, TimeUnit.SECONDS);
-        return out;
     }
 }
