@@ -21,8 +21,15 @@ final class Line {
         length = cols;
         this.wrapped = wrapped;
         if (fillContent != 0 || fillFg != 0 || fillBg != 0) {
-            for (int i = 0; i < cols; i++) {
-                set(i, fillContent, fillFg, fillBg, fillExt, null);
+            int[] d = data;
+            for (int o = 0; o < d.length; o += CELL) {
+                d[o] = fillContent;
+                d[o + 1] = fillFg;
+                d[o + 2] = fillBg;
+            }
+            if ((fillBg & Attr.HAS_EXTENDED) != 0) {
+                ext = new long[cols];
+                Arrays.fill(ext, fillExt);
             }
         }
     }

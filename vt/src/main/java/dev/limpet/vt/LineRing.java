@@ -144,6 +144,8 @@ final class LineRing {
     }
 
     private int idx(int i) {
-        return (int) ((start + i) % array.length);
+        long r = start + i;
+        int n = array.length;
+        return r < n ? (int) r : (int) (r % n);
     }
 }
