@@ -21,7 +21,9 @@ export class Daemon {
   async start(timeoutMs = 30_000) {
     const args = ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
-    const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
+    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env };
+    const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.process = child;
     let buffered = '';
     const found = await new Promise((resolve, reject) => {
@@ -75,7 +77,17 @@ export class Daemon {
     return text ? JSON.parse(text) : null;
   }
 
+  /** Removes every session (their workers end with them), then stops the daemon and its data. */
   async cleanup() {
+    if (this.process && this.process.exitCode === null) {
+      try {
+        for (const session of await this.api('/api/sessions')) {
+          await this.api(`/api/sessions/${session.id}`, { method: 'DELETE' });
+        }
+      } catch (error) {
+        console.error(`limpet-e2e: could not remove the sessions of ${this.dataRoot}: ${error}`);
+      }
+    }
     await this.kill9();
     rmSync(this.dataRoot, { recursive: true, force: true });
   }

@@ -42,12 +42,16 @@ class AttachProxyIT {
     Path tmp;
 
     private final List<Process> processes = new ArrayList<>();
+    private final List<DaemonProcess> daemons = new ArrayList<>();
     private final List<AutoCloseable> closeables = new ArrayList<>();
 
     @AfterEach
     void tearDown() throws Exception {
         for (Process p : processes) {
             p.destroyForcibly();
+        }
+        for (DaemonProcess d : daemons) {
+            d.close();
         }
         for (AutoCloseable c : closeables) {
             c.close();
@@ -56,7 +60,8 @@ class AttachProxyIT {
 
     @Test
     void attachRidesThroughCutConnectionsWithTheExactByteStream() throws Exception {
-        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        DaemonProcess daemon = DaemonProcess.start(tmp.resolve("root"));
+        daemons.add(daemon);
         String id = daemon.spawn("count", TestPrograms.command(Counter.class, "0", "20"));
         TcpProxy proxy = new TcpProxy(daemon.port());
         closeables.add(proxy);
@@ -79,7 +84,7 @@ class AttachProxyIT {
         int before = lines(stdout).size();
         await().atMost(Duration.ofSeconds(30)).until(() -> lines(stdout).size() >= before + 40);
 
-        daemon.kill(id);
+        daemon.closeSession(id);
         assertThat(attach.waitFor(30, TimeUnit.SECONDS)).as("attach exits after the session ends").isTrue();
         assertThat(attach.exitValue()).isZero();
 
@@ -98,7 +103,8 @@ class AttachProxyIT {
 
     @Test
     void noReconnectExitsOneWhenTheLinkIsCut() throws Exception {
-        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        DaemonProcess daemon = DaemonProcess.start(tmp.resolve("root"));
+        daemons.add(daemon);
         String id = daemon.spawn("count", TestPrograms.command(Counter.class, "0", "50"));
         TcpProxy proxy = new TcpProxy(daemon.port());
         closeables.add(proxy);
@@ -114,7 +120,7 @@ class AttachProxyIT {
 
     private Process attach(int port, String token, String id, ByteArrayOutputStream stdout, Path stderr, String... extra)
             throws IOException {
-        List<String> command = new ArrayList<>(Daemon.limpet());
+        List<String> command = new ArrayList<>(DaemonProcess.limpet());
         command.addAll(List.of("attach", id));
         command.addAll(List.of(extra));
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
@@ -173,59 +179,6 @@ class AttachProxyIT {
 
     private static String tail(String s) {
         return s.length() > 300 ? "…" + s.substring(s.length() - 300) : s;
-    }
-
-    /** A daemon process on a fresh data root, with the REST calls these tests need. */
-    record Daemon(Process process, Path root, int port, String token) {
-        static final ObjectMapper JSON = new ObjectMapper();
-        static final HttpClient HTTP = HttpClient.newHttpClient();
-
-        static List<String> limpet() {
-            return List.of(TestPrograms.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
-                    "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", System.getProperty("limpet.jar"));
-        }
-
-        static Daemon start(Path root, Path log, List<Process> processes) throws Exception {
-            List<String> command = new ArrayList<>(limpet());
-            command.addAll(List.of("daemon", "--data-root", root.toString(), "--port", "0"));
-            Process p = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            processes.add(p);
-            Path info = root.resolve("daemon.json");
-            await().atMost(Duration.ofSeconds(90)).until(() -> Files.exists(info) || !p.isAlive());
-            assertThat(p.isAlive()).as("daemon running; log: %s", log).isTrue();
-            JsonNode json = JSON.readTree(Files.readString(info));
-            return new Daemon(p, root, json.get("port").asInt(), Files.readString(root.resolve("auth-token")).strip());
-        }
-
-        String spawn(String label, List<String> command) throws Exception {
-            String body = JSON.writeValueAsString(Map.of("label", label, "command", command, "cols", 100, "rows", 30));
-            JsonNode session = JSON.readTree(call("POST", "/api/sessions", body));
-            return session.get("id").asText();
-        }
-
-        /** A plain interactive bash with a short prompt and no rc files. */
-        String spawnShell() throws Exception {
-            String body = JSON.writeValueAsString(Map.of("label", "sh", "command", List.of("bash", "--norc", "--noprofile", "-i"),
-                    "cols", 100, "rows", 30, "env", Map.of("PS1", "$ ", "TERM", "xterm-256color")));
-            return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
-        }
-
-        void kill(String id) throws Exception {
-            call("POST", "/api/sessions/" + id + "/kill", "{}");
-        }
-
-        void input(String id, String data) throws Exception {
-            call("POST", "/api/sessions/" + id + "/input", JSON.writeValueAsString(Map.of("data", data)));
-        }
-
-        String call(String method, String path, String body) throws Exception {
-            HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                    .method(method, HttpRequest.BodyPublishers.ofString(body)).build();
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            assertThat(response.statusCode()).as("%s %s: %s", method, path, response.body()).isBetween(200, 299);
-            return response.body();
-        }
     }
 
     /** Forwards TCP to the daemon; {@link #cutAll()} drops every live connection, {@link #refuse} closes new ones at once. */

@@ -2,7 +2,6 @@ package dev.limpet.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.it.AttachProxyIT.Daemon;
 import dev.limpet.it.AttachProxyIT.TcpProxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +21,7 @@ class AttachTmuxIT {
 
     private TmuxPane pane;
     private final List<Process> processes = new ArrayList<>();
+    private final List<DaemonProcess> daemons = new ArrayList<>();
     private TcpProxy proxy;
 
     @AfterEach
@@ -35,15 +35,19 @@ class AttachTmuxIT {
         for (Process p : processes) {
             p.destroyForcibly();
         }
+        for (DaemonProcess d : daemons) {
+            d.close();
+        }
     }
 
     @Test
     void aPersonKeepsOneContinuousSessionAcrossALostLinkAndDetaches() throws Exception {
-        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        DaemonProcess daemon = DaemonProcess.start(tmp.resolve("root"));
+        daemons.add(daemon);
         String id = daemon.spawnShell();
         proxy = new TcpProxy(daemon.port());
 
-        String attach = String.join(" ", Daemon.limpet()) + " attach " + id;
+        String attach = String.join(" ", DaemonProcess.limpet()) + " attach " + id;
         String env = "LIMPET_URL=http://127.0.0.1:" + proxy.port() + "/ LIMPET_TOKEN=" + daemon.token()
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
         pane = new TmuxPane(100, 30, "env " + env + " " + attach + "; echo ATTACH_EXIT=$?; sleep 600", () -> "");
@@ -80,10 +84,11 @@ class AttachTmuxIT {
 
     @Test
     void attachToAnUnknownSessionExitsTwoNamingIt() throws Exception {
-        Daemon daemon = Daemon.start(tmp.resolve("root"), tmp.resolve("daemon.log"), processes);
+        DaemonProcess daemon = DaemonProcess.start(tmp.resolve("root"));
+        daemons.add(daemon);
         String env = "LIMPET_URL=http://127.0.0.1:" + daemon.port() + "/ LIMPET_TOKEN=" + daemon.token()
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
-        pane = new TmuxPane(100, 30, "env " + env + " " + String.join(" ", Daemon.limpet()) + " attach no-such-thing; echo ATTACH_EXIT=$?; sleep 600", () -> "");
+        pane = new TmuxPane(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach no-such-thing; echo ATTACH_EXIT=$?; sleep 600", () -> "");
         pane.awaitScreen(s -> s.contains("ATTACH_EXIT=2"), "exit 2");
         assertThat(pane.screen()).contains("no session 'no-such-thing'");
     }

@@ -2,7 +2,6 @@ package dev.limpet.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.it.AttachProxyIT.Daemon;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.OutputStream;
@@ -22,16 +21,22 @@ class AttachTwoHostsIT {
     Path tmp;
 
     private final List<Process> processes = new ArrayList<>();
+    private final List<DaemonProcess> daemons = new ArrayList<>();
 
     @AfterEach
-    void tearDown() {
+    void tearDown() throws Exception {
         processes.forEach(Process::destroyForcibly);
+        for (DaemonProcess d : daemons) {
+            d.close();
+        }
     }
 
     @Test
     void twoHostsAreListedTogetherAndAttachFollowsTheHostName() throws Exception {
-        Daemon alpha = Daemon.start(tmp.resolve("alpha"), tmp.resolve("alpha.log"), processes);
-        Daemon beta = Daemon.start(tmp.resolve("beta"), tmp.resolve("beta.log"), processes);
+        DaemonProcess alpha = DaemonProcess.start(tmp.resolve("alpha"));
+        daemons.add(alpha);
+        DaemonProcess beta = DaemonProcess.start(tmp.resolve("beta"));
+        daemons.add(beta);
         String a = alpha.spawn("on-alpha", TestPrograms.command(Counter.class, "0", "1000"));
         String b = beta.spawn("on-beta", TestPrograms.command(Counter.class, "0", "1000"));
         Path config = tmp.resolve("cfg/limpet");
@@ -40,7 +45,7 @@ class AttachTwoHostsIT {
                 {"hosts":[
                   {"name":"alpha","url":"http://127.0.0.1:%d","token_file":"%s"},
                   {"name":"beta","url":"http://127.0.0.1:%d","token_file":"%s"}]}"""
-                .formatted(alpha.port(), alpha.root().resolve("auth-token"), beta.port(), beta.root().resolve("auth-token")));
+                .formatted(alpha.port(), alpha.root.resolve("auth-token"), beta.port(), beta.root.resolve("auth-token")));
 
         String listing = run(List.of("ls", "--all-hosts", "--data-root", tmp.resolve("no-local-daemon").toString()), null);
         assertThat(listing).containsPattern("alpha\\s+" + a + "\\s+on-alpha").containsPattern("beta\\s+" + b + "\\s+on-beta");
@@ -52,7 +57,7 @@ class AttachTwoHostsIT {
 
     /** Runs a limpet verb with XDG_CONFIG_HOME pointing at the test's hosts.json; {@code keys} are typed once the session's first line arrived. */
     private String run(List<String> args, String keys) throws Exception {
-        List<String> command = new ArrayList<>(Daemon.limpet());
+        List<String> command = new ArrayList<>(DaemonProcess.limpet());
         command.addAll(args);
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(tmp.resolve("verb.err").toFile());
         pb.environment().put("XDG_CONFIG_HOME", tmp.resolve("cfg").toString());

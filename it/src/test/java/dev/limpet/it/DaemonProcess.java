@@ -20,6 +20,9 @@ import java.util.regex.Pattern;
 public final class DaemonProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]{64})");
 
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+
     public final Path root;
     public final Process process;
     public final String url;
@@ -69,6 +72,9 @@ public final class DaemonProcess implements AutoCloseable {
         cmd.addAll(List.of(extraArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");
+        // A test that dies before its clean-up must not leave sessions running for days: workers
+        // whose daemon is gone reap themselves after this many seconds.
+        pb.environment().putIfAbsent("LIMPET_WORKER_ORPHAN_TTL", "120");
         Process p = pb.start();
         CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
             // Not try-with-resources: once the line is found the drain thread owns the reader, and
@@ -108,6 +114,56 @@ public final class DaemonProcess implements AutoCloseable {
         return new DaemonProcess(root, p, m.group(1), m.group(2), log);
     }
 
+    public int port() {
+        return port;
+    }
+
+    public String token() {
+        return token;
+    }
+
+    /** The command prefix that runs the built jar as a short-lived client ({@code limpet VERB…}). */
+    public static List<String> limpet() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(java());
+        cmd.addAll(fastJvm());
+        cmd.addAll(List.of("-jar", jar().toString()));
+        return cmd;
+    }
+
+    /** Starts a session through the REST API and returns its id. */
+    public String spawn(String label, List<String> command) throws Exception {
+        String body = JSON.writeValueAsString(java.util.Map.of("label", label, "command", command, "cols", 100, "rows", 30));
+        return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
+    }
+
+    /** A plain interactive bash with the prompt {@code "$ "} and no rc files. */
+    public String spawnShell() throws Exception {
+        String body = JSON.writeValueAsString(java.util.Map.of("label", "sh", "command", List.of("bash", "--norc", "--noprofile", "-i"),
+                "cols", 100, "rows", 30, "env", java.util.Map.of("PS1", "$ ", "TERM", "xterm-256color")));
+        return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
+    }
+
+    public void closeSession(String id) throws Exception {
+        call("POST", "/api/sessions/" + id + "/kill", "{}");
+    }
+
+    public void input(String id, String data) throws Exception {
+        call("POST", "/api/sessions/" + id + "/input", JSON.writeValueAsString(java.util.Map.of("data", data)));
+    }
+
+    /** An authenticated REST call that must succeed; returns the body. */
+    public String call(String method, String path, String body) throws Exception {
+        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .method(method, java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+        var response = HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new AssertionError(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
+        }
+        return response.body();
+    }
+
     /** {@code kill -9}: no shutdown hook, no cleanup. */
     public void kill9() throws InterruptedException {
         process.destroyForcibly();
@@ -126,9 +182,17 @@ public final class DaemonProcess implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
+    /** Removes every session (workers outlive a normal stop by design), then stops the daemon. */
     @Override
     public void close() throws InterruptedException {
         if (process.isAlive()) {
+            try {
+                for (var s : JSON.readTree(call("GET", "/api/sessions", ""))) {
+                    call("DELETE", "/api/sessions/" + s.path("id").asText(), "");
+                }
+            } catch (Exception | AssertionError e) {
+                System.err.println("DaemonProcess: could not remove the sessions of " + root + ": " + e);
+            }
             stop();
         }
     }
