@@ -6,7 +6,10 @@ import dev.limpet.bench.report.Row;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** What every figure needs: options, the jar copy, a scratch directory, the backends to measure, the table. */
@@ -14,17 +17,47 @@ public final class BenchContext {
     public final BenchOptions options;
     public final Path jar;
     public final Path scratch;
-    /** Backends the daemon really runs, the default first. */
-    public final List<String> backends;
     public final ResultTable table = new ResultTable();
     private final long started = System.nanoTime();
     private final AtomicInteger roots = new AtomicInteger();
+    private final Map<String, LimpetDaemon> shared = new HashMap<>();
+    /** Backends the daemon really runs, the default first. */
+    private List<String> backends = List.of("embedded");
 
-    public BenchContext(BenchOptions options, Path jar, Path scratch, List<String> backends) {
+    public BenchContext(BenchOptions options, Path jar, Path scratch) {
         this.options = options;
         this.jar = jar;
         this.scratch = scratch;
-        this.backends = backends;
+    }
+
+    /**
+     * Finds the backends: {@code worker} when a daemon asked for it really runs it (it falls back to
+     * embedded otherwise), then {@code embedded}. With --quick the probe daemon is kept and shared.
+     */
+    public List<String> detectBackends() throws IOException, InterruptedException {
+        List<String> found = new ArrayList<>();
+        try {
+            LimpetDaemon probe = start("worker", List.of());
+            if ("worker".equals(probe.backend())) {
+                found.add("worker");
+                if (options.quick()) {
+                    shared.put("worker", probe.shareForTheRun());
+                } else {
+                    probe.stop();
+                }
+            } else {
+                probe.stop();
+            }
+        } catch (IOException e) {
+            log("no worker backend: " + e.getMessage().lines().findFirst().orElse(""));
+        }
+        found.add("embedded");
+        backends = List.copyOf(found);
+        return backends;
+    }
+
+    public List<String> backends() {
+        return backends;
     }
 
     /**
@@ -39,15 +72,57 @@ public final class BenchContext {
         return backends.contains("worker");
     }
 
-    /** A fresh daemon on a fresh data root. */
+    /**
+     * A daemon for a figure that does not care about history: a fresh one in a full run, one shared
+     * by such figures with --quick (daemon start-up is seconds on a busy machine). Close it after use.
+     */
     public LimpetDaemon daemon(String backend, List<String> extraJvm) throws IOException {
+        if (options.quick() && extraJvm.isEmpty()) {
+            LimpetDaemon d = shared.get(backend);
+            if (d != null && !d.process.isAlive()) {
+                String tail = "";
+                try {
+                    String l = d.log();
+                    tail = l.substring(Math.max(0, l.length() - 1500));
+                } catch (IOException e) {
+                    // no log
+                }
+                log("the shared " + backend + " daemon exited with " + d.process.exitValue() + "; starting another. Its log ends:\n" + tail);
+            }
+            if (d == null || !d.process.isAlive()) {
+                d = start(backend, extraJvm).shareForTheRun();
+                shared.put(backend, d);
+            }
+            return d;
+        }
+        return start(backend, extraJvm);
+    }
+
+    public LimpetDaemon daemon(String backend) throws IOException {
+        return daemon(backend, List.of());
+    }
+
+    /** A daemon of its own on a fresh data root, whatever the mode (memory, recovery). */
+    public LimpetDaemon freshDaemon(String backend) throws IOException {
+        return start(backend, List.of());
+    }
+
+    private LimpetDaemon start(String backend, List<String> extraJvm) throws IOException {
         Path root = scratch.resolve("root-" + roots.incrementAndGet());
         Files.createDirectories(root);
         return LimpetDaemon.start(jar, root, backend, extraJvm);
     }
 
-    public LimpetDaemon daemon(String backend) throws IOException {
-        return daemon(backend, List.of());
+    /** Data roots of the shared daemons: their workers must survive the clean-up between figures. */
+    public List<String> sharedRoots() {
+        return shared.values().stream().map(d -> d.root.toString()).toList();
+    }
+
+    public void stopShared() throws InterruptedException {
+        for (LimpetDaemon d : shared.values()) {
+            d.stop();
+        }
+        shared.clear();
     }
 
     public void add(Row row) {

@@ -17,7 +17,6 @@ import dev.limpet.bench.report.Row;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -39,8 +38,8 @@ public final class BenchMain {
         try {
             rc = run(options, scratch);
         } finally {
-            Reaper.reapAll();
-            Reaper.sweep(scratch.toString());
+            Reaper.reapEverything();
+            Reaper.sweep(scratch.toString(), List.of());
             deleteTree(scratch);
         }
         System.exit(rc);
@@ -50,8 +49,8 @@ public final class BenchMain {
         String loadBefore = MachineInfo.load();
         long started = System.nanoTime();
         Path jar = LimpetJar.privateCopy(options.appJar(), scratch);
-        List<String> backends = detectBackends(jar, scratch);
-        BenchContext ctx = new BenchContext(options, jar, scratch, backends);
+        BenchContext ctx = new BenchContext(options, jar, scratch);
+        List<String> backends = ctx.detectBackends();
         ctx.log((options.quick() ? "quick" : "full") + " run; backends " + backends + "; load " + loadBefore);
         for (Figure f : figures()) {
             if (!options.wants(f.name())) {
@@ -69,9 +68,10 @@ public final class BenchMain {
                 e.printStackTrace();
             } finally {
                 Reaper.reapAll();
-                Reaper.sweep(scratch.toString());
+                Reaper.sweep(scratch.toString(), ctx.sharedRoots());
             }
         }
+        ctx.stopShared();
         double minutes = (System.nanoTime() - started) / 60e9;
         String loadAfter = MachineInfo.load();
         System.out.println();
@@ -88,7 +88,7 @@ public final class BenchMain {
 
                     """, MachineInfo.date(), MachineInfo.commit(options.repo()), MachineInfo.machine(), loadBefore, loadAfter,
                     options.quick() ? "`./limpet bench --quick` (small sizes, few runs)" : "`./limpet bench` (full)", minutes,
-                    String.join(", ", backends), MachineInfo.tmuxVersion(), String.join(" ", LimpetDaemon.LAUNCHER_JVM_FLAGS));
+                    String.join(", ", ctx.backendsToMeasure()) + " (available: " + String.join(", ", backends) + ")", MachineInfo.tmuxVersion(), String.join(" ", LimpetDaemon.LAUNCHER_JVM_FLAGS));
             BenchmarkDoc.write(options.doc(), header + ctx.table.markdown() + "\n" + Legend.TEXT);
             System.err.println("bench: wrote " + options.doc());
         }
@@ -98,20 +98,6 @@ public final class BenchMain {
     /** Start no figure after this much time: --quick must end within 2 minutes, a full run within 15. */
     static long budgetNanos(BenchOptions options) {
         return (options.quick() ? 95L : 780L) * 1_000_000_000L;
-    }
-
-    /** The default backend first; {@code worker} only when the daemon really runs it when asked. */
-    static List<String> detectBackends(Path jar, Path scratch) throws Exception {
-        List<String> found = new ArrayList<>();
-        try (LimpetDaemon probe = LimpetDaemon.start(jar, scratch.resolve("probe"), "worker", List.of())) {
-            if ("worker".equals(probe.backend())) {
-                found.add("worker");
-            }
-        } catch (IOException e) {
-            // a daemon that refuses --backend worker has no worker backend
-        }
-        found.add("embedded");
-        return List.copyOf(found);
     }
 
     private static String oneLine(Throwable e) {

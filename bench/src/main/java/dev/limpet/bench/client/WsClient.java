@@ -164,6 +164,13 @@ public final class WsClient implements AutoCloseable {
         }
     }
 
+    /** The text messages received and not yet consumed, for error reports. */
+    public String pending() {
+        synchronized (events) {
+            return events.toString();
+        }
+    }
+
     @Override
     public void close() {
         try {

@@ -42,7 +42,8 @@ public final class MemoryFigure implements Figure {
             long many;
             double perSession;
             long daemonMany;
-            try (LimpetDaemon daemon = ctx.daemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            long[] yes;
+            try (LimpetDaemon daemon = ctx.freshDaemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
                 DataPlane plane = new DataPlane(daemon);
                 plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
                 Thread.sleep(settle);
@@ -61,10 +62,7 @@ public final class MemoryFigure implements Figure {
                 }
                 ctx.log(String.format("memory [%s]: 1 session %d kB, %d sessions %d kB (daemon %d kB, %d workers)", backend, one, n,
                         many, daemonMany, workers.size()));
-            }
-            long[] yes;
-            try (LimpetDaemon daemon = ctx.daemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
-                yes = limpetYes(daemon, ws, yesSeconds);
+                yes = limpetYes(daemon, plane, ws, yesSeconds);
             }
             String b = " [" + backend + "]";
             ctx.add(kbRow("4 memory, 1 idle session" + b, one, tmux[0], "—"));
@@ -123,9 +121,8 @@ public final class MemoryFigure implements Figure {
         }
     }
 
-    static long[] limpetYes(LimpetDaemon daemon, WsClient ws, int seconds) throws Exception {
-        DataPlane plane = new DataPlane(daemon);
-        Thread.sleep(500);
+    /** On the daemon that already holds the idle sessions: its PSS before, and peak and last while yes runs. */
+    static long[] limpetYes(LimpetDaemon daemon, DataPlane plane, WsClient ws, int seconds) throws Exception {
         long before = plane.totalKb();
         var session = ws.spawn(YES, 80, 24);
         String id = session.path("id").asText();

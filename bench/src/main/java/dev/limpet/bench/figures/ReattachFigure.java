@@ -41,11 +41,14 @@ public final class ReattachFigure implements Figure {
             try (LimpetDaemon daemon = ctx.daemon(backend); WsClient setup = WsClient.connect(daemon.wsUrl())) {
                 String id = setup.spawn(Programs.gatedFlood(2 * RING, "--no-gate", "--linger"), 80, 24).path("id").asText();
                 long end = GatedFlood.READY.length() + 2 * RING;
-                StreamCounter filled = new StreamCounter(id, -1);
-                setup.onOutput(filled);
-                setup.attach(id, null);
-                if (!filled.awaitEnd(end, 120_000)) {
-                    throw new IOException("the session did not write 2 MiB within 120 s (at " + filled.end() + ")");
+                StreamCounter filling = new StreamCounter(id, 0);
+                setup.onOutput(filling);
+                setup.attach(id, 0L);
+                if (!filling.awaitEnd(end, 30_000) && !awaitEndOffset(setup, id, end, 1000)) {
+                    String log = daemon.log();
+                    System.err.println("daemon log tail:\n" + log.substring(Math.max(0, log.length() - 4000)));
+                    System.err.println("pending: " + setup.pending());
+                    throw new IOException("the session did not write 2 MiB within 30 s (a client attached from 0 got to " + filling.end() + ")");
                 }
                 setup.onOutput((k, s, o, b, off, len) -> { });
                 long ringStart = end - RING;
@@ -69,6 +72,21 @@ public final class ReattachFigure implements Figure {
                     + backend + "]", Units.millis(Measured.median(fresh)) + ", " + mib(freshBytes) + " delivered", target,
                     Measured.ratio(Measured.median(fresh) / targetNanos), Measured.spreadOf(fresh), "≤ 50 ms"));
         }
+    }
+
+    /** Polls list_sessions until the session's end_offset reaches {@code end}. */
+    private static boolean awaitEndOffset(WsClient ws, String id, long end, long timeoutMillis) throws IOException, InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            JsonNode list = ws.request(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode().put("type", "list_sessions"));
+            for (JsonNode s : list.path("sessions")) {
+                if (id.equals(s.path("id").asText()) && s.path("end_offset").asLong() >= end) {
+                    return true;
+                }
+            }
+            Thread.sleep(200);
+        }
+        return false;
     }
 
     private static String mib(long bytes) {

@@ -25,7 +25,7 @@ public final class RecoveryFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int[] counts = ctx.options.quick() ? new int[] {1, 3} : new int[] {25, 100};
+        int[] counts = ctx.options.quick() ? new int[] {2} : new int[] {25, 100};
         int restarts = ctx.options.pick(3, 1);
         if (!ctx.hasWorkerBackend()) {
             for (int n : counts) {
@@ -33,7 +33,7 @@ public final class RecoveryFigure implements Figure {
             }
             return;
         }
-        LimpetDaemon daemon = ctx.daemon("worker");
+        LimpetDaemon daemon = ctx.freshDaemon("worker");
         try {
             int live = 0;
             for (int n : counts) {

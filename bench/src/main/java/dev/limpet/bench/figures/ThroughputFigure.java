@@ -45,7 +45,7 @@ public final class ThroughputFigure implements Figure {
         int runs = ctx.options.pick(5, 2);
         for (String backend : ctx.backendsToMeasure()) {
             List<String> jvm = List.of();
-            if (ctx.options.profile() && backend.equals(ctx.backends.getFirst())) {
+            if (ctx.options.profile() && backend.equals(ctx.backends().getFirst())) {
                 Path jfr = ctx.options.repo().resolve("bench/target/throughput-" + backend + ".jfr");
                 jvm = List.of("-XX:+FlightRecorder", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr);
                 ctx.log("recording the daemon with JFR into " + jfr);

@@ -32,6 +32,7 @@ public final class LimpetDaemon implements AutoCloseable {
 
     public final Path root;
     public final String backendRequested;
+    private boolean shared;
     public final Process process;
     public final String url;
     public final String token;
@@ -68,6 +69,7 @@ public final class LimpetDaemon implements AutoCloseable {
         pb.environment().remove("LIMPET_PTY_BACKEND");
         Process p = pb.start();
         Reaper.track(p.toHandle());
+        Reaper.registerDaemon(p.pid());
         CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
             try {
                 BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
@@ -100,6 +102,13 @@ public final class LimpetDaemon implements AutoCloseable {
             throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
         }
         return new LimpetDaemon(root, backend, p, m.group(1), m.group(2), log);
+    }
+
+    /** Kept for the whole run: {@link #close} leaves it running, {@link #stop} ends it. */
+    public LimpetDaemon shareForTheRun() {
+        shared = true;
+        Reaper.trackForTheRun(process.toHandle());
+        return this;
     }
 
     public long pid() {
@@ -136,9 +145,16 @@ public final class LimpetDaemon implements AutoCloseable {
         return Files.exists(log) ? Files.readString(log) : "";
     }
 
-    /** SIGTERM, then SIGKILL after 10 s. */
+    /** Stops the daemon unless it is shared for the run. */
     @Override
     public void close() throws InterruptedException {
+        if (!shared) {
+            stop();
+        }
+    }
+
+    /** SIGTERM, then SIGKILL after 10 s. */
+    public void stop() throws InterruptedException {
         if (process.isAlive()) {
             process.destroy();
             if (!process.waitFor(10, TimeUnit.SECONDS)) {

@@ -11,14 +11,16 @@ import java.util.Optional;
  */
 public final class Reaper {
     private static final List<ProcessHandle> HANDLES = new ArrayList<>();
+    private static final List<ProcessHandle> PERSISTENT = new ArrayList<>();
     private static final List<AutoCloseable> CLOSERS = new ArrayList<>();
     private static volatile String sweepMarker;
+    private static final java.util.Set<Long> DAEMONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            reapAll();
+            reapEverything();
             if (sweepMarker != null) {
-                sweep(sweepMarker);
+                sweep(sweepMarker, List.of());
             }
         }, "bench-reaper"));
     }
@@ -30,8 +32,30 @@ public final class Reaper {
 
     private Reaper() {}
 
+    /** A daemon's pid: never taken for a session's worker (the embedded backend is the sessions' parent). */
+    public static void registerDaemon(long pid) {
+        DAEMONS.add(pid);
+    }
+
     public static synchronized void track(ProcessHandle handle) {
         HANDLES.add(handle);
+    }
+
+    /** A process that lives for the whole run (a shared daemon): killed by {@link #reapEverything} only. */
+    public static synchronized void trackForTheRun(ProcessHandle handle) {
+        HANDLES.remove(handle);
+        PERSISTENT.add(handle);
+    }
+
+    /** {@link #reapAll} plus the processes kept for the whole run. */
+    public static void reapEverything() {
+        reapAll();
+        List<ProcessHandle> handles;
+        synchronized (Reaper.class) {
+            handles = new ArrayList<>(PERSISTENT);
+            PERSISTENT.clear();
+        }
+        handles.reversed().forEach(Reaper::kill);
     }
 
     public static void track(long pid) {
@@ -71,12 +95,14 @@ public final class Reaper {
      * pty-workers run from a copy of the jar under their daemon's data root, and survive the daemon
      * on purpose).
      */
-    public static void sweep(String marker) {
+    public static void sweep(String marker, List<String> except) {
         long self = ProcessHandle.current().pid();
         ProcessHandle.allProcesses().filter(h -> h.pid() != self).forEach(h -> {
             try {
                 byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()), "cmdline"));
-                if (new String(raw, java.nio.charset.StandardCharsets.UTF_8).contains(marker)) {
+                String cmdline = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+                boolean spared = except.stream().anyMatch(dir -> cmdline.contains(dir + "/") || cmdline.contains(dir + "\0"));
+                if (cmdline.contains(marker) && !spared) {
                     kill(h);
                 }
             } catch (java.io.IOException | RuntimeException e) {
@@ -87,12 +113,12 @@ public final class Reaper {
 
     /** A session program and, when it is not the daemon or init, its parent (the pty-worker holding it). */
     public static void trackSession(long programPid) {
-        if (programPid <= 0) {
+        if (programPid <= 0 || DAEMONS.contains(programPid)) {
             return;
         }
         track(programPid);
         long parent = Pss.parentOf(programPid);
-        if (parent > 1 && parent != ProcessHandle.current().pid()) {
+        if (parent > 1 && parent != ProcessHandle.current().pid() && !DAEMONS.contains(parent)) {
             track(parent);
         }
     }
