@@ -25,6 +25,14 @@ describe('Workspace', () => {
     expect(h.daemon.sent('list_sessions')).toHaveLength(1);
   });
 
+  it('shows the start-up recovery warnings that come with initial_state', async () => {
+    const h = makeWorkspace();
+    h.runtime.start();
+    h.network.last().open();
+    h.daemon.hello([], 'd-1', [{ code: 'worker_recovery_partial', message: '1 of 3 workers could not be recovered' }]);
+    expect(h.workspace.snapshot.warnings).toEqual(['1 of 3 workers could not be recovered']);
+  });
+
   it('a fresh page with no sessions starts a shell, attaches it and tracks the rendered offset', async () => {
     const h = makeWorkspace();
     await connectAndList(h, []);

@@ -31,6 +31,7 @@ export interface InitialState {
   sessions: SessionInfo[];
   recovery?: Record<string, number>;
   client_session?: { resumed: boolean; attachments: { session_id: string; offset: number; read_only: boolean }[] };
+  warnings?: { code: string; message: string }[];
 }
 
 export interface AttachResult {

@@ -233,6 +233,10 @@ export class Workspace {
   private onInitialState(generation: number, state: InitialState): void {
     this.options.clock.clearTimeout(this.recoveringTimer);
     this.daemon = { instanceId: state.daemon_instance_id, version: state.version, backend: state.backend, degraded: state.degraded ?? [] };
+    // Start-up recovery warnings come with the state, so a client that connects later sees them too.
+    for (const w of state.warnings ?? []) {
+      this.warnings = [...this.warnings.filter((x) => x !== w.message), w.message];
+    }
     this.handshake = 'ready';
     this.changed();
     void this.refresh(generation);

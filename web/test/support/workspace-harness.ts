@@ -46,8 +46,8 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     reply(command: Record<string, unknown>, message: Record<string, unknown>) {
       network.last().text({ ...message, req_id: command.req_id });
     },
-    hello(sessions: SessionInfo[] = [], instance = 'd-1') {
-      network.last().text({ type: 'initial_state', protocol: 1, daemon_instance_id: instance, version: '0.1.0', backend: 'embedded', degraded: [], sessions });
+    hello(sessions: SessionInfo[] = [], instance = 'd-1', warnings: { code: string; message: string }[] = []) {
+      network.last().text({ type: 'initial_state', protocol: 1, daemon_instance_id: instance, version: '0.1.0', backend: 'embedded', degraded: [], sessions, warnings });
     },
     output(sessionId: string, endOffset: number, text: string, kind = 1) {
       network.last().handlers.onBinary(encodeFrame(kind, sessionId, endOffset, new TextEncoder().encode(text)));

@@ -86,9 +86,9 @@ public final class Daemon implements AutoCloseable {
         LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
                 recovery.missing(), recovery.failed(), recovery.quarantined());
+        // Clients get the warnings in initial_state (sent on the lift, and to every later client).
         for (RecoveryReport.Warning w : recovery.warnings()) {
             LOG.warn("{}: {}", w.code(), w.message());
-            gateway.warnAll(w.code(), w.message());
         }
         if (sessions.orphanGrace().isPositive()) {
             long every = Math.max(1, Math.min(5, sessions.orphanGrace().toSeconds() / 4));
@@ -121,7 +121,11 @@ public final class Daemon implements AutoCloseable {
         return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
                 selection.backend().name(), selection.degraded(), sessions.list(),
                 new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
-                new ServerMessage.ClientSessionState(false, List.of()));
+                new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
+    }
+
+    private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
+        return r.warnings().stream().map(w -> new ServerMessage.Warning(w.code(), w.message())).toList();
     }
 
     private Map<String, Object> status() {
@@ -137,6 +141,7 @@ public final class Daemon implements AutoCloseable {
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
                 "failed", r.failed(), "quarantined", r.quarantined()));
+        s.put("warnings", r.warnings());
         s.put("connections", gateway.connections());
         return s;
     }

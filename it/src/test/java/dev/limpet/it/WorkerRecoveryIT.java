@@ -157,6 +157,8 @@ class WorkerRecoveryIT {
             assertThat(q.filter(p -> p.toString().endsWith(".reason")).count()).isEqualTo(5);
         }
         assertThat(daemon.log()).contains("worker_registry_corrupt", "worker_protocol_mismatch", "worker_recovery_partial");
+        assertThat(state.warnings()).extracting(ServerMessage.Warning::code)
+                .contains("worker_registry_corrupt", "worker_protocol_mismatch", "worker_recovery_partial");
         assertThat(daemon.log()).doesNotContain(template.path("control_token").asText());
     }
 

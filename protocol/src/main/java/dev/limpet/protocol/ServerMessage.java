@@ -48,10 +48,14 @@ public sealed interface ServerMessage {
             List<String> degraded,
             List<SessionInfo> sessions,
             RecoveryCounts recovery,
-            ClientSessionState clientSession) implements ServerMessage {
+            ClientSessionState clientSession,
+            // Added in protocol 1 (additive): the start-up recovery's warnings, for clients that
+            // connect after they were pushed.
+            List<Warning> warnings) implements ServerMessage {
         public InitialState {
             degraded = degraded == null ? List.of() : List.copyOf(degraded);
             sessions = sessions == null ? List.of() : List.copyOf(sessions);
+            warnings = warnings == null ? List.of() : List.copyOf(warnings);
         }
     }
 

@@ -39,7 +39,8 @@ class ProtocolCodecTest {
         return Stream.of(
                 new InitialState(1, "d-1", "0.1.0", "embedded", List.of("embedded"), List.of(INFO),
                         new RecoveryCounts(1, 2, 3, 4, 5),
-                        new ClientSessionState(true, List.of(new ClientAttachment("k3x9q2", 99, false)))),
+                        new ClientSessionState(true, List.of(new ClientAttachment("k3x9q2", 99, false))),
+                        List.of(new Warning("worker_recovery_partial", "1 of 3 workers failed"))),
                 new SessionList("r1", List.of(INFO)),
                 new SpawnResult("r2", INFO),
                 new AttachResult("r3", "k3x9q2", INFO, 10, 8812, true, false, false),
@@ -73,6 +74,12 @@ class ProtocolCodecTest {
                 .contains("\"session_id\":\"abc\"", "\"read_only\":true", "\"req_id\":\"r\"");
         assertThat(ProtocolCodec.encode(new Hello("abcdefgh", 1, null, null))).contains("\"clientSessionKey\":\"abcdefgh\"");
         assertThat(ProtocolCodec.encode(new SpawnResult(null, INFO))).contains("\"exit_code\":null", "\"end_offset\":8812");
+    }
+
+    @Test
+    void initialStateCarriesStartUpWarningsAsWarningObjects() {
+        String json = ProtocolCodec.encode(serverMessages().findFirst().orElseThrow());
+        assertThat(json).contains("\"warnings\":[{\"type\":\"warning\",\"code\":\"worker_recovery_partial\"");
     }
 
     @Test

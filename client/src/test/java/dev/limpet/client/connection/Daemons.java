@@ -10,7 +10,7 @@ public final class Daemons {
 
     public static ServerMessage.InitialState initialState(String daemonInstanceId, SessionInfo... sessions) {
         return new ServerMessage.InitialState(1, daemonInstanceId, "0.1.0", "embedded", List.of(), List.of(sessions),
-                ServerMessage.RecoveryCounts.NONE, new ServerMessage.ClientSessionState(false, List.of()));
+                ServerMessage.RecoveryCounts.NONE, new ServerMessage.ClientSessionState(false, List.of()), List.of());
     }
 
     public static SessionInfo session(String id, String label, String state, long endOffset) {

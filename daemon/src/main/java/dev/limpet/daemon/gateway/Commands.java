@@ -90,7 +90,7 @@ final class Commands {
             ServerMessage.InitialState base = initialState.get();
             c.send(new ServerMessage.InitialState(base.protocol(), base.daemonInstanceId(), base.version(), base.backend(),
                     base.degraded(), base.sessions(), base.recovery(),
-                    new ServerMessage.ClientSessionState(bound.resumed(), bound.attachments())));
+                    new ServerMessage.ClientSessionState(bound.resumed(), bound.attachments()), base.warnings()));
         });
     }
 

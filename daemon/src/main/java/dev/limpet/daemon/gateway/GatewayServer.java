@@ -157,9 +157,6 @@ public final class GatewayServer implements AutoCloseable {
         return broadcaster.size();
     }
 
-    public void warnAll(String code, String message) {
-        broadcaster.warning(code, message);
-    }
 
     @Override
     public void close() {
