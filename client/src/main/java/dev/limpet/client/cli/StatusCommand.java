@@ -22,6 +22,9 @@ final class StatusCommand extends Verb {
         for (JsonNode d : s.path("degraded")) {
             out.println("DEGRADED: " + d.asText());
         }
+        for (JsonNode w : s.path("warnings")) {
+            out.println("WARNING: " + w.path("code").asText() + ": " + w.path("message").asText());
+        }
         out.flush();
         return 0;
     }
