@@ -37,7 +37,7 @@ public final class BenchContext {
     public List<String> detectBackends() throws IOException, InterruptedException {
         List<String> found = new ArrayList<>();
         try {
-            LimpetDaemon probe = start("worker", List.of());
+            LimpetDaemon probe = start("worker", java.util.Map.of());
             if ("worker".equals(probe.backend())) {
                 found.add("worker");
                 if (options.quick()) {
@@ -76,8 +76,8 @@ public final class BenchContext {
      * A daemon for a figure that does not care about history: a fresh one in a full run, one shared
      * by such figures with --quick (daemon start-up is seconds on a busy machine). Close it after use.
      */
-    public LimpetDaemon daemon(String backend, List<String> extraJvm) throws IOException {
-        if (options.quick() && extraJvm.isEmpty()) {
+    public LimpetDaemon daemon(String backend, java.util.Map<String, String> env) throws IOException {
+        if (options.quick() && env.isEmpty()) {
             LimpetDaemon d = shared.get(backend);
             if (d != null && !d.process.isAlive()) {
                 String tail = "";
@@ -90,27 +90,27 @@ public final class BenchContext {
                 log("the shared " + backend + " daemon exited with " + d.process.exitValue() + "; starting another. Its log ends:\n" + tail);
             }
             if (d == null || !d.process.isAlive()) {
-                d = start(backend, extraJvm).shareForTheRun();
+                d = start(backend, env).shareForTheRun();
                 shared.put(backend, d);
             }
             return d;
         }
-        return start(backend, extraJvm);
+        return start(backend, env);
     }
 
     public LimpetDaemon daemon(String backend) throws IOException {
-        return daemon(backend, List.of());
+        return daemon(backend, java.util.Map.of());
     }
 
     /** A daemon of its own on a fresh data root, whatever the mode (memory, recovery). */
     public LimpetDaemon freshDaemon(String backend) throws IOException {
-        return start(backend, List.of());
+        return start(backend, java.util.Map.of());
     }
 
-    private LimpetDaemon start(String backend, List<String> extraJvm) throws IOException {
+    private LimpetDaemon start(String backend, java.util.Map<String, String> env) throws IOException {
         Path root = scratch.resolve("root-" + roots.incrementAndGet());
         Files.createDirectories(root);
-        return LimpetDaemon.start(jar, root, backend, extraJvm);
+        return LimpetDaemon.start(jar, root, backend, List.of(), env);
     }
 
     /** Data roots of the shared daemons: their workers must survive the clean-up between figures. */

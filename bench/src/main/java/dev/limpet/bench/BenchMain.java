@@ -92,6 +92,15 @@ public final class BenchMain {
             BenchmarkDoc.write(options.doc(), header + ctx.table.markdown() + "\n" + Legend.TEXT);
             System.err.println("bench: wrote " + options.doc());
         }
+        long errors = ctx.table.rows().stream().filter(r -> r.limpet().startsWith("error:")).count();
+        long skipped = ctx.table.rows().stream().filter(r -> r.limpet().startsWith("n/a: skipped")).count();
+        if (skipped > 0) {
+            System.err.println("bench: " + skipped + " figure(s) skipped for time (a busy machine?)");
+        }
+        if (errors > 0) {
+            System.err.println("bench: " + errors + " figure(s) failed; see the errors above");
+            return 1;
+        }
         return 0;
     }
 

@@ -31,8 +31,8 @@ public final class MicroFigure implements Figure {
         Options opts = new OptionsBuilder()
                 .include("dev\\.limpet\\.bench\\.micro\\..*")
                 .forks(quick ? 0 : 1)
-                .warmupIterations(quick ? 1 : 2).warmupTime(TimeValue.milliseconds(quick ? 150 : 1000))
-                .measurementIterations(quick ? 2 : 5).measurementTime(TimeValue.milliseconds(quick ? 200 : 1000))
+                .warmupIterations(1).warmupTime(TimeValue.milliseconds(quick ? 150 : 1000))
+                .measurementIterations(quick ? 2 : 4).measurementTime(TimeValue.milliseconds(quick ? 200 : 1000))
                 .verbosity(VerboseMode.SILENT)
                 .shouldFailOnError(true)
                 .build();

@@ -28,7 +28,7 @@ public final class SpawnFigure implements Figure {
 
     @Override
     public void run(BenchContext ctx) throws Exception {
-        int runs = ctx.options.pick(10, 1);
+        int runs = ctx.options.pick(6, 1);
         long idleMillis = ctx.options.pick(3000, 1000);
         List<Double> tmux = tmuxRuns(runs);
         for (String backend : ctx.backendsToMeasure()) {

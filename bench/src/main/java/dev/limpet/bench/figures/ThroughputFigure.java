@@ -42,18 +42,20 @@ public final class ThroughputFigure implements Figure {
     @Override
     public void run(BenchContext ctx) throws Exception {
         long bytes = ctx.options.pick(200, 10) * MB;
-        int runs = ctx.options.pick(5, 2);
+        int runs = ctx.options.pick(3, 2);
         for (String backend : ctx.backendsToMeasure()) {
-            List<String> jvm = List.of();
-            if (ctx.options.profile() && backend.equals(ctx.backends().getFirst())) {
-                Path jfr = ctx.options.repo().resolve("bench/target/throughput-" + backend + ".jfr");
-                jvm = List.of("-XX:+FlightRecorder", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + jfr);
-                ctx.log("recording the daemon with JFR into " + jfr);
+            java.util.Map<String, String> env = java.util.Map.of();
+            if (ctx.options.profile()) {
+                // Through the environment, so the daemon's pty-workers (and the flood program) are recorded too, one file per pid.
+                Path dir = ctx.options.repo().resolve("bench/target/jfr/throughput-" + backend);
+                java.nio.file.Files.createDirectories(dir);
+                env = java.util.Map.of("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir + "/%p.jfr");
+                ctx.log("recording the daemon and its workers with JFR into " + dir);
             }
             List<FloodRun> raw = new ArrayList<>();
             List<FloodRun> limpet = new ArrayList<>();
             List<FloodRun> tmux = new ArrayList<>();
-            try (LimpetDaemon daemon = ctx.daemon(backend, jvm); WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            try (LimpetDaemon daemon = ctx.daemon(backend, env); WsClient ws = WsClient.connect(daemon.wsUrl())) {
                 if (!ctx.options.quick()) {
                     limpetRun(ws, bytes / 10); // warm-up, not counted
                 }

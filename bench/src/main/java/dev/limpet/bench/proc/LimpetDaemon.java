@@ -54,6 +54,12 @@ public final class LimpetDaemon implements AutoCloseable {
      * @param extraJvm more JVM flags (a flight recording)
      */
     public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm) throws IOException {
+        return start(jar, root, backend, extraJvm, java.util.Map.of());
+    }
+
+    /** @param env added to the daemon's environment (which its workers and sessions inherit) */
+    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, java.util.Map<String, String> env)
+            throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
@@ -67,6 +73,7 @@ public final class LimpetDaemon implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");
         pb.environment().remove("LIMPET_PTY_BACKEND");
+        pb.environment().putAll(env);
         Process p = pb.start();
         Reaper.track(p.toHandle());
         Reaper.registerDaemon(p.pid());
