@@ -109,8 +109,22 @@ public final class WsClient implements AutoCloseable {
         send(JSON.createObjectNode().put("type", "pty_input").put("session_id", sessionId).put("data", data));
     }
 
-    public void kill(String sessionId) throws IOException {
-        request(JSON.createObjectNode().put("type", "kill_session").put("session_id", sessionId).put("signal", "KILL"));
+    /** SIGKILL to the session's group; a session that already ended is fine. */
+    public void kill(String sessionId) {
+        try {
+            request(JSON.createObjectNode().put("type", "kill_session").put("session_id", sessionId).put("signal", "KILL"));
+        } catch (IOException e) {
+            System.err.println("  (clean-up) " + e.getMessage());
+        }
+    }
+
+    /** Forgets the session (closing it if it runs); clean-up, so a failure is only reported. */
+    public void remove(String sessionId) {
+        try {
+            request(JSON.createObjectNode().put("type", "remove_session").put("session_id", sessionId));
+        } catch (IOException e) {
+            System.err.println("  (clean-up) " + e.getMessage());
+        }
     }
 
     public void send(ObjectNode message) throws IOException {

@@ -72,8 +72,7 @@ public final class SpawnFigure implements Figure {
         }
         double nanos = counter.firstArrival() - t0;
         ws.onOutput((k, s, o, b, off, len) -> { });
-        ws.request(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                .put("type", "remove_session").put("session_id", id));
+        ws.remove(id);
         return nanos;
     }
 

@@ -151,8 +151,7 @@ public final class ThroughputFigure implements Figure {
                     run.delivered(), bytes, counter.gapBytes(), desyncs, counter.end());
         }
         ws.onOutput((k, s, o, b, off, len) -> { });
-        ws.request(com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.objectNode()
-                .put("type", "remove_session").put("session_id", id));
+        ws.remove(id);
         return run;
     }
 
