@@ -101,11 +101,8 @@ final class Commands {
         if (previous != null) {
             previous.close();
         }
-        if (!readOnly && m.cols() != null && m.rows() != null) {
-            SessionInfo now = sessions.info(id);
-            if (now.running() && (now.cols() != m.cols() || now.rows() != m.rows())) {
-                sessions.resize(id, m.cols(), m.rows());
-            }
+        if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
+            sessions.resizeIfChanged(id, m.cols(), m.rows());
         }
         SessionStream stream = new SessionStream(id, readOnly, c);
         if (m.cols() != null && m.rows() != null) {
@@ -147,10 +144,7 @@ final class Commands {
         }
         if (stream != null && stream.cols() > 0) {
             // Resize policy "latest": the client that types sets the size.
-            SessionInfo now = sessions.info(id);
-            if (now.running() && (now.cols() != stream.cols() || now.rows() != stream.rows())) {
-                sessions.resize(id, stream.cols(), stream.rows());
-            }
+            sessions.resizeIfChanged(id, stream.cols(), stream.rows());
         }
         sessions.input(id, data);
     }

@@ -47,6 +47,8 @@ public final class SessionService implements BackendListener {
     private final Duration closeGrace;
     private final OrphanPolicy orphans;
     private final Map<String, Integer> attachments = new ConcurrentHashMap<>();
+    /** The size each running session was last given (spawn or resize). */
+    private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
@@ -110,6 +112,7 @@ public final class SessionService implements BackendListener {
             throw e;
         }
         store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
+        appliedSize.put(id, packSize(cols, rows));
         orphans.detached(id);
         LOG.info("session {} starting -> running (spawn) label='{}' pid={}", id, label, runtime.pid());
         SessionInfo info = info(id);
@@ -173,9 +176,10 @@ public final class SessionService implements BackendListener {
         }
     }
 
+    /** The keystroke path: no store look-up (the backend knows its sessions). */
     public void input(String id, byte[] data) {
         barrier.check();
-        requireKnown(id);
+        SessionIds.requireValid(id);
         backend.input(id, data);
     }
 
@@ -184,6 +188,22 @@ public final class SessionService implements BackendListener {
         Sizes.requireValid(cols, rows);
         requireKnown(id);
         backend.resize(id, cols, rows);
+        appliedSize.put(id, packSize(cols, rows));
+    }
+
+    /**
+     * Resize policy "latest": applies the size of the client that types or attaches, unless it is
+     * already the session's size. Cheap enough for every keystroke (no store, no backend call).
+     */
+    public void resizeIfChanged(String id, int cols, int rows) {
+        Long applied = appliedSize.get(id);
+        if (applied == null || applied != packSize(cols, rows)) {
+            resize(id, cols, rows);
+        }
+    }
+
+    private static long packSize(int cols, int rows) {
+        return ((long) cols << 32) | rows;
     }
 
     public void signal(String id, Signal signal) {
@@ -234,6 +254,7 @@ public final class SessionService implements BackendListener {
         }
         store.delete(id);
         attachments.remove(id);
+        appliedSize.remove(id);
         orphans.forget(id);
         LOG.info("session {}: removed", id);
         broadcastList();

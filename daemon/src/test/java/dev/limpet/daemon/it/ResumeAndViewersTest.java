@@ -97,6 +97,38 @@ class ResumeAndViewersTest {
     }
 
     @Test
+    void theLastClientThatTypesOrAttachesSetsTheSize() {
+        WsTestClient a = d.client("size-a-key");
+        WsTestClient b = d.client("size-b-key");
+        SessionInfo s = d.spawn(a, DaemonHarness.program(dev.limpet.testkit.SizeReporter.class), 80, 24);
+        a.send(new ClientMessage.AttachSession("aa", s.id(), -1L, 100, 30, false));
+        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).contains("size 100x30"));
+        b.send(new ClientMessage.AttachSession("ab", s.id(), -1L, 120, 40, false));
+        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).contains("size 120x40"));
+        a.send(new ClientMessage.PtyInput(null, s.id(), "x"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("100x30"));
+        // A read-only viewer never imposes its size.
+        WsTestClient ro = d.client("size-ro-key");
+        ro.send(new ClientMessage.AttachSession("ar", s.id(), -1L, 60, 20, true));
+        ro.await(ServerMessage.AttachResult.class, r -> "ar".equals(r.reqId()));
+        b.send(new ClientMessage.PtyInput(null, s.id(), "y"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("120x40"));
+        assertThat(a.outputOf(s.id())).doesNotContain("size 60x20");
+        a.close();
+        b.close();
+        ro.close();
+    }
+
+    private static String lastSize(String output) {
+        Matcher m = Pattern.compile("size (\\d+x\\d+)").matcher(output);
+        String last = "";
+        while (m.find()) {
+            last = m.group(1);
+        }
+        return last;
+    }
+
+    @Test
     void readOnlyViewerCannotTypeOrResize() {
         WsTestClient c = d.client("readonly-key");
         SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
