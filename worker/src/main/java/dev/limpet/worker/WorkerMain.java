@@ -4,6 +4,7 @@ import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerLaunch;
+import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.os.Posix;
@@ -24,6 +25,8 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -41,13 +44,27 @@ public final class WorkerMain {
 
     public static void main(String[] args) {
         if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println("usage: limpet pty-worker < launch.json\n"
-                    + "Started by the daemon, which writes the launch description (session, command, socket, token) on stdin.");
+            System.out.println("usage: limpet pty-worker [--standby] < launch.json\n"
+                    + "Started by the daemon, which writes the launch description (session, command, socket, token) on stdin.\n"
+                    + "--standby: load classes first and wait; end of input before a launch description exits quietly.");
             return;
+        }
+        boolean standby = args.length > 0 && args[0].equals("--standby");
+        if (standby) {
+            warmUp();
         }
         WorkerLaunch launch;
         try {
-            launch = WorkerCodec.mapper().readValue(System.in, WorkerLaunch.class);
+            byte[] input = System.in.readAllBytes();
+            if (input.length == 0 && standby) {
+                // A standby holds a pipe to its daemon: end of input before a launch means the daemon is gone.
+                System.out.println(Instant.now() + " pty-worker standby pid " + ProcessHandle.current().pid()
+                        + ": the daemon went away before handing it a session; exiting");
+                System.out.flush();
+                System.exit(0);
+                return;
+            }
+            launch = WorkerCodec.mapper().readValue(input, WorkerLaunch.class);
             validate(launch);
         } catch (IOException | IllegalArgumentException e) {
             fail(2, "bad launch description on stdin: " + e.getMessage());
@@ -59,6 +76,31 @@ public final class WorkerMain {
             // Already a session leader (started through setsid(1)): fine.
         }
         System.exit(run(launch, Clock.systemUTC()));
+    }
+
+    /**
+     * A standby worker (started ahead of the next spawn, {@code --standby}) loads and links what a
+     * spawn needs while it waits: the launch and RPC codecs and the PTY, screen and server classes.
+     * A failure here is only a slower start, never an error: the real path reports its own.
+     */
+    static void warmUp() {
+        try {
+            WorkerLaunch sample = new WorkerLaunch(WorkerLaunch.VERSION, "d", "standby", List.of("true"), Map.of("PATH", "/bin"), "/",
+                    80, 24, 1024, "/r.json", "/s.sock", "t", 1, null, "n", 1, 1, true, null);
+            WorkerCodec.mapper().readValue(WorkerCodec.mapper().writeValueAsBytes(sample), WorkerLaunch.class);
+            WorkerCodec.decode(WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR,
+                    WorkerRpc.RPC_MINOR, "d", "t", 1L, null, "n"))));
+            WorkerCodec.decode(WorkerCodec.encode(WorkerCodec.success(1, new WorkerPayloads.HelloResult(LimpetVersion.get(),
+                    WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, "d", "standby"))));
+            ClassLoader loader = WorkerMain.class.getClassLoader();
+            for (Class<?> c : List.of(Posix.class, PtyProcess.class, PtySpawnSpec.class, PtySession.class, VtScreen.class, RpcServer.class,
+                    ServerConnection.class, WorkerRuntime.class, WorkerLifecycle.class, WorkerRegistry.class, RegistryEntry.class)) {
+                Class.forName(c.getName(), true, loader);
+            }
+        } catch (IOException | ClassNotFoundException | RuntimeException | LinkageError e) {
+            System.err.println("limpet pty-worker: standby warm-up incomplete (" + e + "); the spawn will load the rest");
+            System.err.flush();
+        }
     }
 
     static int run(WorkerLaunch launch, Clock clock) {

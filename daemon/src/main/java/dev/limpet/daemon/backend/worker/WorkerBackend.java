@@ -82,6 +82,12 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     @Override
     public void start(BackendListener listener) {
         this.listener = listener;
+        launcher.startStandby(timer);
+    }
+
+    /** The pid of the waiting standby worker, if any. */
+    java.util.OptionalLong standbyPid() {
+        return launcher.standbyPid();
     }
 
     /**
@@ -242,9 +248,10 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         return new RecoveredSession(h.sessionId, r.info().argv(), r.info().cwd(), started);
     }
 
-    /** Releases every connection; workers keep running (that is the point). */
+    /** Releases every connection; workers keep running (that is the point). The standby, not a session, ends. */
     @Override
     public void shutdown() {
+        launcher.stopStandby();
         sessions.values().forEach(WorkerHandle::release);
         sessions.clear();
         timer.shutdownNow();

@@ -27,7 +27,9 @@ import java.util.List;
  * Starts pty-worker processes: {@code java <flags> -cp <runtime jar> WorkerMain}, stdio appended to
  * {@code <worker_root>/log/<session>.log}, the launch description (with the control token) written
  * to its stdin, then waits until it answers hello. The worker makes itself a session leader, so it
- * outlives this daemon whatever happens to it.
+ * outlives this daemon whatever happens to it. With a {@link WorkerStandby}, a spawn hands the
+ * launch description to the waiting standby instead (same hello, registry entry, lease and socket)
+ * and falls back to a cold start when the standby is dead or stale.
  */
 final class WorkerLauncher {
     /** A worker that answered hello, and the secret the daemon keeps to reconnect to it. */
@@ -39,6 +41,7 @@ final class WorkerLauncher {
     private final WorkerSettings settings;
     private final Path runtimeDir;
     private volatile String classPath;
+    private volatile WorkerStandby standby;
 
     WorkerLauncher(WorkerPaths paths, String daemonInstanceId, OwnerLease lease, WorkerSettings settings, Path runtimeDir) {
         this.paths = paths;
@@ -65,18 +68,27 @@ final class WorkerLauncher {
                 paths.socket(id).toString(), token, lease.pid(), lease.startedAt(), lease.nonce(), settings.exitTtl().toSeconds(),
                 settings.orphanTtl().toSeconds(), probe, settings.rpcMinor());
         Path log = paths.log(id);
+        if (!probe && standby != null) {
+            WorkerStandby.Standby s = standby.take();
+            if (s != null) {
+                try {
+                    Launched l = handOff(s, launch, log);
+                    if (l != null) {
+                        return l;
+                    }
+                } finally {
+                    standby.replenish();
+                }
+            }
+        }
         Process process;
         try {
             PrivateFiles.directory(paths.socket(id).getParent());
             if (!Files.exists(log)) {
                 Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
             }
-            List<String> cmd = new ArrayList<>();
-            cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            cmd.addAll(settings.jvmFlags());
-            cmd.addAll(List.of("-cp", classPath(), WorkerMain.class.getName()));
-            process = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
+            process = new ProcessBuilder(command(false)).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
             try (OutputStream in = process.getOutputStream()) {
                 in.write(WorkerCodec.mapper().writeValueAsBytes(launch));
             }
@@ -84,6 +96,113 @@ final class WorkerLauncher {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker for " + id + ": " + e.getMessage(), e);
         }
         return new Launched(awaitHello(process, id, token), token, process.pid());
+    }
+
+    /** Keeps a standby worker ready from now on ({@code settings.standby()} permitting). */
+    void startStandby(java.util.concurrent.Executor executor) {
+        standby = new WorkerStandby(this::newStandby, executor, settings.standby() > 0);
+        standby.start(paths.logDir());
+    }
+
+    /** Ends the standby worker (a normal stop: it is not a session). */
+    void stopStandby() {
+        WorkerStandby s = standby;
+        if (s != null) {
+            s.close();
+        }
+    }
+
+    /** The pid of the waiting standby worker, if any (tests). */
+    java.util.OptionalLong standbyPid() {
+        WorkerStandby s = standby;
+        return s == null ? java.util.OptionalLong.empty() : s.pid();
+    }
+
+    private WorkerStandby.Standby newStandby() throws IOException {
+        PrivateFiles.directory(paths.logDir());
+        Path log = paths.logDir().resolve(WorkerStandby.LOG_PREFIX + newToken().substring(0, 16) + ".log");
+        Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+        List<String> cmd = command(true);
+        try {
+            // Standard input stays open: it is how the launch arrives, and its end tells the standby the daemon is gone.
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
+            return new WorkerStandby.Standby(p, log, cmd, jarStamp());
+        } catch (IOException e) {
+            Files.deleteIfExists(log);
+            throw e;
+        }
+    }
+
+    /**
+     * Hands the launch description to a standby worker. Returns null when the standby is dead,
+     * stale (another command or jar than a cold worker would get now) or died before answering
+     * hello: it is discarded with a warning and the caller starts a cold worker. Fails like a cold
+     * spawn when the worker itself refuses (bad command, cannot listen).
+     */
+    private Launched handOff(WorkerStandby.Standby s, WorkerLaunch launch, Path log) {
+        String id = launch.sessionId();
+        Process process = s.process();
+        String stale = null;
+        try {
+            if (!process.isAlive()) {
+                stale = "it exited with status " + process.exitValue();
+            } else if (!s.command().equals(command(true)) || s.jarStamp() != jarStamp()) {
+                stale = "it runs another jar or other flags than a new worker would";
+            }
+        } catch (IOException e) {
+            stale = "cannot check it: " + e;
+        }
+        if (stale != null) {
+            WorkerStandby.discard(s, stale);
+            return null;
+        }
+        try {
+            PrivateFiles.directory(paths.socket(id).getParent());
+            // Its output goes on into the session's log: the file is renamed, the open descriptor follows.
+            Files.move(s.log(), log, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            WorkerStandby.discard(s, "cannot give it the session log " + log + " (" + e + ")");
+            return null;
+        }
+        try (OutputStream in = process.getOutputStream()) {
+            in.write(WorkerCodec.mapper().writeValueAsBytes(launch));
+        } catch (IOException e) {
+            WorkerStandby.discard(s, "it did not take the launch description (" + e.getMessage() + ")");
+            return null;
+        }
+        try {
+            return new Launched(awaitHello(process, id, launch.controlToken()), launch.controlToken(), process.pid());
+        } catch (BackendException e) {
+            int status = process.isAlive() ? -1 : process.exitValue();
+            // 2..5 are the worker's own refusals (bad input, spawn failed, cannot listen, cannot write
+            // the registry): a cold worker would fail the same way. Anything else is the standby dying.
+            if (status >= 0 && (status < 2 || status > 5)) {
+                WorkerStandby.discard(s, "it died with status " + status + " before answering hello");
+                return null;
+            }
+            throw e;
+        }
+    }
+
+    private List<String> command(boolean standbyMode) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(settings.jvmFlags());
+        cmd.addAll(List.of("-cp", classPath(), WorkerMain.class.getName()));
+        if (standbyMode) {
+            cmd.add("--standby");
+        }
+        return cmd;
+    }
+
+    /** Size and modification time of a single-jar class path (a rebuilt jar makes a standby stale); 0 otherwise. */
+    private long jarStamp() throws IOException {
+        Path jar = Path.of(classPath());
+        if (!classPath().endsWith(".jar") || !Files.isRegularFile(jar)) {
+            return 0;
+        }
+        return Files.getLastModifiedTime(jar).toMillis() * 31 + Files.size(jar);
     }
 
     private WorkerClient awaitHello(Process process, String id, String token) {

@@ -15,9 +15,10 @@ import java.util.List;
  * @param jvmFlags     flags of the worker JVM (small heap, serial GC, C1 only, native heap trimmed: see
  *                     "Worker memory" in docs/operations.md)
  * @param rpcMinor     RPC minor new workers speak; null is the current one (tests use the previous)
+ * @param standby      pre-started worker JVMs kept waiting for the next spawn (0 or 1)
  */
 public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl, Duration rpcTimeout, Duration startTimeout,
-        List<String> jvmFlags, Integer rpcMinor) {
+        List<String> jvmFlags, Integer rpcMinor, int standby) {
 
     public static final Duration EXIT_TTL = Duration.ofSeconds(45);
     public static final Duration ORPHAN_TTL = Duration.ofDays(7);
@@ -37,11 +38,13 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
 
     public WorkerSettings {
         jvmFlags = List.copyOf(jvmFlags);
+        standby = Math.max(0, Math.min(1, standby));
     }
 
     /**
      * Defaults; {@code LIMPET_WORKER_ORPHAN_TTL} (seconds) overrides the orphan TTL and
-     * {@code LIMPET_WORKER_JVM_FLAGS} (space-separated) adds worker JVM flags.
+     * {@code LIMPET_WORKER_JVM_FLAGS} (space-separated) adds worker JVM flags and
+     * {@code LIMPET_WORKER_STANDBY=0} turns the standby worker off (default 1).
      */
     public static WorkerSettings defaults(int ringBytes) {
         Duration orphan = ORPHAN_TTL;
@@ -55,10 +58,15 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
             flags = new java.util.ArrayList<>(JVM_FLAGS);
             flags.addAll(List.of(extra.trim().split("\\s+")));
         }
-        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null);
+        int standby = "0".equals(System.getenv("LIMPET_WORKER_STANDBY")) ? 0 : 1;
+        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby);
     }
 
     public WorkerSettings withRpcMinor(Integer minor) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor, standby);
+    }
+
+    public WorkerSettings withStandby(int count) {
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count);
     }
 }

@@ -59,7 +59,11 @@ class WorkerBackendTest {
     }
 
     WorkerBackend backend(Integer rpcMinor) throws Exception {
-        WorkerSettings s = WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor);
+        return backend(rpcMinor, 1);
+    }
+
+    WorkerBackend backend(Integer rpcMinor, int standby) throws Exception {
+        WorkerSettings s = WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor).withStandby(standby);
         WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, s);
         b.start((id, status) -> exits.put(id, status));
         backends.add(b);
@@ -266,5 +270,96 @@ class WorkerBackendTest {
         await().atMost(T).until(() -> !Posix.isAlive(r.pid()));
         assertThat(b.list()).isEmpty();
         assertThatThrownBy(() -> b.remove("gone")).isInstanceOf(BackendException.class);
+    }
+
+    static long awaitStandby(WorkerBackend b) {
+        await().atMost(T).until(() -> b.standbyPid().isPresent());
+        return b.standbyPid().getAsLong();
+    }
+
+    /** The worker a session runs in: the parent of its child. */
+    static long workerOf(RuntimeInfo r) {
+        return ProcessHandle.of(r.pid()).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
+    }
+
+    void typeAndSee(WorkerBackend b, String id, String text) throws Exception {
+        Collect out = new Collect();
+        try (Attachment a = b.attach(id, -1, out)) {
+            out.prime(a.info());
+            b.input(id, (text + "\r").getBytes(StandardCharsets.UTF_8));
+            await().atMost(T).until(() -> out.text().contains(text));
+        }
+        assertThat(out.error).isNull();
+    }
+
+    @Test
+    void aSpawnUsesTheStandbyWorkerAndTheNextSpawnStillWorks() throws Exception {
+        WorkerBackend b = backend(null, 1);
+        long standby = awaitStandby(b);
+        RuntimeInfo first = b.spawn(spec("warm", TestPrograms.command(EchoLines.class)));
+        assertThat(workerOf(first)).isEqualTo(standby);
+        Path root = tmp.resolve("workers").resolve(DAEMON);
+        assertThat(root.resolve("registry/warm.json")).exists();
+        assertThat(java.nio.file.Files.readString(root.resolve("registry/warm.json"))).contains("\"worker_pid\":" + standby);
+        assertThat(java.nio.file.Files.readString(root.resolve("log/warm.log"))).contains("session warm pid " + standby);
+        typeAndSee(b, "warm", "typed into the standby");
+
+        RuntimeInfo second = b.spawn(spec("next", TestPrograms.command(EchoLines.class)));
+        assertThat(workerOf(second)).isNotEqualTo(standby).isPositive();
+        typeAndSee(b, "next", "typed into the next one");
+
+        // A new backend on the same root (a restarted daemon) recovers both sessions, never a standby.
+        b.shutdown();
+        assertThat(ProcessHandle.of(standby).map(ProcessHandle::isAlive)).contains(true);
+        WorkerBackend again = backend(null, 0);
+        RecoveryReport report = again.recover();
+        assertThat(again.list()).extracting(RuntimeInfo::sessionId).containsExactlyInAnyOrder("warm", "next");
+        assertThat(report.sessions()).hasSize(2);
+    }
+
+    @Test
+    void aKilledStandbyIsDiscardedAndTheSpawnStartsAColdWorker() throws Exception {
+        WorkerBackend b = backend(null, 1);
+        long standby = awaitStandby(b);
+        ProcessHandle h = ProcessHandle.of(standby).orElseThrow();
+        h.destroyForcibly();
+        await().atMost(T).until(() -> !h.isAlive());
+        RuntimeInfo r = b.spawn(spec("cold", TestPrograms.command(EchoLines.class)));
+        assertThat(r.running()).isTrue();
+        assertThat(workerOf(r)).isNotEqualTo(standby).isPositive();
+        typeAndSee(b, "cold", "typed after a dead standby");
+        // The pool refills after the spawn.
+        awaitStandby(b);
+    }
+
+    @Test
+    void aNormalStopEndsTheStandbyAndItsLog() throws Exception {
+        WorkerBackend b = backend(null, 1);
+        long standby = awaitStandby(b);
+        ProcessHandle h = ProcessHandle.of(standby).orElseThrow();
+        b.shutdown();
+        await().atMost(T).until(() -> !h.isAlive());
+        try (var logs = java.nio.file.Files.list(tmp.resolve("workers").resolve(DAEMON).resolve("log"))) {
+            assertThat(logs.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(WorkerStandby.LOG_PREFIX));
+        }
+    }
+
+    @Test
+    void aStandbyExitsOnItsOwnWhenItsDaemonGoesAway() throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
+                System.getProperty("java.class.path"), dev.limpet.worker.WorkerMain.class.getName(), "--standby")
+                .redirectErrorStream(true).start();
+        p.getOutputStream().close();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor()).isZero();
+        assertThat(out).contains("the daemon went away before handing it a session");
+    }
+
+    @Test
+    void withoutStandbyNoWorkerWaits() throws Exception {
+        WorkerBackend b = backend(null, 0);
+        RuntimeInfo r = b.spawn(spec("plain", TestPrograms.command(EchoLines.class)));
+        assertThat(r.running()).isTrue();
+        assertThat(b.standbyPid()).isEmpty();
     }
 }
