@@ -55,7 +55,7 @@ public final class Reaper {
             handles = new ArrayList<>(PERSISTENT);
             PERSISTENT.clear();
         }
-        handles.reversed().forEach(Reaper::kill);
+        killAll(handles.reversed());
     }
 
     public static void track(long pid) {
@@ -85,8 +85,27 @@ public final class Reaper {
                 // best effort: the processes are killed below anyway
             }
         }
-        for (ProcessHandle h : handles.reversed()) {
-            kill(h);
+        killAll(handles.reversed());
+    }
+
+    /** SIGKILL to all of them (and their descendants) first, then one bounded wait: no per-process waits. */
+    static void killAll(List<ProcessHandle> handles) {
+        List<ProcessHandle> all = new ArrayList<>();
+        for (ProcessHandle h : handles) {
+            if (h.isAlive()) {
+                h.descendants().forEach(all::add);
+                all.add(h);
+            }
+        }
+        all.forEach(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (all.stream().anyMatch(ProcessHandle::isAlive) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
@@ -97,18 +116,20 @@ public final class Reaper {
      */
     public static void sweep(String marker, List<String> except) {
         long self = ProcessHandle.current().pid();
+        List<ProcessHandle> doomed = new ArrayList<>();
         ProcessHandle.allProcesses().filter(h -> h.pid() != self).forEach(h -> {
             try {
                 byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()), "cmdline"));
                 String cmdline = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
                 boolean spared = except.stream().anyMatch(dir -> cmdline.contains(dir + "/") || cmdline.contains(dir + "\0"));
                 if (cmdline.contains(marker) && !spared) {
-                    kill(h);
+                    doomed.add(h);
                 }
             } catch (java.io.IOException | RuntimeException e) {
                 // gone, or not ours to read
             }
         });
+        killAll(doomed);
     }
 
     /** A session program and, when it is not the daemon or init, its parent (the pty-worker holding it). */
