@@ -59,10 +59,20 @@ class FloodIT {
         }
     }
 
+    /** Attaches as a real client does: a retryable refusal (the data plane was busy) is retried. */
     private static void attach(WsTestClient c, String id, long since) {
-        String req = "a" + System.nanoTime();
-        c.send(new ClientMessage.AttachSession(req, id, since, null, null, false));
-        c.await(ServerMessage.AttachResult.class, r -> req.equals(r.reqId()));
+        for (int attempt = 1; ; attempt++) {
+            String req = "a" + System.nanoTime();
+            c.send(new ClientMessage.AttachSession(req, id, since, null, null, false));
+            ServerMessage m = c.await(ServerMessage.class, x -> x instanceof ServerMessage.AttachResult r && req.equals(r.reqId())
+                    || x instanceof ServerMessage.CommandError e && req.equals(e.reqId()), Duration.ofSeconds(90));
+            if (m instanceof ServerMessage.AttachResult) {
+                return;
+            }
+            ServerMessage.CommandError e = (ServerMessage.CommandError) m;
+            assertThat(e.retryable()).as("attach refused: %s", e).isTrue();
+            assertThat(attempt).as("attach refused %d times: %s", attempt, e).isLessThan(5);
+        }
     }
 
     private static String capture(DaemonProcess d, String id) throws Exception {

@@ -28,6 +28,8 @@ public final class WsTestClient implements AutoCloseable {
     public final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     public volatile String protocolError;
+    /** Command errors seen while awaiting something else (for failure messages). */
+    public final java.util.List<ServerMessage.CommandError> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final WebSocket ws;
     private final boolean manualFlow;
     private final StringBuilder text = new StringBuilder();
@@ -84,9 +86,13 @@ public final class WsTestClient implements AutoCloseable {
         ws.request(n);
     }
 
-    @SuppressWarnings("unchecked")
     public <T extends ServerMessage> T await(Class<T> type, Predicate<T> match) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        return await(type, match, Duration.ofSeconds(20));
+    }
+
+    @SuppressWarnings("unchecked")
+    public <T extends ServerMessage> T await(Class<T> type, Predicate<T> match, Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
         while (System.nanoTime() < deadline) {
             ServerMessage m;
             try {
@@ -97,8 +103,12 @@ public final class WsTestClient implements AutoCloseable {
             if (m != null && type.isInstance(m) && match.test((T) m)) {
                 return (T) m;
             }
+            if (m instanceof ServerMessage.CommandError e && type != ServerMessage.CommandError.class) {
+                errors.add(e);
+            }
         }
-        throw new AssertionError("no " + type.getSimpleName() + " matching within 20 s");
+        throw new AssertionError("no " + type.getSimpleName() + " matching within " + within.toSeconds() + " s"
+                + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
     }
 
     public ServerMessage.CommandError awaitError(String code) {
