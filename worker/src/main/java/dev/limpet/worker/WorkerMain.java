@@ -97,9 +97,69 @@ public final class WorkerMain {
                     ServerConnection.class, WorkerRuntime.class, WorkerLifecycle.class, WorkerRegistry.class, RegistryEntry.class)) {
                 Class.forName(c.getName(), true, loader);
             }
-        } catch (IOException | ClassNotFoundException | RuntimeException | LinkageError e) {
+            // Most of a cold spawn is linking the native calls (FFM downcall stubs), the socket and the
+            // registry write: run each once on throw-away material in a private temporary directory.
+            java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+            PtySession warm = new PtySession("standby", PtyProcess.spawn(new PtySpawnSpec(List.of("/bin/sh", "-c",
+                    "printf '\\033[1mwarm\\033[0m\\r\\n'"), Map.of("PATH", "/usr/bin:/bin"), Path.of("/"), 80, 24)), 4096,
+                    new VtScreen(80, 24), status -> exited.countDown());
+            Path dir = java.nio.file.Files.createTempDirectory("limpet-standby-");
+            try {
+                WorkerRegistry registry = new WorkerRegistry(new WorkerPaths(dir));
+                registry.ensureDirectories();
+                Path socket = registry.paths().socket("standby");
+                RpcServer server = RpcServer.bind(socket);
+                // One authenticated hello, watch and info over the socket: the path the daemon takes at spawn.
+                WorkerLaunch warmLaunch = new WorkerLaunch(WorkerLaunch.VERSION, "d", "standby", List.of("/bin/sh"), Map.of(), "/", 80,
+                        24, 4096, registry.paths().registry("standby").toString(), socket.toString(), "t", 1, null, "n", 60, 60, true,
+                        null);
+                WorkerRuntime rt = new WorkerRuntime(warmLaunch, warm, registry, null, new WorkerLifecycle(Clock.systemUTC(),
+                        Duration.ofSeconds(60), Duration.ofSeconds(60)), status -> { });
+                rt.serving(server);
+                Thread accept = Thread.ofPlatform().daemon().stackSize(256 * 1024).name("standby-warm-up")
+                        .start(() -> server.acceptLoop(ch -> ServerConnection.start(rt, ch)));
+                // A raw blocking channel, not WorkerClient: its virtual-thread reader would leave a carrier
+                // pool running in every worker born from a standby.
+                try (var ch = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
+                    String requests = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new WorkerPayloads.Hello(
+                            WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, "d", "t", 1L, null, "n"))) + "\n"
+                            + WorkerCodec.encode(WorkerCodec.request(2, WorkerRpc.WATCH, null)) + "\n"
+                            + WorkerCodec.encode(WorkerCodec.request(3, WorkerRpc.INFO, null)) + "\n";
+                    java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(requests.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    while (out.hasRemaining()) {
+                        ch.write(out);
+                    }
+                    // End of requests: the server answers all three, then closes at our end of input.
+                    ch.shutdownOutput();
+                    java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(8192);
+                    while (ch.read(in) >= 0) {
+                        in.clear();
+                    }
+                } finally {
+                    server.close();
+                    accept.join(1000);
+                }
+                long self = ProcessHandle.current().pid();
+                registry.write(new RegistryEntry(RegistryEntry.VERSION, "d", "standby", self,
+                        Posix.processStartTime(self).map(Instant::toString).orElse(null), self, "/s.sock", List.of("true"), "/",
+                        Instant.now().toString(), "t", WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, LimpetVersion.get(), 1, null, "n"));
+                registry.prune(registry.paths().registry("standby"), registry.paths().socket("standby"));
+                exited.await(2, java.util.concurrent.TimeUnit.SECONDS);
+            } finally {
+                warm.close();
+                deleteTree(dir);
+            }
+        } catch (Exception | LinkageError e) {
             System.err.println("limpet pty-worker: standby warm-up incomplete (" + e + "); the spawn will load the rest");
             System.err.flush();
+        }
+    }
+
+    private static void deleteTree(Path dir) throws IOException {
+        try (var all = java.nio.file.Files.walk(dir)) {
+            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                java.nio.file.Files.deleteIfExists(p);
+            }
         }
     }
 
