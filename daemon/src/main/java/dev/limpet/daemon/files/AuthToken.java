@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +24,7 @@ public final class AuthToken {
         try {
             String existing = Files.readString(path, StandardCharsets.UTF_8).strip();
             if (VALID.matcher(existing).matches()) {
-                Files.setPosixFilePermissions(path, SecureFiles.FILE_0600);
+                Files.setPosixFilePermissions(path, PrivateFiles.FILE_0600);
                 return new AuthToken(existing);
             }
         } catch (NoSuchFileException | java.nio.charset.MalformedInputException e) {
@@ -32,7 +33,7 @@ public final class AuthToken {
         byte[] bytes = new byte[32];
         new SecureRandom().nextBytes(bytes);
         String fresh = HexFormat.of().formatHex(bytes);
-        SecureFiles.writeAtomically(path, fresh + "\n");
+        PrivateFiles.writeAtomically(path, fresh + "\n");
         return new AuthToken(fresh);
     }
 

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ public final class DaemonIdentity {
         byte[] bytes = new byte[8];
         new SecureRandom().nextBytes(bytes);
         String id = "d-" + HexFormat.of().formatHex(bytes);
-        SecureFiles.writeAtomically(path, id + "\n");
+        PrivateFiles.writeAtomically(path, id + "\n");
         return id;
     }
 

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.ProtocolCodec;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,7 +16,7 @@ public final class DaemonInfoFile {
     private DaemonInfoFile() {}
 
     public static void write(DataRoot root, Info info) throws IOException {
-        SecureFiles.writeAtomically(root.daemonInfo(), ProtocolCodec.write(info) + "\n");
+        PrivateFiles.writeAtomically(root.daemonInfo(), ProtocolCodec.write(info) + "\n");
     }
 
     public static void remove(DataRoot root) throws IOException {

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 
@@ -26,7 +27,7 @@ public record DataRoot(Path dir) {
     }
 
     public DataRoot ensureExists() throws IOException {
-        SecureFiles.privateDirectory(dir);
+        PrivateFiles.directory(dir);
         return this;
     }
 

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -33,7 +34,7 @@ public final class PidLock implements AutoCloseable {
     public static PidLock acquire(DataRoot root) throws IOException {
         var path = root.pidLock();
         FileChannel channel = FileChannel.open(path, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(SecureFiles.FILE_0600));
+                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         FileLock lock;
         try {
             lock = channel.tryLock();
@@ -51,7 +52,7 @@ public final class PidLock implements AutoCloseable {
             throw new AlreadyRunningException("another limpet daemon" + (holder.isEmpty() ? "" : " (pid " + holder + ")")
                     + " is already running with data root " + root.dir() + "; stop it or use --data-root");
         }
-        Files.setPosixFilePermissions(path, SecureFiles.FILE_0600);
+        Files.setPosixFilePermissions(path, PrivateFiles.FILE_0600);
         channel.truncate(0);
         channel.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)), 0);
         channel.force(true);

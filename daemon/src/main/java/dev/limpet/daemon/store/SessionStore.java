@@ -40,7 +40,7 @@ public final class SessionStore implements AutoCloseable {
             // SQLite gives its -wal and -shm files the main file's mode: create it private first.
             if (!java.nio.file.Files.exists(file)) {
                 java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        dev.limpet.daemon.files.SecureFiles.FILE_0600));
+                        dev.limpet.terminal.os.PrivateFiles.FILE_0600));
             }
             c = DriverManager.getConnection("jdbc:sqlite:" + file);
             try (var st = c.createStatement()) {
@@ -55,7 +55,7 @@ public final class SessionStore implements AutoCloseable {
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path f = Path.of(file + suffix);
                 if (java.nio.file.Files.exists(f)) {
-                    java.nio.file.Files.setPosixFilePermissions(f, dev.limpet.daemon.files.SecureFiles.FILE_0600);
+                    java.nio.file.Files.setPosixFilePermissions(f, dev.limpet.terminal.os.PrivateFiles.FILE_0600);
                 }
             }
             return new SessionStore(c);

@@ -1,5 +1,6 @@
 package dev.limpet.worker.registry;
 
+import dev.limpet.terminal.os.PrivateFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;

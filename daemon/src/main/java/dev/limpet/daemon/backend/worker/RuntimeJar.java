@@ -1,6 +1,6 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.files.SecureFiles;
+import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.worker.WorkerMain;
 import java.io.IOException;
@@ -44,8 +44,8 @@ final class RuntimeJar {
         if (Files.isRegularFile(target)) {
             return target.toString();
         }
-        SecureFiles.privateDirectory(runtimeDir);
-        SecureFiles.privateDirectory(dir);
+        PrivateFiles.directory(runtimeDir);
+        PrivateFiles.directory(dir);
         Path tmp = Files.createTempFile(dir, ".limpet.jar.", ".tmp");
         try {
             Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);

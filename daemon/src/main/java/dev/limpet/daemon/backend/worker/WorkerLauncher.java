@@ -9,7 +9,7 @@ import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.WorkerMain;
-import dev.limpet.worker.registry.PrivateFiles;
+import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.rpc.WorkerClient;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.limpet.worker.registry;
+package dev.limpet.terminal.os;
 
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -13,8 +13,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Set;
 
 /**
- * Directories 0700 and files 0600, replaced atomically. (The daemon has the same rules in its
- * {@code SecureFiles}; the worker keeps its own copy so that it never loads daemon classes.)
+ * Directories 0700 and files 0600, replaced atomically: the rules for everything limpet keeps on
+ * disk (the daemon's data root, the worker registry).
  */
 public final class PrivateFiles {
     public static final Set<PosixFilePermission> DIR_0700 = PosixFilePermissions.fromString("rwx------");
@@ -54,5 +54,9 @@ public final class PrivateFiles {
         } finally {
             Files.deleteIfExists(tmp);
         }
+    }
+
+    public static void writeAtomically(Path target, String content) throws IOException {
+        writeAtomically(target, content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 }
