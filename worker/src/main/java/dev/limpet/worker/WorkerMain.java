@@ -103,7 +103,8 @@ public final class WorkerMain {
             PtySession warm = new PtySession("standby", PtyProcess.spawn(new PtySpawnSpec(List.of("/bin/sh", "-c",
                     "printf '\\033[1mwarm\\033[0m\\r\\n'"), Map.of("PATH", "/usr/bin:/bin"), Path.of("/"), 80, 24)), 4096,
                     new VtScreen(80, 24), status -> exited.countDown());
-            Path dir = java.nio.file.Files.createTempDirectory("limpet-standby-");
+            pruneWarmUpDirs();
+            Path dir = java.nio.file.Files.createTempDirectory(WARM_UP_PREFIX + ProcessHandle.current().pid() + "-");
             try {
                 WorkerRegistry registry = new WorkerRegistry(new WorkerPaths(dir));
                 registry.ensureDirectories();
@@ -152,6 +153,27 @@ public final class WorkerMain {
         } catch (Exception | LinkageError e) {
             System.err.println("limpet pty-worker: standby warm-up incomplete (" + e + "); the spawn will load the rest");
             System.err.flush();
+        }
+    }
+
+    private static final String WARM_UP_PREFIX = "limpet-standby-";
+
+    /** Warm-up directories of standbys killed while warming up (their pid is gone); others' are left alone. */
+    private static void pruneWarmUpDirs() {
+        Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
+        try (var dirs = java.nio.file.Files.newDirectoryStream(tmp, WARM_UP_PREFIX + "*")) {
+            for (Path d : dirs) {
+                String[] parts = d.getFileName().toString().substring(WARM_UP_PREFIX.length()).split("-", 2);
+                if (parts.length == 2 && parts[0].matches("\\d{1,10}") && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
+                    try {
+                        deleteTree(d);
+                    } catch (IOException ignored) {
+                        // another user's, or gone meanwhile
+                    }
+                }
+            }
+        } catch (IOException ignored) {
+            // nothing to prune
         }
     }
 
