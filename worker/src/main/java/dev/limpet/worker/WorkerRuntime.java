@@ -196,16 +196,18 @@ final class WorkerRuntime implements ServedSession {
                 Thread.currentThread().interrupt();
             }
         }
-        RpcServer s = server;
-        if (s != null) {
-            s.close();
-        }
+        // The registry entry goes first: closing the server ends the main thread's accept loop,
+        // and the JVM may exit from there before anything after the close has run.
         if (entry != null) {
             try {
                 registry.prune(registry.paths().registry(launch.sessionId()), null);
             } catch (IOException e) {
                 WorkerLog.warn("session {}: cannot remove the registry entry: {}", launch.sessionId(), e.toString());
             }
+        }
+        RpcServer s = server;
+        if (s != null) {
+            s.close();
         }
         session.close();
         terminator.terminate(status);

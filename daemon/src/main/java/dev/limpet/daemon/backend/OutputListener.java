@@ -12,4 +12,11 @@ public interface OutputListener {
 
     /** The session's program ended; no output follows. */
     void onExit(ExitStatus status);
+
+    /**
+     * The data plane can no longer continue this stream exactly after {@code deliveredOffset} (its
+     * link fell behind the ring, or broke and could not be re-made); no output follows. The
+     * listener's client must re-attach with {@code since}.
+     */
+    void onLost(long deliveredOffset);
 }

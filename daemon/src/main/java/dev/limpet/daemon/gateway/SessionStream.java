@@ -115,17 +115,35 @@ final class SessionStream implements OutputListener {
             return; // already covered by the replay
         }
         long start = endOffset - data.length;
-        int skip = start < queuedEnd ? (int) (queuedEnd - start) : 0;
+        if (start > queuedEnd) {
+            // The data plane lost bytes between what this client has and this chunk (a worker
+            // link that fell behind its ring): never stream across a silent gap.
+            desync("output_lost");
+            return;
+        }
+        int skip = (int) (queuedEnd - start);
         byte[] frame = BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, sessionId, endOffset, data, skip, data.length - skip);
         if (!owner.queue().offerOutput(OutboundQueue.Frame.binary(frame))) {
-            stopped = true;
-            owner.queue().offerControl(OutboundQueue.Frame.text(dev.limpet.protocol.ProtocolCodec.encode(
-                    new ServerMessage.PtyDesync(sessionId, queuedEnd, "slow_consumer"))));
-            owner.desynced(this);
+            desync("slow_consumer");
             return;
         }
         queuedEnd = endOffset;
         owner.advanced(this, endOffset);
+    }
+
+    /** Stops this stream and tells the client where to resume from; it re-attaches with {@code since}. */
+    private void desync(String reason) {
+        stopped = true;
+        owner.queue().offerControl(OutboundQueue.Frame.text(dev.limpet.protocol.ProtocolCodec.encode(
+                new ServerMessage.PtyDesync(sessionId, queuedEnd, reason))));
+        owner.desynced(this);
+    }
+
+    @Override
+    public synchronized void onLost(long deliveredOffset) {
+        if (!stopped) {
+            desync("output_lost");
+        }
     }
 
     @Override

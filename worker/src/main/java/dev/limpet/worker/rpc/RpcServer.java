@@ -92,15 +92,16 @@ public final class RpcServer implements AutoCloseable {
     /** Stops accepting and removes the socket file. */
     @Override
     public void close() {
-        try {
-            server.close();
-        } catch (IOException e) {
-            WorkerLog.info("closing {}: {}", socket, e.toString());
-        }
+        // The file first: closing the channel ends the accept loop, and with it perhaps the JVM.
         try {
             Files.deleteIfExists(socket);
         } catch (IOException e) {
             WorkerLog.warn("cannot remove socket {}: {}", socket, e.toString());
+        }
+        try {
+            server.close();
+        } catch (IOException e) {
+            WorkerLog.info("closing {}: {}", socket, e.toString());
         }
     }
 }

@@ -102,7 +102,12 @@ final class WorkerAttachment implements Attachment {
         try {
             WorkerPayloads.AttachResult r = connect(delivered);
             if (r.truncated()) {
-                LOG.warn("session {}: output between {} and {} was lost while re-attaching", handle.sessionId, delivered, r.replayFrom());
+                // The bytes after `delivered` left the worker's ring: this stream cannot go on
+                // exactly. Say so (the client re-attaches and gets a snapshot) instead of a gap.
+                LOG.warn("session {}: output after {} left the ring while re-attaching; the client must re-attach", handle.sessionId, delivered);
+                close();
+                listener.onLost(delivered);
+                return;
             }
             synchronized (this) {
                 if (r.replay() != null && r.replay().length > 0) {
@@ -114,7 +119,9 @@ final class WorkerAttachment implements Attachment {
             }
             LOG.info("session {}: attachment re-attached at {}", handle.sessionId, r.replayFrom());
         } catch (RuntimeException e) {
-            LOG.debug("session {}: attachment lost: {}", handle.sessionId, e.toString());
+            LOG.warn("session {}: attachment could not be re-made ({}); the client must re-attach", handle.sessionId, e.toString());
+            close();
+            listener.onLost(delivered);
         } finally {
             synchronized (this) {
                 held = null;

@@ -113,6 +113,13 @@ class WorkerBackendTest {
         @Override
         public void onExit(ExitStatus status) {}
 
+        @Override
+        public synchronized void onLost(long deliveredOffset) {
+            if (error == null) {
+                error = "stream lost after " + deliveredOffset;
+            }
+        }
+
         synchronized String text() {
             return bytes.toString(StandardCharsets.UTF_8);
         }
