@@ -25,7 +25,7 @@ import java.util.regex.Pattern;
 public final class LimpetDaemon implements AutoCloseable {
     /** The JVM flags the {@code ./limpet} launcher gives the daemon: what users run. */
     public static final List<String> LAUNCHER_JVM_FLAGS =
-            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto");
+            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC");
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]+)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();

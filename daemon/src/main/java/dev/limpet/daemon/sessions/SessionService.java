@@ -248,7 +248,9 @@ public final class SessionService implements BackendListener {
         try {
             backend.remove(id);
         } catch (BackendException e) {
-            if (e.code() != ErrorCode.SESSION_NOT_FOUND) {
+            // Already gone from the data plane (an exited session's worker may have cleaned up):
+            // forgetting it is all that is left to do.
+            if (e.code() != ErrorCode.SESSION_NOT_FOUND && e.code() != ErrorCode.SESSION_NOT_RUNNING) {
                 throw e;
             }
         }
