@@ -37,6 +37,9 @@ class FloodIT {
                     attach(c, id, offset);
                 }
                 await().atMost(Duration.ofSeconds(30)).until(() -> capture(d, id).contains("done-42"));
+                // A flood may have desynced this client (it re-attaches from what it has, as clients must).
+                c.send(new ClientMessage.DetachSession(null, id));
+                attach(c, id, c.lastOffset.getOrDefault(id, -1L));
                 c.send(new ClientMessage.PtyInput(null, id, "echo after-$((1+1))\r"));
                 await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(id).contains("after-2"));
                 // A late-comer whose offset left the ring long ago gets the true screen as a snapshot.

@@ -32,6 +32,9 @@ class FloodTest {
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("done-42") || !c.snapshots.isEmpty()
                     && d.daemonCapture(s.id()).contains("done-42"));
+            // A flood may have desynced this client (it re-attaches from what it has, as clients must).
+            c.send(new ClientMessage.DetachSession(null, s.id()));
+            d.attach(c, s.id(), c.lastOffset.getOrDefault(s.id(), -1L));
             c.send(new ClientMessage.PtyInput(null, s.id(), "echo after-$((1+1))\r"));
             await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("after-2"));
             c.send(new ClientMessage.RemoveSession("rm", s.id()));

@@ -166,7 +166,9 @@ public final class WsTestClient implements AutoCloseable {
                 BinaryFrame f = BinaryFrame.decode(ByteBuffer.wrap(binary.toByteArray()));
                 binary = new ByteArrayOutputStream();
                 if (f.kind() == BinaryFrame.Kind.SNAPSHOT) {
+                    // A snapshot stands for the stream up to its offset: output continues from there.
                     snapshots.put(f.sessionId(), f.payload());
+                    lastOffset.put(f.sessionId(), f.offset());
                 } else {
                     Long prev = lastOffset.get(f.sessionId());
                     if (prev != null && f.offset() - f.payload().length != prev) {
