@@ -220,7 +220,7 @@ export class Workspace {
       case 'sessions_changed':
         return this.onSessions({ type: 'PUSHED', sessions: event.sessions });
       case 'warning':
-        this.warnings = [...this.warnings.filter((w) => w !== event.message), event.message];
+        this.addWarning(event.message);
         return this.changed();
       case 'command_error':
         if (event.code === 'daemon_recovering') this.setHandshake('recovering');
@@ -230,13 +230,15 @@ export class Workspace {
     }
   }
 
+  private addWarning(message: string): void {
+    this.warnings = [...this.warnings.filter((w) => w !== message), message];
+  }
+
   private onInitialState(generation: number, state: InitialState): void {
     this.options.clock.clearTimeout(this.recoveringTimer);
     this.daemon = { instanceId: state.daemon_instance_id, version: state.version, backend: state.backend, degraded: state.degraded ?? [] };
     // Start-up recovery warnings come with the state, so a client that connects later sees them too.
-    for (const w of state.warnings ?? []) {
-      this.warnings = [...this.warnings.filter((x) => x !== w.message), w.message];
-    }
+    (state.warnings ?? []).forEach((w) => this.addWarning(w.message));
     this.handshake = 'ready';
     this.changed();
     void this.refresh(generation);
