@@ -2,57 +2,20 @@
 // HostRuntime, waits for `initial_state` on every (re)connect, lists sessions, runs the attach
 // planner, reattaches / respawns, and turns user intents into commands. The UI renders its
 // snapshot and calls its intent methods; it holds no connection logic of its own.
-import type { Clock, TimerHandle } from '../core/clock';
+import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
 import { RequestError } from '../client/daemon-client';
 import { StaleGenerationError, type HostRuntime, type HostSnapshot } from '../client/host-runtime';
 import type { AttachResult, InitialState, ServerEvent, SessionInfo } from '../protocol/messages';
 import { planAttach, respawnNotice } from '../sessions/attach-planner';
-import type { FlowLimits } from '../sessions/output-stream';
 import { INITIAL_SYNC_STATE, syncTransition, type SyncEvent, type SyncState } from '../sessions/session-list-sync';
 import type { TabRecord } from '../sessions/tab-record';
 import { forgetScreen, loadScreen, loadWorkspace, saveScreen, saveWorkspace } from './persistence';
-import { TabSession, type TabView } from './tab-session';
-import type { KeyValueStore, TerminalPort } from './terminal-port';
+import { TabSession } from './tab-session';
+import type { TerminalPort } from './terminal-port';
 
-export type Handshake = 'offline' | 'waiting' | 'recovering' | 'ready';
-
-export interface DaemonInfo {
-  instanceId: string;
-  version: string;
-  backend: string;
-  degraded: string[];
-}
-
-export interface WorkspaceSnapshot {
-  host: HostSnapshot;
-  handshake: Handshake;
-  daemon: DaemonInfo | null;
-  sync: SyncState;
-  tabs: TabView[];
-  activeTabId: string | null;
-  /** Daemon sessions that no tab of this page holds. */
-  unclaimed: SessionInfo[];
-  warnings: string[];
-  /** The last failed intent, for a toast. */
-  error: string | null;
-}
-
-export interface SpawnOptions {
-  command?: string[];
-  cwd?: string;
-  label?: string;
-}
-
-export interface WorkspaceOptions {
-  runtime: HostRuntime;
-  clock: Clock;
-  session: KeyValueStore;
-  createTerminal(tabId: string): TerminalPort;
-  newTabId(): string;
-  flowLimits?: FlowLimits;
-  recoveringAfterMs?: number;
-}
+export type { DaemonInfo, Handshake, SpawnOptions, WorkspaceOptions, WorkspaceSnapshot } from './workspace-types';
+import type { DaemonInfo, Handshake, SpawnOptions, WorkspaceOptions, WorkspaceSnapshot } from './workspace-types';
 
 export class Workspace {
   private tabs: TabSession[] = [];

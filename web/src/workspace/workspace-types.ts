@@ -1,0 +1,47 @@
+// What the workspace shows the UI (its snapshot) and what it needs from its host (its options).
+import type { Clock } from '../core/clock';
+import type { HostRuntime, HostSnapshot } from '../client/host-runtime';
+import type { SessionInfo } from '../protocol/messages';
+import type { FlowLimits } from '../sessions/output-stream';
+import type { SyncState } from '../sessions/session-list-sync';
+import type { TabView } from './tab-session';
+import type { KeyValueStore, TerminalPort } from './terminal-port';
+
+export type Handshake = 'offline' | 'waiting' | 'recovering' | 'ready';
+
+export interface DaemonInfo {
+  instanceId: string;
+  version: string;
+  backend: string;
+  degraded: string[];
+}
+
+export interface WorkspaceSnapshot {
+  host: HostSnapshot;
+  handshake: Handshake;
+  daemon: DaemonInfo | null;
+  sync: SyncState;
+  tabs: TabView[];
+  activeTabId: string | null;
+  /** Daemon sessions that no tab of this page holds. */
+  unclaimed: SessionInfo[];
+  warnings: string[];
+  /** The last failed intent, for a toast. */
+  error: string | null;
+}
+
+export interface SpawnOptions {
+  command?: string[];
+  cwd?: string;
+  label?: string;
+}
+
+export interface WorkspaceOptions {
+  runtime: HostRuntime;
+  clock: Clock;
+  session: KeyValueStore;
+  createTerminal(tabId: string): TerminalPort;
+  newTabId(): string;
+  flowLimits?: FlowLimits;
+  recoveringAfterMs?: number;
+}
