@@ -4,26 +4,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  screenshot, snapshot, typeInTerminal, waitForScreen, waitForSnapshot,
 } from './support/browser.mjs';
-import { Daemon } from './support/daemon.mjs';
+import { closeFreshPage, openFreshPage } from './support/fresh-page.mjs';
 
 let daemon;
 let browser;
 let page;
 
 before(async () => {
-  daemon = await new Daemon().start();
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  ({ daemon, browser, page } = await openFreshPage());
 });
 
-after(async () => {
-  await browser?.close();
-  await daemon?.cleanup();
-});
+after(() => closeFreshPage({ browser, daemon }));
 
 test('kill -9 and restart: tabs reconnect and typing works', async () => {
   const before = await snapshot(page);

@@ -3,26 +3,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt, waitForScreen,
+  screenshot, snapshot, typeInTerminal, waitForPrompt, waitForScreen,
 } from './support/browser.mjs';
-import { Daemon } from './support/daemon.mjs';
+import { closeFreshPage, openFreshPage } from './support/fresh-page.mjs';
 
 let daemon;
 let browser;
 let page;
 
 before(async () => {
-  daemon = await new Daemon().start();
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  ({ daemon, browser, page } = await openFreshPage());
 });
 
-after(async () => {
-  await browser?.close();
-  await daemon?.cleanup();
-});
+after(() => closeFreshPage({ browser, daemon }));
 
 test('yes for five seconds keeps the page responsive, and the terminal works afterwards', async () => {
   const tabId = (await snapshot(page)).activeTabId;

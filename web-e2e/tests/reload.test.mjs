@@ -3,27 +3,20 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  countOccurrences, launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  countOccurrences, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
   waitForPrompt,
 } from './support/browser.mjs';
-import { Daemon } from './support/daemon.mjs';
+import { closeFreshPage, openFreshPage } from './support/fresh-page.mjs';
 
 let daemon;
 let browser;
 let page;
 
 before(async () => {
-  daemon = await new Daemon().start();
-  browser = await launchBrowser();
-  page = await newPage(browser);
-  await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  ({ daemon, browser, page } = await openFreshPage());
 });
 
-after(async () => {
-  await browser?.close();
-  await daemon?.cleanup();
-});
+after(() => closeFreshPage({ browser, daemon }));
 
 test('reload keeps tabs and screens, and shows output produced meanwhile exactly once', async () => {
   const before = await snapshot(page);
