@@ -157,9 +157,11 @@ class ResumeAndViewersTest {
         long end = sessionEnd(s.id());
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (fast.lastOffset.getOrDefault(s.id(), 0L) != end && System.nanoTime() < deadline) {
-            ServerMessage m = fast.messages.poll(50, java.util.concurrent.TimeUnit.MILLISECONDS);
-            if (m instanceof ServerMessage.PtyDesync desync && desync.sessionId().equals(s.id())) {
-                d.attach(fast, s.id(), desync.offset());
+            Long desyncedAt = fast.desyncs.remove(s.id());
+            if (desyncedAt != null) {
+                d.attach(fast, s.id(), desyncedAt);
+            } else {
+                Thread.sleep(50);
             }
         }
         assertThat(fast.lastOffset.get(s.id())).isEqualTo(end);

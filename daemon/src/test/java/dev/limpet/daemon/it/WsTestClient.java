@@ -28,6 +28,8 @@ public final class WsTestClient implements AutoCloseable {
     public final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     public volatile String protocolError;
+    /** The latest pty_desync offset per session, kept even when an await skips the message. */
+    public final Map<String, Long> desyncs = new ConcurrentHashMap<>();
     /** Command errors seen while awaiting something else (for failure messages). */
     public final java.util.List<ServerMessage.CommandError> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final WebSocket ws;
@@ -149,7 +151,11 @@ public final class WsTestClient implements AutoCloseable {
                 String s = text.toString();
                 text.setLength(0);
                 try {
-                    messages.add(ProtocolCodec.decodeServer(s));
+                    ServerMessage m = ProtocolCodec.decodeServer(s);
+                    if (m instanceof ServerMessage.PtyDesync d) {
+                        desyncs.put(d.sessionId(), d.offset());
+                    }
+                    messages.add(m);
                 } catch (RuntimeException e) {
                     protocolError = s;
                 }
