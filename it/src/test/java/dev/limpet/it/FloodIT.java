@@ -62,6 +62,54 @@ class FloodIT {
         }
     }
 
+    /**
+     * The stall recorded by the benchmark: a client attached from offset 0 before a gated flood
+     * started saw its stream stop after about 1 MB with no {@code pty_desync}. Whatever happens to
+     * the flood, the stream must reach the session's last byte, re-attaching after each desync as
+     * clients must; it never stops silently.
+     */
+    @Test
+    void aClientAttachedFromTheStartBeforeAGatedFloodNeverStopsSilently() throws Exception {
+        long bytes = 10_000_000;
+        try (DaemonProcess d = DaemonProcess.start(tmp.resolve("root"))) {
+            WsTestClient c = WsTestClient.connect(d.port, d.token);
+            c.helloAndWait("flood-stall-key");
+            c.send(new ClientMessage.SpawnSession("sp", dev.limpet.testkit.TestPrograms.command(dev.limpet.testkit.GatedFlood.class,
+                    Long.toString(bytes)), null, null, 80, 24, null));
+            String id = c.await(ServerMessage.SpawnResult.class, r -> "sp".equals(r.reqId())).session().id();
+            try {
+                attach(c, id, 0);
+                await().atMost(Duration.ofSeconds(60)).until(() -> c.outputOf(id).contains(dev.limpet.testkit.GatedFlood.READY));
+                c.send(new ClientMessage.PtyInput(null, id, "g"));
+                long end = dev.limpet.testkit.GatedFlood.READY.length() + bytes;
+                long lastSeen = -1;
+                long lastProgress = System.nanoTime();
+                int desyncs = 0;
+                while (c.lastOffset.getOrDefault(id, -1L) < end) {
+                    Long desynced = c.desyncs.remove(id);
+                    if (desynced != null) {
+                        desyncs++;
+                        attach(c, id, c.lastOffset.getOrDefault(id, -1L));
+                    }
+                    long now = c.lastOffset.getOrDefault(id, -1L);
+                    if (now != lastSeen) {
+                        lastSeen = now;
+                        lastProgress = System.nanoTime();
+                    }
+                    assertThat(System.nanoTime() - lastProgress)
+                            .as("the stream stopped at %d of %d with no pty_desync (%d desyncs before)", now, end, desyncs)
+                            .isLessThan(Duration.ofSeconds(20).toNanos());
+                    assertThat(c.protocolError).isNull();
+                    Thread.sleep(50);
+                }
+                assertThat(c.lastOffset.get(id)).isEqualTo(end);
+            } finally {
+                LimpetCli.run(d.root, "rm", id);
+                c.close();
+            }
+        }
+    }
+
     /** Attaches as a real client does: a retryable refusal (the data plane was busy) is retried. */
     private static void attach(WsTestClient c, String id, long since) {
         for (int attempt = 1; ; attempt++) {

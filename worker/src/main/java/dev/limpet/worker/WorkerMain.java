@@ -2,6 +2,7 @@ package dev.limpet.worker;
 
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -115,27 +116,18 @@ public final class WorkerMain {
                         24, 4096, registry.paths().registry("standby").toString(), socket.toString(), "t", 1, null, "n", 60, 60, true,
                         null);
                 WorkerRuntime rt = new WorkerRuntime(warmLaunch, warm, registry, null, new WorkerLifecycle(Clock.systemUTC(),
-                        Duration.ofSeconds(60), Duration.ofSeconds(60)), status -> { });
+                        Duration.ofSeconds(60), Duration.ofSeconds(60)), status -> { }, Clock.systemUTC());
                 rt.serving(server);
                 Thread accept = Thread.ofPlatform().daemon().stackSize(256 * 1024).name("standby-warm-up")
                         .start(() -> server.acceptLoop(ch -> ServerConnection.start(rt, ch)));
-                // A raw blocking channel, not WorkerClient: its virtual-thread reader would leave a carrier
-                // pool running in every worker born from a standby.
-                try (var ch = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
-                    String requests = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new WorkerPayloads.Hello(
-                            WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, "d", "t", 1L, null, "n"))) + "\n"
-                            + WorkerCodec.encode(WorkerCodec.request(2, WorkerRpc.WATCH, null)) + "\n"
-                            + WorkerCodec.encode(WorkerCodec.request(3, WorkerRpc.INFO, null)) + "\n";
-                    java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(requests.getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                    while (out.hasRemaining()) {
-                        ch.write(out);
-                    }
-                    // End of requests: the server answers all three, then closes at our end of input.
-                    ch.shutdownOutput();
-                    java.nio.ByteBuffer in = java.nio.ByteBuffer.allocate(8192);
-                    while (ch.read(in) >= 0) {
-                        in.clear();
-                    }
+                try (WorkerClient c = WorkerClient.connect(socket)) {
+                    Duration t = Duration.ofSeconds(5);
+                    c.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, "d", "t", 1L, null, "n"), t);
+                    c.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, t);
+                    c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, t);
+                    c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "standby", Long.MAX_VALUE, 0L),
+                            WorkerPayloads.StreamAttachResult.class, t);
+                    c.call(WorkerRpc.REPLAY, new WorkerPayloads.ReplayParams(-1, "warm"), WorkerPayloads.ReplayResult.class, t);
                 } finally {
                     server.close();
                     accept.join(1000);
@@ -226,7 +218,7 @@ public final class WorkerMain {
         }
         WorkerLifecycle lifecycle = new WorkerLifecycle(clock, Duration.ofSeconds(launch.exitTtlSeconds()),
                 Duration.ofSeconds(launch.orphanTtlSeconds()));
-        WorkerRuntime r = new WorkerRuntime(launch, session, registry, entry, lifecycle, System::exit);
+        WorkerRuntime r = new WorkerRuntime(launch, session, registry, entry, lifecycle, System::exit, clock);
         r.serving(server);
         runtime.set(r);
         if (session.exit() != null) {

@@ -11,6 +11,7 @@ import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.worker.rpc.CreditHolds;
 import dev.limpet.worker.rpc.RpcServer;
 import dev.limpet.worker.rpc.ServedSession;
 import java.io.IOException;
@@ -33,6 +34,8 @@ final class WorkerRuntime implements ServedSession {
     private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
     private volatile RegistryEntry entry;
     private volatile RpcServer server;
+    private final java.time.InstantSource clock;
+    private final CreditHolds creditHolds;
 
     /** How the worker ends: clean up, then leave the process. Tests replace the exit. */
     interface Terminator {
@@ -40,8 +43,11 @@ final class WorkerRuntime implements ServedSession {
     }
 
     WorkerRuntime(WorkerLaunch launch, PtySession session, WorkerRegistry registry, RegistryEntry entry,
-            WorkerLifecycle lifecycle, Terminator terminator) {
+            WorkerLifecycle lifecycle, Terminator terminator, java.time.InstantSource clock) {
         this.launch = launch;
+        this.clock = clock;
+        this.creditHolds = new CreditHolds(clock);
+        session.addGate(creditHolds);
         this.session = session;
         this.registry = registry;
         this.entry = entry;
@@ -61,6 +67,16 @@ final class WorkerRuntime implements ServedSession {
         for (Watcher w : watchers) {
             w.exit(exit);
         }
+    }
+
+    @Override
+    public java.time.InstantSource clock() {
+        return clock;
+    }
+
+    @Override
+    public CreditHolds creditHolds() {
+        return creditHolds;
     }
 
     @Override

@@ -7,7 +7,7 @@ import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -69,6 +69,14 @@ final class WorkerHarness implements AutoCloseable {
     WorkerClient connectAndHello(String id) throws Exception {
         WorkerClient c = connect(id);
         c.hello(hello(WorkerRpc.RPC_MINOR), TIMEOUT);
+        return c;
+    }
+
+    /** A connection as a daemon speaking {@code minor} would make (1.1: JSON lines, base64 output). */
+    WorkerClient connectAndHello(String id, int minor) throws Exception {
+        connect(id).close(); // waits for the socket
+        WorkerClient c = WorkerClient.connect(registry.paths().socket(id), minor);
+        c.hello(hello(minor), TIMEOUT);
         return c;
     }
 

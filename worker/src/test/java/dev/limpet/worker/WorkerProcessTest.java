@@ -17,7 +17,7 @@ import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -51,7 +51,7 @@ class WorkerProcessTest {
     }
 
     @Test
-    void helloThenAttachReplaysFromSinceAndStreamsLiveOutputExactlyOnce() throws Exception {
+    void aPreviousMinorDaemonAttachesWithSinceAndGetsReplayAndLiveOutputAsJsonLinesExactlyOnce() throws Exception {
         harness().start("counter", TestPrograms.command(Counter.class, "0", "20"), null, 45);
         try (WorkerClient c = harness.connectAndHello("counter")) {
             assertThat(c.helloResult().sessionId()).isEqualTo("counter");
@@ -60,7 +60,7 @@ class WorkerProcessTest {
         }
         ByteArrayOutputStream first = new ByteArrayOutputStream();
         long cut;
-        try (WorkerClient c = harness.connectAndHello("counter")) {
+        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.RPC_MINOR - 1)) {
             var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
             assertThat(r.replayFrom()).isZero();
             first.writeBytes(r.replay());
@@ -68,7 +68,8 @@ class WorkerProcessTest {
         }
         ByteArrayOutputStream second = new ByteArrayOutputStream();
         List<Long> ends = new CopyOnWriteArrayList<>();
-        try (WorkerClient c = harness.connectAndHello("counter")) {
+        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.RPC_MINOR - 1)) {
+            assertThat(c.framed()).isFalse();
             c.onEvent(e -> {
                 if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
                     var o = WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class);
@@ -97,7 +98,7 @@ class WorkerProcessTest {
     void inputResizeAndSignalReachTheChildThroughTheWorker() throws Exception {
         harness().start("echo", TestPrograms.command(EchoLines.class), null, 45);
         StringBuffer seen = new StringBuffer();
-        try (WorkerClient c = harness.connectAndHello("echo")) {
+        try (WorkerClient c = harness.connectAndHello("echo", WorkerRpc.RPC_MINOR - 1)) {
             c.onEvent(e -> {
                 if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
                     seen.append(new String(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class).data(), StandardCharsets.UTF_8));
@@ -173,14 +174,15 @@ class WorkerProcessTest {
     }
 
     @Test
-    void aWorkerSpeakingThePreviousMinorIsUsableWithoutWatch() throws Exception {
+    void aWorkerSpeakingThePreviousMinorIsServedWithJsonLinesAndWithoutReplay() throws Exception {
         harness().start("old", TestPrograms.command(Counter.class, "0", "50"), WorkerRpc.RPC_MINOR - 1, 45);
         try (WorkerClient c = harness.connectAndHello("old")) {
             assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
-            assertThat(c.supports(WorkerRpc.WATCH)).isFalse();
-            assertThat(c.supports(WorkerRpc.INFO)).isTrue();
+            assertThat(c.framed()).isFalse();
+            assertThat(c.supports(WorkerRpc.REPLAY)).isFalse();
+            assertThat(c.supports(WorkerRpc.WATCH)).isTrue();
             assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();
-            assertThatThrownBy(() -> c.call(WorkerRpc.WATCH, null, T))
+            assertThatThrownBy(() -> c.call(WorkerRpc.REPLAY, new WorkerPayloads.ReplayParams(0, "r"), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
         }
         RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("old"))).entry();

@@ -17,7 +17,7 @@ public final class Programs {
         String[] args = new String[options.length + 1];
         args[0] = Long.toString(bytes);
         System.arraycopy(options, 0, args, 1, options.length);
-        return TestPrograms.command(dev.limpet.bench.programs.GatedFlood.class, args);
+        return TestPrograms.command(dev.limpet.testkit.GatedFlood.class, args);
     }
 
     public static List<String> rawEcho() {

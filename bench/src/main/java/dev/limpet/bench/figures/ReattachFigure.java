@@ -6,7 +6,7 @@ import dev.limpet.bench.client.Programs;
 import dev.limpet.bench.client.StreamCounter;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
-import dev.limpet.bench.programs.GatedFlood;
+import dev.limpet.testkit.GatedFlood;
 import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
 import dev.limpet.bench.report.Units;

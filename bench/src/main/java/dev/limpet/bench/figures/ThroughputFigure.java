@@ -9,7 +9,7 @@ import dev.limpet.bench.client.TerminalText;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
 import dev.limpet.bench.proc.TmuxServer;
-import dev.limpet.bench.programs.GatedFlood;
+import dev.limpet.testkit.GatedFlood;
 import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
 import dev.limpet.bench.report.Units;

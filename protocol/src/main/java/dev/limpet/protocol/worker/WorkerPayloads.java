@@ -34,7 +34,35 @@ public final class WorkerPayloads {
         }
     }
 
-    public record AttachParams(long since) {}
+    /**
+     * {@code attach} parameters. Up to 1.1: {@code since} only (the replay comes base64 in the
+     * result). From 1.2, on a framed connection: the daemon's {@code stream} id for OUTPUT frames;
+     * {@code since} null for "from now" (no replay), else the replay follows the answer as OUTPUT
+     * frames; {@code limit} the initial credit (null: unlimited); {@code holdMs} how long the
+     * worker keeps honouring the last credit after this connection is gone (so a restarted daemon
+     * can resume a lossless stream), and how long it waits on a link that stopped reading.
+     */
+    public record AttachParams(Long since, String stream, Long limit, Long holdMs) {
+        public AttachParams(long since) {
+            this(since, null, null, null);
+        }
+    }
+
+    /** 1.2 {@code attach} result: live output on the stream starts at {@code replayEnd}; bytes {@code [replayFrom, replayEnd)} come first. */
+    public record StreamAttachResult(Info info, long replayFrom, long replayEnd, boolean truncated) {}
+
+    /** 1.2 {@code replay} parameters: the bytes (or a snapshot) a client that has {@code since} needs, on stream {@code stream}. */
+    public record ReplayParams(long since, String stream) {}
+
+    /**
+     * 1.2 {@code replay} result: a SNAPSHOT frame (when {@code snapshot}) then OUTPUT frames for
+     * {@code [replayFrom, replayEnd)} follow on the replay's stream, before any live output after
+     * {@code replayEnd} on the connection.
+     */
+    public record ReplayResult(long replayFrom, long replayEnd, boolean truncated, boolean snapshot) {}
+
+    /** 1.2 {@code detach} parameters: the stream to end (null: every stream of the connection). */
+    public record DetachParams(String stream) {}
 
     /** Bytes {@code [replayFrom, replayFrom + replay.length)}, then {@code output} events follow on this connection. */
     public record AttachResult(Info info, long replayFrom, byte[] replay, boolean truncated, byte[] snapshot) {

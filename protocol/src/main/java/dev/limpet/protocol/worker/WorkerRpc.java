@@ -4,19 +4,28 @@ import java.util.Set;
 
 /**
  * The daemon ↔ pty-worker RPC: versions, method and event names, limits. JSON lines over a Unix
- * socket; {@code hello} first. Evolution is additive: a new minor may add methods, events and
- * optional fields; anything else needs a new major and a drain/migration plan.
+ * socket, {@code hello} first; from 1.2 on, frames after the hello. Evolution is additive: a new
+ * minor may add methods, events and optional fields; anything else needs a new major and a
+ * drain/migration plan.
  *
  * <p>History:
  * <ul>
  *   <li>1.0: hello, info, attach, detach, input, resize, signal, remove, health.</li>
  *   <li>1.1: adds {@code watch} (the worker pushes state and exit) and {@code capture} (screen as
  *       text); hello may carry the owner lease. A 1.0 worker is polled with {@code info}.</li>
+ *   <li>1.2: when both sides of a hello speak 1.2 or later, everything after the hello's answer is
+ *       length-prefixed {@link dev.limpet.protocol.frame.Frame}s: CONTROL frames carry the JSON
+ *       envelopes; output, replay and snapshots are raw bytes in OUTPUT and SNAPSHOT frames (no
+ *       base64). {@code attach} names a stream, starts from now or from {@code since} with the
+ *       replay as OUTPUT frames, and takes a credit {@code limit} and a {@code hold_ms}; CREDIT
+ *       frames (daemon to worker) move a stream's limit; {@code replay} sends bytes (or a
+ *       snapshot) from {@code since} on a stream of their own, in order with the live stream;
+ *       {@code detach} names the stream.</li>
  * </ul>
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 1;
+    public static final int RPC_MINOR = 2;
     /** Oldest minor this build still talks to: the current and the previous minor. */
     public static final int OLDEST_MINOR = RPC_MINOR - 1;
 
@@ -33,6 +42,8 @@ public final class WorkerRpc {
     public static final String WATCH = "watch";
     /** Since 1.1. */
     public static final String CAPTURE = "capture";
+    /** Since 1.2. */
+    public static final String REPLAY = "replay";
 
     /** Live output of an attached connection. */
     public static final String EVENT_OUTPUT = "output";
@@ -41,18 +52,32 @@ public final class WorkerRpc {
     /** Runtime facts changed (size); sent to watching connections. Since 1.1. */
     public static final String EVENT_STATE = "state";
 
-    /** Longest line either side accepts (an attach reply carries a base64 ring of up to 1 MiB by default). */
+    /** Longest line either side accepts (a 1.1 attach reply carries the ring in base64). */
     public static final int MAX_LINE_BYTES = 48 << 20;
+    /** Longest frame either side accepts (a snapshot with its scrollback is the largest). */
+    public static final int MAX_FRAME_BYTES = 16 << 20;
+    /** Replay bytes travel in OUTPUT frames of at most this many payload bytes. */
+    public static final int REPLAY_CHUNK = 256 * 1024;
+    /** The class that runs a pty-worker (the daemon starts it by name: it never loads it). */
+    public static final String WORKER_MAIN_CLASS = "dev.limpet.worker.WorkerMain";
 
     private WorkerRpc() {}
 
     /** Methods a worker speaking {@code minor} serves. */
     public static Set<String> methods(int minor) {
         Set<String> base = Set.of(HELLO, INFO, ATTACH, DETACH, INPUT, RESIZE, SIGNAL, REMOVE, HEALTH);
+        if (minor >= 2) {
+            return union(base, Set.of(WATCH, CAPTURE, REPLAY));
+        }
         if (minor >= 1) {
             return union(base, Set.of(WATCH, CAPTURE));
         }
         return base;
+    }
+
+    /** Whether a connection on which both sides speak {@code minor} switches to frames after hello. */
+    public static boolean framed(int minor) {
+        return minor >= 2;
     }
 
     /** Whether a peer speaking {@code major.minor} is inside this build's compatibility window. */

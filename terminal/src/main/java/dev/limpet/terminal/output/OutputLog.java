@@ -12,11 +12,14 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * {@link #read read(since)} and gets exactly the missing bytes while they are still held, or is
  * told ({@link Slice#truncated()}) that some were lost.
  *
- * <p>Thread-safe: one appender, many readers. Memory is {@code capacity} bytes whatever the
- * volume appended.
+ * <p>Thread-safe: one appender, many readers. Memory is at most {@code capacity} bytes whatever the
+ * volume appended; the ring starts small and grows as output arrives, so a quiet session costs
+ * little.
  */
 public final class OutputLog {
-    private final byte[] ring;
+    private static final int INITIAL_BYTES = 64 * 1024;
+    private final int capacity;
+    private byte[] ring;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Total bytes ever appended; guarded by {@link #lock}. */
     private long end;
@@ -26,12 +29,13 @@ public final class OutputLog {
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be at least 1 byte, got " + capacity);
         }
-        this.ring = new byte[capacity];
+        this.capacity = capacity;
+        this.ring = new byte[Math.min(capacity, INITIAL_BYTES)];
     }
 
-    /** The number of most recent bytes held. */
+    /** The number of most recent bytes held (once that many were appended). */
     public int capacity() {
-        return ring.length;
+        return capacity;
     }
 
     /**
@@ -44,6 +48,9 @@ public final class OutputLog {
         Objects.checkFromIndexSize(off, len, buf.length);
         lock.writeLock().lock();
         try {
+            if (end + len > ring.length && ring.length < capacity) {
+                grow(end + len);
+            }
             int skip = Math.max(0, len - ring.length);
             long writeAt = end + skip;
             int remaining = len - skip;
@@ -118,6 +125,18 @@ public final class OutputLog {
         }
     }
 
+    /**
+     * Grows the ring toward {@code needed} bytes (at most the capacity). It has never wrapped while
+     * smaller than the capacity, so offset {@code n} sits at index {@code n} and stays there.
+     */
+    private void grow(long needed) {
+        long size = ring.length;
+        while (size < needed && size < capacity) {
+            size *= 2;
+        }
+        ring = Arrays.copyOf(ring, (int) Math.min(size, capacity));
+    }
+
     private long start() {
         return Math.max(0, end - ring.length);
     }
@@ -126,7 +145,7 @@ public final class OutputLog {
     public String toString() {
         lock.readLock().lock();
         try {
-            return "OutputLog[" + start() + ".." + end + ", capacity " + ring.length + "]";
+            return "OutputLog[" + start() + ".." + end + ", capacity " + capacity + "]";
         } finally {
             lock.readLock().unlock();
         }

@@ -1,5 +1,6 @@
 package dev.limpet.terminal.session;
 
+import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.output.OutputLog;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.PtyProcess;
@@ -18,21 +19,41 @@ import org.slf4j.LoggerFactory;
  * embedded backend and the pty-worker).
  *
  * <p>A platform thread reads the PTY (a blocking native read would pin a virtual thread's
- * carrier). Appending to the log, feeding the screen and fanning out to listeners happen under one
- * lock, so {@link #attach} sees a consistent split between replay and live output: every byte is
- * delivered exactly once, in order.
+ * carrier). Appending to the log and fanning out to listeners happen under one lock, so
+ * {@link #attach} sees a consistent split between replay and live output: every byte is delivered
+ * exactly once, in order. The screen model is fed from the log by a thread of its own
+ * ({@link ScreenFeeder}), never on the read path.
+ *
+ * <p>The reader reads only as far as every {@link ReadGate} allows: a lossless attachment's credit
+ * ({@link Subscription#grant}), a data plane's link backlog, and the screen model's lag (never more
+ * than the ring). While it waits, the program's writes fill the kernel's PTY buffer and then block,
+ * as they would under ssh or dtach.
  */
 public final class PtySession {
     private static final Logger LOG = LoggerFactory.getLogger(PtySession.class);
     private static final int READ_CHUNK = 64 * 1024;
+    /** How often a waiting reader looks at its gates again (gates may open with time). */
+    private static final long GATE_RECHECK_MILLIS = 50;
+    /** An attach from the stream's current end: no replay. */
+    public static final long NOW = Long.MIN_VALUE;
 
     /** Receives live output. Called on the reader thread under the session lock: must not block. */
     public interface Listener {
-        /** {@code data} is shared read-only with other listeners; {@code endOffset} is the offset after it. */
-        void onOutput(byte[] data, long endOffset);
+        /** The chunk is shared read-only with other listeners. */
+        void onOutput(OutputChunk chunk);
 
         /** The program ended; nothing follows. */
         void onExit(ExitStatus status);
+    }
+
+    /**
+     * Holds the reader back: it reads at most {@link #allowance} bytes past the log's current end.
+     * Called on the reader thread before every read: must be quick and must not block. A gate that
+     * opens without a call into the session (time passing) is seen within {@value #GATE_RECHECK_MILLIS} ms.
+     */
+    public interface ReadGate {
+        /** Bytes the reader may read now, given the stream's end; {@code Long.MAX_VALUE} when unlimited, ≤ 0 to wait. */
+        long allowance(long endOffset);
     }
 
     /**
@@ -50,6 +71,12 @@ public final class PtySession {
     public interface Subscription extends AutoCloseable {
         Replay replay();
 
+        /**
+         * Lets the stream advance up to {@code limit} for this subscription (lossless credit);
+         * {@code Long.MAX_VALUE} lifts the limit. The reader waits when the log's end reaches it.
+         */
+        void grant(long limit);
+
         @Override
         void close();
     }
@@ -58,9 +85,14 @@ public final class PtySession {
     private final PtyProcess pty;
     private final OutputLog log;
     private final ScreenFeed screen;
+    private final ScreenFeeder feeder;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
+    private final List<ReadGate> gates = new CopyOnWriteArrayList<>();
     private final Object lock = new Object();
+    private final Object gateLock = new Object();
     private final Thread reader;
+    private volatile boolean readerWaiting;
+    private volatile boolean closed;
     private volatile ExitStatus exit;
 
     /**
@@ -72,6 +104,9 @@ public final class PtySession {
         this.pty = pty;
         this.log = new OutputLog(logCapacity);
         this.screen = screen;
+        this.feeder = new ScreenFeeder(id, log, screen, this::gatesChanged);
+        // The model may lag the log by at most the ring: beyond that it would lose bytes.
+        gates.add(end -> log.capacity() - feeder.lag());
         this.reader = Thread.ofPlatform().daemon().name("pty-read-" + id).start(this::readLoop);
         Thread.ofPlatform().daemon().name("pty-wait-" + id).start(() -> awaitExit(onExit));
     }
@@ -83,19 +118,27 @@ public final class PtySession {
     private void readLoop() {
         byte[] buf = new byte[READ_CHUNK];
         try {
-            int n;
-            while ((n = pty.read(buf, 0, buf.length)) >= 0) {
+            while (!closed) {
+                long allowance = allowance();
+                if (allowance <= 0) {
+                    waitForGates();
+                    continue;
+                }
+                int n = pty.read(buf, 0, (int) Math.min(buf.length, allowance));
+                if (n < 0) {
+                    break;
+                }
                 if (n == 0) {
                     continue;
                 }
-                byte[] chunk = Arrays.copyOf(buf, n);
+                byte[] data = Arrays.copyOf(buf, n);
                 synchronized (lock) {
-                    long end = log.append(chunk, 0, n);
-                    screen.feed(chunk);
+                    OutputChunk chunk = OutputChunk.of(data, log.append(data, 0, n));
                     for (Listener l : listeners) {
-                        l.onOutput(chunk, end);
+                        l.onOutput(chunk);
                     }
                 }
+                feeder.wake();
             }
         } catch (IOException e) {
             LOG.debug("session {}: pty read ended: {}", id, e.getMessage());
@@ -104,13 +147,68 @@ public final class PtySession {
         }
     }
 
+    private long allowance() {
+        long end = log.endOffset();
+        long min = Long.MAX_VALUE;
+        for (ReadGate g : gates) {
+            min = Math.min(min, g.allowance(end));
+        }
+        return min;
+    }
+
+    private void waitForGates() {
+        synchronized (gateLock) {
+            readerWaiting = true;
+            try {
+                if (allowance() <= 0 && !closed) {
+                    gateLock.wait(GATE_RECHECK_MILLIS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                closed = true;
+            } finally {
+                readerWaiting = false;
+            }
+        }
+    }
+
+    /** True while the reader waits for a gate (credit, a link backlog, the screen model). */
+    public boolean readerPaused() {
+        return readerWaiting;
+    }
+
+    /** A gate may have opened: wakes the reader if it waits. Cheap when it does not. */
+    public void gatesChanged() {
+        if (readerWaiting) {
+            synchronized (gateLock) {
+                gateLock.notifyAll();
+            }
+        }
+    }
+
+    public void addGate(ReadGate gate) {
+        gates.add(gate);
+    }
+
+    public void removeGate(ReadGate gate) {
+        gates.remove(gate);
+        gatesChanged();
+    }
+
     private void awaitExit(Consumer<ExitStatus> onExit) {
         ExitStatus status;
         try {
             status = pty.waitFor();
-            // Let the reader drain what the program wrote before it died; a background process
+            // Let the reader drain what the program wrote before it died: as long as it takes
+            // while a gate holds it (a lossless client still rendering), but a background process
             // that keeps the tty open must not hold the exit report back for long.
-            reader.join(1000);
+            long unpausedWaitMillis = 0;
+            while (reader.isAlive() && unpausedWaitMillis < 1000) {
+                reader.join(GATE_RECHECK_MILLIS);
+                if (!readerWaiting) {
+                    unpausedWaitMillis += GATE_RECHECK_MILLIS;
+                }
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return;
@@ -127,25 +225,25 @@ public final class PtySession {
 
     /**
      * Attaches {@code listener}: returns what the caller misses since {@code since} ({@code < 0}:
-     * the caller has nothing), then delivers every later chunk to the listener exactly once. A
-     * caller that lost bytes (or a first attach to a full-screen program) gets a screen snapshot
-     * when the screen model can make one.
+     * the caller has nothing; {@link #NOW}: nothing, only what follows), then delivers every later
+     * chunk to the listener exactly once. A caller that lost bytes (or a first attach to a
+     * full-screen program) gets a screen snapshot when the screen model can make one.
      */
     public Subscription attach(long since, Listener listener) {
+        return attach(since, listener, r -> { });
+    }
+
+    /**
+     * As {@link #attach(long, Listener)}; {@code beforeLive} runs under the session lock with the
+     * replay, before the first live chunk can reach the listener, so a caller that queues the
+     * replay there needs no hold-back of live output.
+     */
+    public Subscription attach(long since, Listener listener, Consumer<Replay> beforeLive) {
+        Grant grant = new Grant();
         Replay replay;
         synchronized (lock) {
-            long end = log.endOffset();
-            boolean fresh = since < 0 || since > end;
-            // truncated: the replay cannot start where the client asked (or, for a client with
-            // nothing, at the stream's first byte).
-            boolean truncated = fresh ? log.startOffset() > 0 : since < log.startOffset();
-            boolean useSnapshot = screen.canSnapshot() && (truncated || (fresh && screen.inAlternateScreen()));
-            if (useSnapshot) {
-                replay = new Replay(end, new byte[0], truncated, screen.snapshot());
-            } else {
-                OutputLog.Slice slice = log.read(fresh ? log.startOffset() : Math.max(since, log.startOffset()), Integer.MAX_VALUE);
-                replay = new Replay(slice.from(), slice.data(), truncated, null);
-            }
+            replay = since == NOW ? new Replay(log.endOffset(), new byte[0], false, null) : replayLocked(since);
+            beforeLive.accept(replay);
             if (exit == null) {
                 listeners.add(listener);
             }
@@ -158,10 +256,65 @@ public final class PtySession {
             }
 
             @Override
+            public void grant(long limit) {
+                grant.set(limit);
+            }
+
+            @Override
             public void close() {
                 listeners.remove(listener);
+                removeGate(grant);
             }
         };
+    }
+
+    /**
+     * The replay an attach with {@code since} would get, with no listener: {@code underLock} runs
+     * under the session lock (so what it queues comes before any later live chunk).
+     */
+    public void replay(long since, Consumer<Replay> underLock) {
+        synchronized (lock) {
+            underLock.accept(replayLocked(since));
+        }
+    }
+
+    private Replay replayLocked(long since) {
+        long end = log.endOffset();
+        boolean fresh = since < 0 || since > end;
+        // truncated: the replay cannot start where the client asked (or, for a client with
+        // nothing, at the stream's first byte).
+        boolean truncated = fresh ? log.startOffset() > 0 : since < log.startOffset();
+        if (screen.canSnapshot() && (truncated || fresh)) {
+            // The screen as of `end`: the reader cannot append while we hold the lock, so the
+            // model stops exactly there.
+            byte[] snapshot = feeder.readAt(end, s -> truncated || s.inAlternateScreen() ? s.snapshot() : null);
+            if (snapshot != null) {
+                return new Replay(end, new byte[0], truncated, snapshot);
+            }
+        }
+        OutputLog.Slice slice = log.read(fresh ? log.startOffset() : Math.max(since, log.startOffset()), Integer.MAX_VALUE);
+        return new Replay(slice.from(), slice.data(), truncated, null);
+    }
+
+    /** A subscription's credit: the reader waits when the log's end reaches the granted limit. */
+    private final class Grant implements ReadGate {
+        private volatile long limit = Long.MAX_VALUE;
+        private boolean added;
+
+        synchronized void set(long newLimit) {
+            limit = newLimit;
+            if (!added && newLimit != Long.MAX_VALUE) {
+                added = true;
+                addGate(this);
+            }
+            gatesChanged();
+        }
+
+        @Override
+        public long allowance(long endOffset) {
+            long l = limit;
+            return l == Long.MAX_VALUE ? l : l - endOffset;
+        }
     }
 
     public void write(byte[] data) throws IOException {
@@ -171,7 +324,7 @@ public final class PtySession {
     public void resize(int cols, int rows) throws IOException {
         synchronized (lock) {
             pty.resize(cols, rows);
-            screen.resize(cols, rows);
+            feeder.resizeAt(log.endOffset(), cols, rows);
         }
     }
 
@@ -195,6 +348,11 @@ public final class PtySession {
         return log.endOffset();
     }
 
+    /** The ring's capacity: how far back a reader can resume. */
+    public int ringCapacity() {
+        return log.capacity();
+    }
+
     /** Null while the program runs. */
     public ExitStatus exit() {
         return exit;
@@ -208,16 +366,17 @@ public final class PtySession {
         return listeners.size();
     }
 
-    /** The visible screen as plain text. */
+    /** The visible screen as plain text, as of the output read so far. */
     public String captureText() {
-        synchronized (lock) {
-            return screen.text();
-        }
+        return feeder.readAt(log.endOffset(), ScreenFeed::text);
     }
 
     /** Stops delivery and closes the PTY master (the program gets SIGHUP from the kernel). */
     public void close() {
+        closed = true;
         listeners.clear();
+        gatesChanged();
+        feeder.close();
         pty.close();
     }
 }

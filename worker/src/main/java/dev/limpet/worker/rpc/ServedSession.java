@@ -8,6 +8,12 @@ public interface ServedSession {
     /** The session this worker owns. */
     PtySession session();
 
+    /** Time, for the connections' hold and stall deadlines. */
+    java.time.InstantSource clock();
+
+    /** Credits of lossless streams whose connection is gone (one per worker, a gate on the session). */
+    CreditHolds creditHolds();
+
     /** The RPC minor this worker speaks (the current one, or older when a test asks). */
     int rpcMinor();
 

@@ -1,7 +1,12 @@
 package dev.limpet.worker.rpc;
 
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameException;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.frame.FramedChannel;
+import dev.limpet.protocol.stream.OutboundQueue;
+import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.worker.WorkerLog;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -10,58 +15,94 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
+import dev.limpet.worker.WorkerLog;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * One daemon connection to the worker: hello first (anything else, or a failed hello, closes it
- * with a canonical code), then requests in order. An attachment streams {@code output} events on
- * this connection; {@code watch} adds {@code state}/{@code exit} events.
+ * with a canonical code), then requests in order. When both sides speak rpc 1.2 the connection
+ * carries frames after the hello: attachments are streams of raw OUTPUT frames with credit, and
+ * {@code replay} sends past bytes on a stream of their own. A 1.1 daemon gets the line protocol it
+ * knows (output as base64 JSON events). {@code watch} adds {@code state}/{@code exit} events.
+ *
+ * <p>Everything leaves through one byte-bounded queue and one writer thread. A live stream whose
+ * frames pile up in the queue holds the PTY reader back (the daemon reads at its own pace and no
+ * byte is dropped on this link); a daemon that reads nothing for the stream's hold time is cut off,
+ * so a stuck daemon never freezes a session.
  */
 public final class ServerConnection implements ServedSession.Watcher {
     private static final AtomicInteger NUMBERS = new AtomicInteger();
+    /** Output queued for one stream beyond which the PTY reader waits for the daemon. */
+    static final long LINK_HIGH_WATER = 1L << 20;
+    /** rpc 1.1: queued output beyond this drops the connection (it re-attaches with {@code since}). */
+    static final long LEGACY_MAX_QUEUED = 8L << 20;
+    private static final Duration DEFAULT_HOLD = Duration.ofSeconds(10);
+    private static final Object LEGACY_STREAM = new Object();
+
+    /** What the writer writes. Control messages carry whether they go out as a line or a frame. */
+    private sealed interface Out {}
+
+    private record Control(WorkerEnvelope envelope, boolean framed) implements Out {}
+
+    private record Data(FrameKind kind, String stream, long offset, ByteBuffer payload) implements Out {}
+
+    private record LegacyOutput(OutputChunk chunk) implements Out {}
 
     private final ServedSession served;
-    private final LineChannel lines;
-    private final Outbound out;
+    private final FramedChannel channel;
+    private final OutboundQueue<Out> out;
     private final String name;
+    private final Map<String, LiveStream> streams = new ConcurrentHashMap<>();
+    private volatile Instant lastTake;
     private boolean authenticated;
-    private PtySession.Subscription subscription;
-    private boolean watching;
-    // Live output that arrives between registering the listener and queueing the attach answer.
-    private final Object attachLock = new Object();
-    private List<Object[]> held;
+    private int minor;
+    private volatile boolean framed;
+    private volatile boolean watching;
+    private PtySession.Subscription legacy;
 
-    private ServerConnection(ServedSession served, SocketChannel channel) {
+    private ServerConnection(ServedSession served, SocketChannel socket) {
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
-        this.lines = new LineChannel(channel, 1 << 20);
-        this.out = new Outbound(lines, name);
+        this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, 1 << 20);
+        this.lastTake = served.clock().instant();
+        this.out = new OutboundQueue<>(() -> {
+            lastTake = served.clock().instant();
+            served.session().gatesChanged();
+        });
     }
 
-    /** Serves {@code channel} on a new platform thread. */
+    /** Serves {@code channel} on new platform threads (a reader and a writer). */
     public static void start(ServedSession served, SocketChannel channel) {
         ServerConnection c = new ServerConnection(served, channel);
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-write-" + c.name).start(c::writeLoop);
         Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-read-" + c.name).start(c::serve);
     }
 
     private void serve() {
         try {
             while (true) {
-                String line = lines.readLine();
                 WorkerEnvelope env;
                 try {
-                    env = WorkerCodec.decode(line);
+                    env = framed ? readFrame() : WorkerCodec.decode(channel.readLine());
                 } catch (WorkerRpcException e) {
-                    out.line(WorkerCodec.encode(WorkerCodec.failure(0, e.code(), e.getMessage())));
+                    send(WorkerCodec.failure(0, e.code(), e.getMessage()));
+                    continue;
+                }
+                if (env == null) {
                     continue;
                 }
                 if (!(env instanceof WorkerEnvelope.Request req)) {
-                    out.line(WorkerCodec.encode(WorkerCodec.failure(0, WorkerErrorCode.BAD_REQUEST, "only requests are accepted")));
+                    send(WorkerCodec.failure(0, WorkerErrorCode.BAD_REQUEST, "only requests are accepted"));
                     continue;
                 }
                 if (!handle(req)) {
@@ -77,6 +118,26 @@ public final class ServerConnection implements ServedSession.Watcher {
         }
     }
 
+    /** The next control request of a framed connection; CREDIT frames are applied here (null then). */
+    private WorkerEnvelope readFrame() throws IOException {
+        Frame f = channel.readFrame();
+        switch (f.kind()) {
+            case CONTROL -> {
+                return WorkerCodec.decode(f.payloadText());
+            }
+            case CREDIT -> {
+                LiveStream s = streams.get(f.streamId());
+                if (s == null) {
+                    WorkerLog.info("connection {}: credit for unknown stream {} dropped", name, f.streamId());
+                } else {
+                    s.credit(f.offset());
+                }
+                return null;
+            }
+            default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a daemon may not send " + f.kind() + " frames");
+        }
+    }
+
     /** @return false to close the connection */
     private boolean handle(WorkerEnvelope.Request req) {
         try {
@@ -84,19 +145,28 @@ public final class ServerConnection implements ServedSession.Watcher {
                 if (!WorkerRpc.HELLO.equals(req.method())) {
                     throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello first");
                 }
-                answer(req, hello(WorkerCodec.read(req.params(), WorkerPayloads.Hello.class)));
+                hello(req, WorkerCodec.read(req.params(), WorkerPayloads.Hello.class));
                 return true;
             }
-            if (!WorkerRpc.methods(served.rpcMinor()).contains(req.method())) {
+            if (!WorkerRpc.methods(minor).contains(req.method())) {
                 throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
             }
             switch (req.method()) {
                 case WorkerRpc.HELLO -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "hello was already done");
                 case WorkerRpc.INFO -> answer(req, served.info());
                 case WorkerRpc.HEALTH -> answer(req, new WorkerPayloads.HealthResult(true, ProcessHandle.current().pid()));
-                case WorkerRpc.ATTACH -> attach(req, WorkerCodec.read(req.params(), WorkerPayloads.AttachParams.class).since());
+                case WorkerRpc.ATTACH -> {
+                    WorkerPayloads.AttachParams p = WorkerCodec.read(req.params(), WorkerPayloads.AttachParams.class);
+                    if (framed) {
+                        attachStream(req, p);
+                    } else {
+                        attachLegacy(req, p.since() == null ? -1 : p.since());
+                    }
+                }
+                case WorkerRpc.REPLAY -> replay(req, WorkerCodec.read(req.params(), WorkerPayloads.ReplayParams.class));
                 case WorkerRpc.DETACH -> {
-                    detach();
+                    String stream = framed ? WorkerCodec.read(req.params(), WorkerPayloads.DetachParams.class).stream() : null;
+                    detach(stream, false);
                     answer(req, new WorkerPayloads.Empty());
                 }
                 case WorkerRpc.INPUT -> {
@@ -134,27 +204,27 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 case WorkerRpc.REMOVE -> {
                     answer(req, new WorkerPayloads.Empty());
-                    served.remove(out::flush);
+                    served.remove(this::flush);
                     return false;
                 }
                 default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
             }
             return true;
         } catch (WorkerRpcException e) {
-            out.line(WorkerCodec.encode(WorkerCodec.failure(req.id(), e.code(), e.getMessage())));
+            send(WorkerCodec.failure(req.id(), e.code(), e.getMessage()));
             // A failed handshake ends the connection: nothing else is served to an unknown peer.
             return authenticated;
         } catch (IOException e) {
-            out.line(WorkerCodec.encode(WorkerCodec.failure(req.id(), WorkerErrorCode.IO_ERROR, e.getMessage())));
+            send(WorkerCodec.failure(req.id(), WorkerErrorCode.IO_ERROR, e.getMessage()));
             return true;
         } catch (RuntimeException e) {
             WorkerLog.warn("connection {}: {} failed: {}", name, req.method(), e);
-            out.line(WorkerCodec.encode(WorkerCodec.failure(req.id(), WorkerErrorCode.INTERNAL_ERROR, e.toString())));
+            send(WorkerCodec.failure(req.id(), WorkerErrorCode.INTERNAL_ERROR, e.toString()));
             return true;
         }
     }
 
-    private WorkerPayloads.HelloResult hello(WorkerPayloads.Hello h) {
+    private void hello(WorkerEnvelope.Request req, WorkerPayloads.Hello h) {
         if (h.rpcMajor() != WorkerRpc.RPC_MAJOR) {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc major "
                     + WorkerRpc.RPC_MAJOR + ", not " + h.rpcMajor());
@@ -165,7 +235,10 @@ public final class ServerConnection implements ServedSession.Watcher {
         if (h.ownerPid() != null) {
             served.adoptOwner(h);
         }
-        return served.helloResult();
+        minor = Math.min(h.rpcMinor(), served.rpcMinor());
+        answer(req, served.helloResult());
+        // The answer is the last line: the daemon reads frames after it, and so do we.
+        framed = WorkerRpc.framed(minor);
     }
 
     private PtySession running() {
@@ -176,84 +249,238 @@ public final class ServerConnection implements ServedSession.Watcher {
         return s;
     }
 
-    private void attach(WorkerEnvelope.Request req, long since) {
-        detach();
-        PtySession s = served.session();
-        synchronized (attachLock) {
-            held = new ArrayList<>();
+    // ---- rpc 1.2 streams ------------------------------------------------------------------------
+
+    private void attachStream(WorkerEnvelope.Request req, WorkerPayloads.AttachParams p) {
+        String id = streamId(p.stream());
+        detach(id, false);
+        Duration hold = p.holdMs() == null ? DEFAULT_HOLD : Duration.ofMillis(Math.max(0, p.holdMs()));
+        if (p.limit() != null) {
+            served.creditHolds().release(id);
         }
-        PtySession.Subscription sub = s.attach(since, new PtySession.Listener() {
+        LiveStream stream = new LiveStream(id, hold);
+        long since = p.since() == null ? PtySession.NOW : p.since();
+        PtySession session = served.session();
+        stream.subscription = session.attach(since, stream, r -> {
+            // Under the session lock: the answer and the replay are queued before any live chunk.
+            send(WorkerCodec.success(req.id(), new WorkerPayloads.StreamAttachResult(served.info(), r.replayFrom(), r.endOffset(),
+                    r.truncated())));
+            queueReplay(id, r);
+        });
+        if (p.limit() != null) {
+            stream.credit(p.limit());
+        }
+        streams.put(id, stream);
+        session.addGate(stream);
+        served.attachedChanged(1);
+    }
+
+    private void replay(WorkerEnvelope.Request req, WorkerPayloads.ReplayParams p) {
+        String id = streamId(p.stream());
+        served.session().replay(p.since(), r -> {
+            send(WorkerCodec.success(req.id(), new WorkerPayloads.ReplayResult(r.replayFrom(), r.endOffset(), r.truncated(),
+                    r.snapshot() != null)));
+            if (r.snapshot() != null) {
+                out.offerControl(new Data(FrameKind.SNAPSHOT, id, r.replayFrom(), ByteBuffer.wrap(r.snapshot())), r.snapshot().length);
+            }
+            queueReplay(id, r);
+        });
+    }
+
+    /** The replay's bytes as OUTPUT frames; queued whatever the queue holds (the daemon asked for them). */
+    private void queueReplay(String stream, PtySession.Replay r) {
+        byte[] data = r.data();
+        for (int off = 0; off < data.length; off += WorkerRpc.REPLAY_CHUNK) {
+            int len = Math.min(WorkerRpc.REPLAY_CHUNK, data.length - off);
+            out.offerControl(new Data(FrameKind.OUTPUT, stream, r.replayFrom() + off + len, ByteBuffer.wrap(data, off, len)), len);
+        }
+    }
+
+    private static String streamId(String id) {
+        if (id == null) {
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "stream is required");
+        }
+        try {
+            Frame.encode(FrameKind.OUTPUT, id, 0, new byte[0]);
+        } catch (IllegalArgumentException e) {
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "invalid stream id: " + e.getMessage());
+        }
+        return id;
+    }
+
+    /** One attached stream: queues live chunks as frames and holds the reader back when the daemon lags. */
+    private final class LiveStream implements PtySession.Listener, PtySession.ReadGate {
+        final String id;
+        final Duration hold;
+        volatile PtySession.Subscription subscription;
+        private volatile long limit = Long.MAX_VALUE;
+        private volatile boolean cut;
+
+        LiveStream(String id, Duration hold) {
+            this.id = id;
+            this.hold = hold;
+        }
+
+        void credit(long newLimit) {
+            limit = newLimit;
+            subscription.grant(newLimit);
+        }
+
+        @Override
+        public void onOutput(OutputChunk chunk) {
+            out.offer(new Data(FrameKind.OUTPUT, id, chunk.endOffset(), chunk.view()), chunk.length(), id, Long.MAX_VALUE);
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {
+            if (!watching) {
+                exit(exitEvent(status));
+            }
+        }
+
+        @Override
+        public long allowance(long endOffset) {
+            long backlog = out.queuedBytes(id);
+            if (backlog < LINK_HIGH_WATER || cut) {
+                return LINK_HIGH_WATER - backlog;
+            }
+            if (!served.clock().instant().isBefore(lastTake.plus(hold))) {
+                cut = true;
+                WorkerLog.warn("connection {}: the daemon read nothing of stream {} for {} ms; cutting it off (it re-attaches with since)",
+                        name, id, hold.toMillis());
+                channel.close();
+                return Long.MAX_VALUE;
+            }
+            return 0;
+        }
+
+        void end(boolean keepCredit) {
+            PtySession.Subscription s = subscription;
+            if (keepCredit) {
+                served.creditHolds().hold(id, limit, hold);
+            }
+            if (s != null) {
+                s.close();
+            }
+            served.session().removeGate(this);
+        }
+    }
+
+    // ---- rpc 1.1 --------------------------------------------------------------------------------
+
+    private void attachLegacy(WorkerEnvelope.Request req, long since) {
+        detach(null, false);
+        PtySession.Listener listener = new PtySession.Listener() {
             @Override
-            public void onOutput(byte[] data, long endOffset) {
-                synchronized (attachLock) {
-                    if (held != null) {
-                        held.add(new Object[] {data, endOffset});
-                        return;
-                    }
-                }
-                if (!out.output(data, endOffset)) {
+            public void onOutput(OutputChunk chunk) {
+                if (!out.offer(new LegacyOutput(chunk), chunk.length(), LEGACY_STREAM, LEGACY_MAX_QUEUED)) {
                     WorkerLog.warn("connection {}: the daemon stopped reading; dropped it (it re-attaches with since)", name);
+                    channel.close();
                 }
             }
 
             @Override
             public void onExit(ExitStatus status) {
                 if (!watching) {
-                    exitEvent(status);
+                    exit(exitEvent(status));
                 }
             }
-        });
-        subscription = sub;
+        };
+        legacy = served.session().attach(since, listener, r -> send(WorkerCodec.success(req.id(),
+                new WorkerPayloads.AttachResult(served.info(), r.replayFrom(), r.data(), r.truncated(), r.snapshot()))));
         served.attachedChanged(1);
-        PtySession.Replay r = sub.replay();
-        answer(req, new WorkerPayloads.AttachResult(served.info(), r.replayFrom(), r.data(), r.truncated(), r.snapshot()));
-        synchronized (attachLock) {
-            for (Object[] h : held) {
-                out.output((byte[]) h[0], (long) h[1]);
-            }
-            held = null;
-        }
     }
 
-    private void detach() {
-        PtySession.Subscription sub = subscription;
-        if (sub != null) {
-            subscription = null;
-            sub.close();
+    /** Ends one stream ({@code null}: every stream and the 1.1 attachment). */
+    private void detach(String stream, boolean keepCredit) {
+        List<LiveStream> ending = stream == null ? List.copyOf(streams.values())
+                : streams.get(stream) == null ? List.of() : List.of(streams.get(stream));
+        for (LiveStream s : ending) {
+            if (streams.remove(s.id, s)) {
+                s.end(keepCredit);
+                served.attachedChanged(-1);
+            }
+        }
+        PtySession.Subscription l = legacy;
+        if (stream == null && l != null) {
+            legacy = null;
+            l.close();
             served.attachedChanged(-1);
         }
     }
 
+    // ---- output ---------------------------------------------------------------------------------
+
     private void answer(WorkerEnvelope.Request req, Object result) {
-        out.line(WorkerCodec.encode(WorkerCodec.success(req.id(), result)));
+        send(WorkerCodec.success(req.id(), result));
     }
 
-    private void exitEvent(ExitStatus status) {
-        out.line(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_EXIT, new WorkerPayloads.ExitEvent(status.exitCode(),
-                status.signal(), served.session().endOffset()))));
+    private void send(WorkerEnvelope envelope) {
+        out.offerControl(new Control(envelope, framed), 256);
+    }
+
+    private WorkerPayloads.ExitEvent exitEvent(ExitStatus status) {
+        return new WorkerPayloads.ExitEvent(status.exitCode(), status.signal(), served.session().endOffset());
     }
 
     @Override
     public void state(WorkerPayloads.Info info) {
-        out.line(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_STATE, new WorkerPayloads.StateEvent(info))));
+        send(WorkerCodec.event(WorkerRpc.EVENT_STATE, new WorkerPayloads.StateEvent(info)));
     }
 
     @Override
     public void exit(WorkerPayloads.ExitEvent exit) {
-        out.line(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_EXIT, exit)));
+        send(WorkerCodec.event(WorkerRpc.EVENT_EXIT, exit));
+    }
+
+    private void writeLoop() {
+        try {
+            Out o;
+            while ((o = out.take()) != null) {
+                switch (o) {
+                    case Control c -> {
+                        String json = WorkerCodec.encode(c.envelope());
+                        if (c.framed()) {
+                            channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+                        } else {
+                            channel.writeLine(json);
+                        }
+                    }
+                    case Data d -> channel.writeFrame(d.kind(), d.stream(), d.offset(), d.payload());
+                    case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
+                            new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
+                }
+            }
+        } catch (IOException | FrameException e) {
+            WorkerLog.info("connection {}: write failed: {}", name, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            out.close();
+            channel.close();
+        }
+    }
+
+    /** Waits (a bounded time) until everything queued is written, or the connection failed. */
+    private void flush() {
+        try {
+            out.awaitDrained(Duration.ofSeconds(2));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void end() {
-        detach();
+        // Streams keep their credit for a while: a daemon that died resumes them losslessly.
+        detach(null, true);
         if (watching) {
             served.unwatch(this);
         }
         if (authenticated) {
             served.connectionClosed();
         }
-        out.flush(); // the last answer (a refused hello, say) reaches the peer before the close
+        flush(); // the last answer (a refused hello, say) reaches the peer before the close
         out.close();
-        lines.close();
+        channel.close();
     }
-
 }

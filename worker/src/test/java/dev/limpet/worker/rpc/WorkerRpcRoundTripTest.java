@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.protocol.frame.FrameException;
+import dev.limpet.protocol.frame.FramedChannel;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -35,7 +38,7 @@ class WorkerRpcRoundTripTest {
         Path sock = tmp.resolve("future.sock");
         try (RpcServer server = RpcServer.bind(sock)) {
             Thread.ofVirtual().start(() -> server.acceptLoop(ch -> Thread.ofVirtual().start(() -> {
-                LineChannel lines = new LineChannel(ch, 1 << 20);
+                FramedChannel lines = new FramedChannel(ch, 1 << 20, 1 << 20);
                 try {
                     var req = (dev.limpet.protocol.worker.WorkerEnvelope.Request) WorkerCodec.decode(lines.readLine());
                     lines.writeLine(WorkerCodec.encode(WorkerCodec.success(req.id(),
@@ -66,7 +69,7 @@ class WorkerRpcRoundTripTest {
             List<Throwable> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
             Thread.ofVirtual().start(() -> server.acceptLoop(ch -> Thread.ofVirtual().start(() -> {
                 try {
-                    new LineChannel(ch, 16).readLine();
+                    new FramedChannel(ch, 1 << 20, 16).readLine();
                 } catch (Throwable e) {
                     seen.add(e);
                 }
@@ -75,7 +78,7 @@ class WorkerRpcRoundTripTest {
                 ch.write(java.nio.ByteBuffer.wrap("x".repeat(100).getBytes(StandardCharsets.UTF_8)));
                 await().atMost(Duration.ofSeconds(5)).until(() -> !seen.isEmpty());
             }
-            assertThat(seen.getFirst()).isInstanceOf(WorkerRpcException.class);
+            assertThat(seen.getFirst()).isInstanceOf(FrameException.class);
         }
     }
 }

@@ -9,7 +9,7 @@ import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.ExitStatus;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

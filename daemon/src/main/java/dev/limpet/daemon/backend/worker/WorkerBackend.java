@@ -18,7 +18,7 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -10,7 +10,7 @@ import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.ExitStatus;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.WorkerMain;
 import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.worker.registry.WorkerPaths;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.terminal.os.Posix;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

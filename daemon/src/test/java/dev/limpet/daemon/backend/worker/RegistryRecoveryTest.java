@@ -9,7 +9,7 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.worker.rpc.WorkerClient;
+import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

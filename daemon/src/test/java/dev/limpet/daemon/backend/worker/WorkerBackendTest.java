@@ -75,7 +75,7 @@ class WorkerBackendTest {
     }
 
     /** Collects one attachment's stream; live chunks that arrive before the replay is primed are held back (as the gateway does). */
-    static final class Collect implements OutputListener {
+    static class Collect implements OutputListener {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         final List<Object[]> held = new ArrayList<>();
         boolean primed;
@@ -204,6 +204,45 @@ class WorkerBackendTest {
         String[] lines = all.split("\r\n", -1);
         for (int i = 0; i < lines.length - 1; i++) {
             assertThat(lines[i]).isEqualTo("line " + (i + 1));
+        }
+    }
+
+    /**
+     * The stall the benchmark recorded: a stream attached from offset 0 before a flood, whose
+     * daemon side reads slowly while the flood runs and ends, stopped for good with no onLost. It
+     * must reach the session's last byte, or say that it was lost.
+     */
+    @Test
+    void aStreamWhoseDaemonSideFellBehindAFloodThatEndedReachesTheEndOrSaysItWasLost() throws Exception {
+        WorkerBackend b = backend(null);
+        long bytes = 10_000_000;
+        b.spawn(spec("stall", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes))));
+        java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+        Collect out = new Collect() {
+            @Override
+            public void onOutput(byte[] data, long endOffset) {
+                if (endOffset > dev.limpet.testkit.GatedFlood.READY.length()) {
+                    try {
+                        // A daemon that cannot keep up with its worker link until the flood is over.
+                        exited.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+                super.onOutput(data, endOffset);
+            }
+        };
+        try (Attachment a = b.attach("stall", 0, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains(dev.limpet.testkit.GatedFlood.READY));
+            b.input("stall", new byte[] {'g'});
+            await().atMost(T).until(() -> exits.containsKey("stall"));
+            exited.countDown();
+            long end = dev.limpet.testkit.GatedFlood.READY.length() + bytes;
+            await().atMost(T).until(() -> out.end == end || out.error != null);
+            if (out.end != end) {
+                assertThat(out.error).startsWith("stream lost after");
+            }
         }
     }
 

@@ -1,4 +1,4 @@
-package dev.limpet.bench.programs;
+package dev.limpet.testkit;
 
 import java.io.File;
 import java.io.FileDescriptor;
@@ -43,7 +43,7 @@ public final class GatedFlood {
         if (gate && new FileInputStream(FileDescriptor.in).read() < 0) {
             return;
         }
-        byte[] pattern = dev.limpet.testkit.Flood.DEFAULT_PATTERN.getBytes(StandardCharsets.US_ASCII);
+        byte[] pattern = Flood.DEFAULT_PATTERN.getBytes(StandardCharsets.US_ASCII);
         byte[] chunk = new byte[64 * 1024 - (64 * 1024) % pattern.length];
         for (int i = 0; i < chunk.length; i++) {
             chunk[i] = pattern[i % pattern.length];

@@ -1,16 +1,15 @@
-package dev.limpet.worker.rpc;
+package dev.limpet.protocol.worker;
 
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerEnvelope;
-import dev.limpet.protocol.worker.WorkerErrorCode;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
-import dev.limpet.protocol.worker.WorkerRpcException;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.frame.FramedChannel;
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
 import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
@@ -24,21 +23,30 @@ import java.util.function.Consumer;
 
 /**
  * The daemon's side of one connection to a worker: requests with ids and deadlines, responses
- * matched by id, events handed to a handler in arrival order on the reader thread. A worker that
- * accepts and never answers costs a caller one deadline ({@code io_error}), never a hang.
+ * matched by id, events and data frames handed to handlers in arrival order on the reader thread
+ * (a platform thread: it is on the keystroke-echo path). JSON lines until a hello in which both
+ * sides speak rpc 1.2, length-prefixed frames after it. A worker that accepts and never answers
+ * costs a caller one deadline ({@code io_error}), never a hang.
  */
 public final class WorkerClient implements AutoCloseable {
-    private final LineChannel lines;
+    private final FramedChannel channel;
     private final Path socket;
     private final Map<Long, CompletableFuture<WorkerEnvelope.Response>> pending = new ConcurrentHashMap<>();
     private final AtomicLong ids = new AtomicLong();
     private final CompletableFuture<Void> closed = new CompletableFuture<>();
+    private final int ownMinor;
     private volatile Consumer<WorkerEnvelope.Event> events = e -> {};
+    private volatile Consumer<Frame> frames = f -> {};
     private volatile WorkerPayloads.HelloResult hello;
+    private volatile long helloId = -1;
+    /** Read by the reader thread only after it switched itself; written by writers after the switch. */
+    private volatile boolean framedReads;
+    private volatile boolean framedWrites;
 
-    private WorkerClient(SocketChannel channel, Path socket) {
-        this.lines = new LineChannel(channel, WorkerRpc.MAX_LINE_BYTES);
+    private WorkerClient(SocketChannel channel, Path socket, int ownMinor) {
+        this.channel = new FramedChannel(channel, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
         this.socket = socket;
+        this.ownMinor = ownMinor;
     }
 
     /**
@@ -47,6 +55,11 @@ public final class WorkerClient implements AutoCloseable {
      * @throws IOException when nothing listens there (refused, missing file)
      */
     public static WorkerClient connect(Path socket) throws IOException {
+        return connect(socket, WorkerRpc.RPC_MINOR);
+    }
+
+    /** As {@link #connect(Path)}, for a daemon (or test) that speaks the older {@code minor}. */
+    public static WorkerClient connect(Path socket, int minor) throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             ch.connect(UnixDomainSocketAddress.of(socket));
@@ -54,8 +67,8 @@ public final class WorkerClient implements AutoCloseable {
             ch.close();
             throw e;
         }
-        WorkerClient c = new WorkerClient(ch, socket);
-        Thread.ofVirtual().name("worker-rpc-" + socket.getFileName()).start(c::readLoop);
+        WorkerClient c = new WorkerClient(ch, socket, minor);
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("worker-link-" + socket.getFileName()).start(c::readLoop);
         return c;
     }
 
@@ -68,6 +81,11 @@ public final class WorkerClient implements AutoCloseable {
         this.events = handler;
     }
 
+    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2); runs on the reader thread, so it must not block. */
+    public void onFrame(Consumer<Frame> handler) {
+        this.frames = handler;
+    }
+
     /** Completes when the connection ends, for whatever reason. */
     public CompletableFuture<Void> closed() {
         return closed;
@@ -78,25 +96,40 @@ public final class WorkerClient implements AutoCloseable {
         return hello;
     }
 
+    /** The minor both sides speak (after hello). */
+    public int minor() {
+        WorkerPayloads.HelloResult h = hello;
+        return h == null ? -1 : Math.min(h.rpcMinor(), ownMinor);
+    }
+
+    /** True once the connection carries frames (both sides speak rpc 1.2 or later). */
+    public boolean framed() {
+        return framedWrites;
+    }
+
     /**
      * Handshake. Fails with {@code unsupported_version} when the worker's version lies outside this
      * build's window (whatever the worker itself accepted).
      */
     public WorkerPayloads.HelloResult hello(WorkerPayloads.Hello params, Duration timeout) {
-        WorkerPayloads.HelloResult r = call(WorkerRpc.HELLO, params, WorkerPayloads.HelloResult.class, timeout);
+        WorkerPayloads.Hello own = new WorkerPayloads.Hello(params.rpcMajor(), Math.min(params.rpcMinor(), ownMinor),
+                params.daemonInstanceId(), params.controlToken(), params.ownerPid(), params.ownerStartedAt(), params.ownerNonce());
+        long id = ids.incrementAndGet();
+        helloId = id;
+        WorkerPayloads.HelloResult r = WorkerCodec.read(call(id, WorkerRpc.HELLO, own, timeout), WorkerPayloads.HelloResult.class);
         if (!WorkerRpc.compatible(r.rpcMajor(), r.rpcMinor())) {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "worker speaks rpc " + r.rpcMajor() + "."
                     + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–"
                     + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR);
         }
         hello = r;
+        framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), own.rpcMinor()));
         return r;
     }
 
     /** Whether the worker serves {@code method} (known after hello). */
     public boolean supports(String method) {
-        WorkerPayloads.HelloResult h = hello;
-        return h != null && WorkerRpc.methods(h.rpcMinor()).contains(method);
+        return hello != null && WorkerRpc.methods(minor()).contains(method);
     }
 
     public <T> T call(String method, Object params, Class<T> resultType, Duration timeout) {
@@ -110,14 +143,22 @@ public final class WorkerClient implements AutoCloseable {
      *     fails or the deadline passes
      */
     public JsonNode call(String method, Object params, Duration timeout) {
-        long id = ids.incrementAndGet();
+        return call(ids.incrementAndGet(), method, params, timeout);
+    }
+
+    private JsonNode call(long id, String method, Object params, Duration timeout) {
         CompletableFuture<WorkerEnvelope.Response> f = new CompletableFuture<>();
         pending.put(id, f);
         try {
             if (closed.isDone()) {
                 throw new WorkerRpcException(WorkerErrorCode.IO_ERROR, "connection to " + socket.getFileName() + " is closed");
             }
-            lines.writeLine(WorkerCodec.encode(WorkerCodec.request(id, method, params)));
+            String json = WorkerCodec.encode(WorkerCodec.request(id, method, params));
+            if (framedWrites) {
+                channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+            } else {
+                channel.writeLine(json);
+            }
             WorkerEnvelope.Response r = f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (!r.ok()) {
                 WorkerEnvelope.Error e = r.error();
@@ -140,20 +181,35 @@ public final class WorkerClient implements AutoCloseable {
         }
     }
 
+    /**
+     * Moves a stream's credit (rpc 1.2): the worker reads the PTY only up to {@code limit} for it
+     * ({@code Long.MAX_VALUE}: no limit). Fire and forget; a broken connection closes the client.
+     */
+    public void credit(String stream, long limit) {
+        if (!framedWrites) {
+            throw new IllegalStateException("credit needs rpc 1.2 frames");
+        }
+        try {
+            channel.writeFrame(FrameKind.CREDIT, stream, limit, ByteBuffer.allocate(0));
+        } catch (IOException e) {
+            close();
+        }
+    }
+
     private void readLoop() {
         try {
             while (true) {
-                WorkerEnvelope env = WorkerCodec.decode(lines.readLine());
-                switch (env) {
-                    case WorkerEnvelope.Response r -> {
-                        CompletableFuture<WorkerEnvelope.Response> f = pending.get(r.id());
-                        if (f != null) {
-                            f.complete(r);
-                        }
+                if (framedReads) {
+                    Frame f = channel.readFrame();
+                    if (f.kind() == FrameKind.CONTROL) {
+                        dispatch(WorkerCodec.decode(f.payloadText()));
+                    } else if (f.kind() == FrameKind.OUTPUT || f.kind() == FrameKind.SNAPSHOT) {
+                        frames.accept(f);
+                    } else {
+                        throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a worker sent a " + f.kind() + " frame");
                     }
-                    case WorkerEnvelope.Event e -> events.accept(e);
-                    case WorkerEnvelope.Request r -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST,
-                            "a worker sent a request (" + r.method() + ")");
+                } else {
+                    dispatch(WorkerCodec.decode(channel.readLine()));
                 }
             }
         } catch (IOException | RuntimeException e) {
@@ -161,8 +217,27 @@ public final class WorkerClient implements AutoCloseable {
         }
     }
 
+    private void dispatch(WorkerEnvelope env) {
+        switch (env) {
+            case WorkerEnvelope.Response r -> {
+                if (r.id() == helloId && r.ok()) {
+                    // Switch before reading on: the worker writes frames right after this answer.
+                    int minor = r.result() == null ? 0 : r.result().path("rpc_minor").asInt(0);
+                    framedReads = WorkerRpc.framed(Math.min(minor, ownMinor));
+                }
+                CompletableFuture<WorkerEnvelope.Response> f = pending.get(r.id());
+                if (f != null) {
+                    f.complete(r);
+                }
+            }
+            case WorkerEnvelope.Event e -> events.accept(e);
+            case WorkerEnvelope.Request r -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST,
+                    "a worker sent a request (" + r.method() + ")");
+        }
+    }
+
     private void failAll(Throwable cause) {
-        lines.close();
+        channel.close();
         IOException gone = new IOException("connection to worker closed: " + cause.getMessage(), cause);
         pending.values().forEach(f -> f.completeExceptionally(gone));
         closed.complete(null);
@@ -170,6 +245,6 @@ public final class WorkerClient implements AutoCloseable {
 
     @Override
     public void close() {
-        lines.close();
+        channel.close();
     }
 }

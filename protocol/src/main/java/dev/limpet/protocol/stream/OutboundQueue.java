@@ -1,0 +1,170 @@
+package dev.limpet.protocol.stream;
+
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One connection's queue of outgoing items, drained by a single writer, bounded by bytes per
+ * stream. Output for a stream is refused once that stream holds its limit (its owner then desyncs
+ * or pauses that stream, never the others); control items are small and always accepted, so a
+ * peer learns why its output stopped. Used by the daemon (frames to a WebSocket) and the worker
+ * (frames to the daemon).
+ *
+ * @param <T> what the writer writes
+ */
+public final class OutboundQueue<T> {
+    private record Entry<T>(T item, long bytes, Object stream) {}
+
+    private final ArrayDeque<Entry<T>> entries = new ArrayDeque<>();
+    private final Map<Object, Long> perStream = new HashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final Runnable onTake;
+    private long queuedBytes;
+    private boolean writing;
+    private boolean closed;
+
+    public OutboundQueue() {
+        this(() -> { });
+    }
+
+    /** @param onTake runs after the writer took an item (outside the lock): space was freed */
+    public OutboundQueue(Runnable onTake) {
+        this.onTake = onTake;
+    }
+
+    /**
+     * Queues an item of {@code stream} unless the bytes that stream already holds plus these would
+     * pass {@code limit}. A stream with nothing queued always gets its item (one chunk larger than
+     * the limit must not block a stream forever).
+     *
+     * @return false when refused; true when queued, or when the queue is closed (nothing to refuse)
+     */
+    public boolean offer(T item, long bytes, Object stream, long limit) {
+        lock.lock();
+        try {
+            if (closed) {
+                return true;
+            }
+            long held = perStream.getOrDefault(stream, 0L);
+            if (held > 0 && held + bytes > limit) {
+                return false;
+            }
+            perStream.put(stream, held + bytes);
+            add(new Entry<>(item, bytes, stream));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Queues an item whatever the queue holds. */
+    public void offerControl(T item, long bytes) {
+        lock.lock();
+        try {
+            if (!closed) {
+                add(new Entry<>(item, bytes, null));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void add(Entry<T> e) {
+        entries.addLast(e);
+        queuedBytes += e.bytes();
+        changed.signalAll();
+    }
+
+    /** The next item, waiting while there is none; null once closed. Marks the writer busy until the next take. */
+    public T take() throws InterruptedException {
+        Entry<T> e;
+        lock.lock();
+        try {
+            writing = false;
+            changed.signalAll();
+            while (entries.isEmpty() && !closed) {
+                changed.await(30, TimeUnit.SECONDS);
+            }
+            if (closed) {
+                return null;
+            }
+            e = entries.removeFirst();
+            queuedBytes -= e.bytes();
+            if (e.stream() != null) {
+                perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
+            }
+            writing = true;
+        } finally {
+            lock.unlock();
+        }
+        onTake.run();
+        return e.item();
+    }
+
+    /**
+     * Waits (at most {@code timeout}) until everything queued so far has been taken and the writer
+     * asked for more, i.e. it was written. False on timeout or close.
+     */
+    public boolean awaitDrained(Duration timeout) throws InterruptedException {
+        long nanos = timeout.toNanos();
+        lock.lock();
+        try {
+            while ((!entries.isEmpty() || writing) && !closed) {
+                if (nanos <= 0) {
+                    return false;
+                }
+                nanos = changed.awaitNanos(nanos);
+            }
+            return !closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops everything and wakes the writer, which then gets null. */
+    public void close() {
+        lock.lock();
+        try {
+            closed = true;
+            entries.clear();
+            perStream.clear();
+            queuedBytes = 0;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean isClosed() {
+        lock.lock();
+        try {
+            return closed;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long queuedBytes() {
+        lock.lock();
+        try {
+            return queuedBytes;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public long queuedBytes(Object stream) {
+        lock.lock();
+        try {
+            return perStream.getOrDefault(stream, 0L);
+        } finally {
+            lock.unlock();
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package dev.limpet.terminal.session;
+
+import dev.limpet.terminal.output.OutputLog;
+import java.util.ArrayDeque;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds a session's screen model from its output log on a thread of its own, in coalesced
+ * batches, so the PTY reader only appends to the ring. The model lags the log by at most the
+ * log's capacity (the reader waits for it beyond that, see {@link #lag}); whoever needs the screen
+ * as of an offset (a snapshot, a capture) waits until the model has been fed up to it.
+ *
+ * <p>A resize happens at an offset: bytes before it are fed at the old size, bytes after it at the
+ * new one, as a terminal would have drawn them.
+ */
+final class ScreenFeeder {
+    private static final Logger LOG = LoggerFactory.getLogger(ScreenFeeder.class);
+    /** Bytes fed to the model in one go, at most. */
+    static final int BATCH = 256 * 1024;
+
+    private record Resize(long offset, int cols, int rows) {}
+
+    private final String sessionId;
+    private final OutputLog log;
+    private final ScreenFeed screen;
+    private final Runnable onProgress;
+    private final Object lock = new Object();
+    private final ArrayDeque<Resize> resizes = new ArrayDeque<>();
+    private final Thread thread;
+    /** Offset up to which the model has been fed; written under {@link #lock}, read without it by the reader. */
+    private volatile long fed;
+    private volatile boolean pending;
+    private boolean closed;
+
+    /** @param onProgress runs on the feeder thread after each batch (the reader may wait for the lag to shrink) */
+    ScreenFeeder(String sessionId, OutputLog log, ScreenFeed screen, Runnable onProgress) {
+        this.sessionId = sessionId;
+        this.log = log;
+        this.screen = screen;
+        this.onProgress = onProgress;
+        this.thread = Thread.ofPlatform().daemon().name("vt-feed-" + sessionId).start(this::run);
+    }
+
+    /** New bytes are in the log. Cheap when the feeder is already busy. */
+    void wake() {
+        if (pending) {
+            return;
+        }
+        synchronized (lock) {
+            pending = true;
+            lock.notifyAll();
+        }
+    }
+
+    /** Bytes in the log not yet fed to the model. */
+    long lag() {
+        return log.endOffset() - fed;
+    }
+
+    /** The screen changes size once the model reaches {@code offset}. */
+    void resizeAt(long offset, int cols, int rows) {
+        synchronized (lock) {
+            resizes.addLast(new Resize(offset, cols, rows));
+            pending = true;
+            lock.notifyAll();
+        }
+    }
+
+    /**
+     * Runs {@code read} on the screen once the model has been fed up to {@code offset} (or further),
+     * with the model held still.
+     */
+    <T> T readAt(long offset, Function<ScreenFeed, T> read) {
+        synchronized (lock) {
+            while (!closed && (fed < offset || hasResizeAtOrBefore(fed))) {
+                pending = true;
+                lock.notifyAll();
+                try {
+                    lock.wait(100);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    break;
+                }
+            }
+            return read.apply(screen);
+        }
+    }
+
+    private boolean hasResizeAtOrBefore(long offset) {
+        Resize r = resizes.peekFirst();
+        return r != null && r.offset() <= offset;
+    }
+
+    void close() {
+        synchronized (lock) {
+            closed = true;
+            lock.notifyAll();
+        }
+    }
+
+    private void run() {
+        try {
+            while (true) {
+                long from;
+                long until;
+                synchronized (lock) {
+                    while (true) {
+                        // Cleared before the check: a wake() that sees it still set has appended
+                        // before the check below reads the log's end.
+                        pending = false;
+                        if (closed || fed < log.endOffset() || hasResizeAtOrBefore(fed)) {
+                            break;
+                        }
+                        lock.wait();
+                    }
+                    if (closed) {
+                        return;
+                    }
+                    applyResizesAt(fed);
+                    from = fed;
+                    Resize next = resizes.peekFirst();
+                    until = next == null ? Long.MAX_VALUE : next.offset();
+                }
+                int max = (int) Math.min(BATCH, until - from);
+                if (max <= 0) {
+                    continue;
+                }
+                OutputLog.Slice slice = log.read(from, max);
+                if (slice.truncated()) {
+                    // The reader never runs a full ring ahead of the model; if it ever did, the
+                    // screen misses bytes from here on: say so rather than hide it.
+                    LOG.error("session {}: the screen model fell {} bytes behind its ring; the screen may be wrong until it is redrawn",
+                            sessionId, slice.from() - from);
+                }
+                synchronized (lock) {
+                    screen.feed(slice.data());
+                    fed = slice.to();
+                    lock.notifyAll();
+                }
+                onProgress.run();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.error("session {}: the screen model failed; snapshots and capture stop following the output", sessionId, e);
+            synchronized (lock) {
+                closed = true;
+                lock.notifyAll();
+            }
+        }
+    }
+
+    private void applyResizesAt(long offset) {
+        while (hasResizeAtOrBefore(offset)) {
+            Resize r = resizes.removeFirst();
+            screen.resize(r.cols(), r.rows());
+        }
+    }
+}
