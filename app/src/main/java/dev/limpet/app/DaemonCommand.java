@@ -27,8 +27,13 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
     String backend;
 
-    @Option(names = "--ring-bytes", defaultValue = "1048576", description = "Output kept per session for replay (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--ring-bytes", defaultValue = "4194304",
+            description = "Output kept per session for replay; it also caps the lossless window (default: ${DEFAULT-VALUE}).")
     int ringBytes;
+
+    @Option(names = "--ack-timeout", defaultValue = "10", paramLabel = "SECONDS",
+            description = "A lossless client that leaves output unacknowledged this long is downgraded to live (default: ${DEFAULT-VALUE}).")
+    long ackTimeoutSeconds;
 
     @Option(names = "--orphan-grace", defaultValue = "0", paramLabel = "SECONDS",
             description = "Close sessions with no client attached for this long; 0 keeps them until closed (default).")
@@ -55,8 +60,13 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: --ring-bytes must be between 4096 and 268435456");
             return 1;
         }
+        if (ackTimeoutSeconds < 1 || ackTimeoutSeconds > 3600) {
+            System.err.println("limpet: --ack-timeout must be between 1 and 3600 seconds");
+            return 1;
+        }
         DaemonConfig config = new DaemonConfig(dataRoot, listen, port, backend, ringBytes, Duration.ofSeconds(orphanGraceSeconds),
-                Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins));
+                Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
+                Duration.ofSeconds(ackTimeoutSeconds));
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

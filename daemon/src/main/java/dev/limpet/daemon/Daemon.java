@@ -60,7 +60,7 @@ public final class Daemon implements AutoCloseable {
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
-                    config.clientGrace()), token, sessions, barrier, clock, this::initialState, this::status).start();
+                    config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status).start();
             String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
             url = "http://" + host + ":" + gateway.port() + "/";
             DaemonInfoFile.write(root, new DaemonInfoFile.Info(ProcessHandle.current().pid(), url, gateway.port(),

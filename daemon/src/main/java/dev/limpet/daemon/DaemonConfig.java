@@ -15,12 +15,20 @@ import java.util.Set;
  * @param orphanGrace   close sessions with no attachment for this long; zero keeps them until closed
  * @param clientGrace   keep a disconnected client's session state this long
  * @param closeGrace    SIGHUP → SIGKILL grace when closing a session
+ * @param ackTimeout    a lossless client that leaves output unacknowledged this long is downgraded
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
-        Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins) {
+        Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout) {
 
     public static final int DEFAULT_PORT = 7420;
-    public static final int DEFAULT_RING_BYTES = 1 << 20;
+    /** The ring grows to this as output arrives (a quiet session holds far less). */
+    public static final int DEFAULT_RING_BYTES = 4 << 20;
+    public static final Duration DEFAULT_ACK_TIMEOUT = Duration.ofSeconds(10);
+
+    public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
+            Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins) {
+        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, DEFAULT_ACK_TIMEOUT);
+    }
 
     public static DaemonConfig defaults() {
         return new DaemonConfig(null, "127.0.0.1", DEFAULT_PORT, null, DEFAULT_RING_BYTES, Duration.ZERO,

@@ -21,6 +21,8 @@ import java.util.Map;
     @JsonSubTypes.Type(ClientMessage.KillSession.class),
     @JsonSubTypes.Type(ClientMessage.RemoveSession.class),
     @JsonSubTypes.Type(ClientMessage.RenameSession.class),
+    @JsonSubTypes.Type(ClientMessage.PtyAck.class),
+    @JsonSubTypes.Type(ClientMessage.PtyFlow.class),
 })
 public sealed interface ClientMessage {
 
@@ -58,7 +60,11 @@ public sealed interface ClientMessage {
             Integer rows,
             Map<String, String> env) implements ClientMessage {}
 
-    /** {@code since} null or negative means "I have nothing of this session". */
+    /**
+     * {@code since} null or negative means "I have nothing of this session". {@code flow} (added
+     * in protocol 1): {@code "live"} (default) or {@code "lossless"}; {@code window} the lossless
+     * credit in bytes (default and limits in docs/protocol.md).
+     */
     @JsonTypeName("attach_session")
     record AttachSession(
             String reqId,
@@ -66,11 +72,25 @@ public sealed interface ClientMessage {
             Long since,
             Integer cols,
             Integer rows,
-            Boolean readOnly) implements SessionCommand {
+            Boolean readOnly,
+            String flow,
+            Long window) implements SessionCommand {
+        public AttachSession(String reqId, String sessionId, Long since, Integer cols, Integer rows, Boolean readOnly) {
+            this(reqId, sessionId, since, cols, rows, readOnly, null, null);
+        }
+
         public boolean wantsReadOnly() {
             return Boolean.TRUE.equals(readOnly);
         }
     }
+
+    /** A lossless attachment's acknowledgement: the client has rendered the stream up to {@code offset}. Added in protocol 1. */
+    @JsonTypeName("pty_ack")
+    record PtyAck(String reqId, String sessionId, Long offset) implements SessionCommand {}
+
+    /** Switches this connection's attachment to {@code flow} ({@code "live"} or {@code "lossless"}) without re-attaching. Added in protocol 1. */
+    @JsonTypeName("pty_flow")
+    record PtyFlow(String reqId, String sessionId, String flow, Long window) implements SessionCommand {}
 
     @JsonTypeName("detach_session")
     record DetachSession(String reqId, String sessionId) implements SessionCommand {}

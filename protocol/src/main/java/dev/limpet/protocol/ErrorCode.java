@@ -19,6 +19,8 @@ public enum ErrorCode {
     INVALID_SIZE(false, 400),
     INVALID_SIGNAL(false, 400),
     INVALID_LABEL(false, 400),
+    INVALID_ACK(false, 400),
+    INVALID_FLOW(false, 400),
     SPAWN_FAILED(false, 422),
     DAEMON_RECOVERING(true, 503),
     BACKEND_UNAVAILABLE(true, 503),

@@ -78,7 +78,16 @@ public sealed interface ServerMessage {
             long endOffset,
             boolean truncated,
             boolean snapshot,
-            boolean readOnly) implements ServerMessage {}
+            boolean readOnly,
+            // Added in protocol 1 (additive): the flow granted ("live" or "lossless") and, when
+            // lossless, the credit window in bytes.
+            String flow,
+            Long window) implements ServerMessage {
+        public AttachResult(String reqId, String sessionId, SessionInfo session, long replayFrom, long endOffset, boolean truncated,
+                boolean snapshot, boolean readOnly) {
+            this(reqId, sessionId, session, replayFrom, endOffset, truncated, snapshot, readOnly, "live", null);
+        }
+    }
 
     @JsonTypeName("ack")
     record Ack(String reqId, String command) implements ServerMessage {}

@@ -5,10 +5,11 @@ import java.util.Objects;
 
 /**
  * What an attach returns before live output: the replay {@code [replayFrom, endOffset)}, whether
- * bytes between the requested {@code since} and {@code replayFrom} were lost, and optionally a screen
- * snapshot (ANSI that redraws the screen as of {@code replayFrom}).
+ * bytes between the requested {@code since} and {@code replayFrom} were lost, optionally a screen
+ * snapshot (ANSI that redraws the screen as of {@code replayFrom}), and whether the data plane
+ * honours credit ({@link Attachment#grant}); a worker of rpc 1.1 does not.
  */
-public record AttachInfo(RuntimeInfo runtime, long replayFrom, byte[] replay, boolean truncated, byte[] snapshot) {
+public record AttachInfo(RuntimeInfo runtime, long replayFrom, byte[] replay, boolean truncated, byte[] snapshot, boolean credit) {
 
     public AttachInfo {
         Objects.requireNonNull(runtime, "runtime");
@@ -22,7 +23,7 @@ public record AttachInfo(RuntimeInfo runtime, long replayFrom, byte[] replay, bo
     @Override
     public boolean equals(Object o) {
         return o instanceof AttachInfo a && runtime.equals(a.runtime) && replayFrom == a.replayFrom
-                && truncated == a.truncated && Arrays.equals(replay, a.replay) && Arrays.equals(snapshot, a.snapshot);
+                && truncated == a.truncated && credit == a.credit && Arrays.equals(replay, a.replay) && Arrays.equals(snapshot, a.snapshot);
     }
 
     @Override
@@ -33,6 +34,6 @@ public record AttachInfo(RuntimeInfo runtime, long replayFrom, byte[] replay, bo
     @Override
     public String toString() {
         return "AttachInfo[" + runtime.sessionId() + " replay " + replayFrom + ".." + endOffset()
-                + (truncated ? " truncated" : "") + (snapshot != null ? " +snapshot" : "") + "]";
+                + (truncated ? " truncated" : "") + (snapshot != null ? " +snapshot" : "") + (credit ? "" : " no-credit") + "]";
     }
 }

@@ -26,10 +26,13 @@ public interface Backend {
     /**
      * Attaches a listener to a session's output. The returned info carries the bytes from
      * {@code since} (or the ring's start, with {@code truncated}) up to {@code info.endOffset()};
-     * the listener then receives every later chunk exactly once, in order. {@code since < 0} means
-     * the caller has nothing.
+     * the listener then receives every later chunk exactly once, in order (possibly before this
+     * method returns: the caller holds them back until it has queued the replay). {@code since < 0}
+     * means the caller has nothing. A {@code window} other than {@code Long.MAX_VALUE} makes the
+     * attachment lossless from the start: its credit is {@code info.replayFrom() + window} until the
+     * caller moves it (see {@link Attachment#grant}).
      */
-    Attachment attach(String sessionId, long since, OutputListener listener);
+    Attachment attach(String sessionId, long since, long window, OutputListener listener);
 
     void input(String sessionId, byte[] data);
 

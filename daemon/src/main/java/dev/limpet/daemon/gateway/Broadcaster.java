@@ -23,6 +23,10 @@ final class Broadcaster implements SessionEvents {
         return connections.size();
     }
 
+    void forEach(java.util.function.Consumer<ClientConnection> action) {
+        connections.forEach(action);
+    }
+
     private void toAll(ServerMessage m) {
         for (ClientConnection c : connections) {
             if (c.helloDone()) {

@@ -1,7 +1,10 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.backend.BackendException;
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameException;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
@@ -18,28 +21,31 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One WebSocket connection: the handshake, its session streams, and its single writer draining a
- * bounded outbound queue with a write deadline. Commands are interpreted by {@link Commands}.
+ * byte-bounded outbound queue (each session stream bounded on its own) with a write deadline.
+ * Commands are interpreted by {@link Commands}.
  */
 final class ClientConnection implements SessionStream.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
-    static final long QUEUE_LIMIT_BYTES = 4L << 20;
     private static final long WRITE_DEADLINE_SECONDS = 30;
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
-    private final OutboundQueue queue = new OutboundQueue(QUEUE_LIMIT_BYTES);
+    private final java.time.Clock clock;
+    private final OutboundQueue<Object> queue = new OutboundQueue<>();
     private final Map<String, SessionStream> streams = new ConcurrentHashMap<>();
     private final Commands commands;
     private final ClientSessions clientSessions;
     private volatile ClientSessions.Record clientSession;
     private volatile boolean closed;
 
-    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions) {
+    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
         this.sink = sink;
+        this.clock = clock;
         this.commands = commands;
         this.clientSessions = clientSessions;
-        Thread.ofVirtual().name("ws-writer-" + id).start(this::writeLoop);
+        // A platform thread: it is on the keystroke-echo path, where a virtual thread's wake-up costs.
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("ws-writer-" + id).start(this::writeLoop);
         LOG.debug("connection {} opened", id);
     }
 
@@ -48,8 +54,13 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     @Override
-    public OutboundQueue queue() {
+    public OutboundQueue<Object> queue() {
         return queue;
+    }
+
+    @Override
+    public java.time.Clock clock() {
+        return clock;
     }
 
     boolean helloDone() {
@@ -89,11 +100,18 @@ final class ClientConnection implements SessionStream.Owner {
             return;
         }
         try {
-            BinaryFrame frame = BinaryFrame.decode(data);
-            if (frame.kind() != BinaryFrame.Kind.INPUT) {
+            byte[] bytes = new byte[data.remaining()];
+            data.get(bytes);
+            Frame frame;
+            try {
+                frame = Frame.decode(bytes);
+            } catch (FrameException e) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "binary frame: " + e.getMessage());
+            }
+            if (frame.kind() != FrameKind.INPUT) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "clients may send only pty_input binary frames");
             }
-            commands.binaryInput(this, frame.sessionId(), frame.payload());
+            commands.binaryInput(this, dev.limpet.protocol.SessionIds.requireValid(frame.streamId()), frame.payload());
         } catch (ProtocolException e) {
             error(null, "pty_input", null, e.code(), e.getMessage());
         } catch (BackendException e) {
@@ -116,7 +134,8 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     void send(ServerMessage message) {
-        queue.offerControl(OutboundQueue.Frame.text(ProtocolCodec.encode(message)));
+        String text = ProtocolCodec.encode(message);
+        queue.offerControl(text, text.length());
     }
 
     void error(String reqId, String command, String sessionId, ErrorCode code, String message) {
@@ -128,7 +147,7 @@ final class ClientConnection implements SessionStream.Owner {
     /** Sends the error, then closes the connection once it has been written. */
     void fail(ErrorCode code, String message, int closeStatus) {
         error(null, null, null, code, message);
-        queue.offerControl(new OutboundQueue.Frame(new CloseRequest(closeStatus, code.wire()), 0));
+        queue.offerControl(new CloseRequest(closeStatus, code.wire()), 0);
     }
 
     private void tooLarge() {
@@ -148,19 +167,19 @@ final class ClientConnection implements SessionStream.Owner {
     @Override
     public void desynced(SessionStream stream) {
         streams.remove(stream.sessionId(), stream);
-        LOG.info("connection {}: session {} desynced (slow consumer, {} bytes queued)", id, stream.sessionId(), queue.queuedBytes());
+        LOG.info("connection {}: session {} desynced ({} bytes queued)", id, stream.sessionId(), queue.queuedBytes());
         Thread.ofVirtual().start(stream::close);
     }
 
     private void writeLoop() {
         try {
-            OutboundQueue.Frame f;
+            Object f;
             while ((f = queue.take()) != null) {
-                if (f.payload() instanceof CloseRequest c) {
+                if (f instanceof CloseRequest c) {
                     sink.close(c.status(), c.reason());
                     return;
                 }
-                var pending = f.payload() instanceof String s ? sink.sendText(s) : sink.sendBinary(ByteBuffer.wrap((byte[]) f.payload()));
+                var pending = f instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f);
                 pending.get(WRITE_DEADLINE_SECONDS, TimeUnit.SECONDS);
             }
         } catch (TimeoutException e) {
@@ -170,6 +189,13 @@ final class ClientConnection implements SessionStream.Owner {
             Thread.currentThread().interrupt();
         } catch (Exception e) {
             LOG.debug("connection {}: write failed: {}", id, e.toString());
+        }
+    }
+
+    /** Lossless streams that left bytes unacknowledged too long are downgraded. */
+    void checkAckTimeouts() {
+        for (SessionStream s : streams.values()) {
+            s.checkAckTimeout();
         }
     }
 

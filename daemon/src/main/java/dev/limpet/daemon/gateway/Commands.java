@@ -28,9 +28,28 @@ final class Commands {
     private final RecoveryBarrier barrier;
     private final ClientSessions clientSessions;
     private final Supplier<ServerMessage.InitialState> initialState;
+    private final FlowSettings flow;
+
+    /**
+     * Lossless flow: the window a client gets unless it asks for another ({@code defaultWindow}),
+     * the largest it may ask for ({@code maxWindow}: never more than the ring, so a client can always
+     * resume from what it acknowledged), and how long unacknowledged bytes may wait.
+     */
+    record FlowSettings(long defaultWindow, long maxWindow, java.time.Duration ackTimeout) {
+        static final long MIN_WINDOW = 64 * 1024;
+        static final long DEFAULT_WINDOW = 4L << 20;
+
+        /** Settings for a data plane whose ring holds {@code ringBytes}. */
+        static FlowSettings forRing(long ringBytes, java.time.Duration ackTimeout) {
+            // One PTY read may pass a limit: keep that much of the ring in reserve.
+            long max = Math.max(MIN_WINDOW, ringBytes - 64 * 1024);
+            return new FlowSettings(Math.min(DEFAULT_WINDOW, max), max, ackTimeout);
+        }
+    }
 
     Commands(SessionService sessions, RecoveryBarrier barrier, ClientSessions clientSessions,
-            Supplier<ServerMessage.InitialState> initialState) {
+            Supplier<ServerMessage.InitialState> initialState, FlowSettings flow) {
+        this.flow = flow;
         this.sessions = sessions;
         this.barrier = barrier;
         this.clientSessions = clientSessions;
@@ -66,6 +85,13 @@ final class Commands {
                 sessions.rename(validId(m.sessionId()), m.label());
                 c.send(new ServerMessage.Ack(m.reqId(), m.type()));
             }
+            case PtyAck m -> {
+                if (m.offset() == null) {
+                    throw new ProtocolException(ErrorCode.BAD_REQUEST, "pty_ack needs offset");
+                }
+                attached(c, m.sessionId()).ack(m.offset());
+            }
+            case PtyFlow m -> attached(c, m.sessionId()).flow(flow(m.flow(), m.window()));
         }
     }
 
@@ -104,18 +130,50 @@ final class Commands {
         if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
             sessions.resizeIfChanged(id, m.cols(), m.rows());
         }
-        SessionStream stream = new SessionStream(id, readOnly, c);
+        SessionStream.Flow asked = flow(m.flow(), m.window());
+        SessionStream stream = new SessionStream(id, readOnly, c, flow.ackTimeout());
         if (m.cols() != null && m.rows() != null) {
             stream.rememberSize(m.cols(), m.rows());
         }
         long since = m.since() == null ? -1 : m.since();
-        Attachment attachment = sessions.attach(id, since, stream);
+        Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         c.streams().put(id, stream);
         var info = attachment.info();
+        // A data plane without credit (a worker from before rpc 1.2) serves the attachment live.
+        SessionStream.Flow granted = asked.lossless() && !info.credit() ? SessionStream.Flow.LIVE : asked;
         ClientSessions.Record record = c.clientSession();
         clientSessions.attached(record, id, info.endOffset(), readOnly);
         stream.prime(attachment, new ServerMessage.AttachResult(m.reqId(), id, sessions.info(id), info.replayFrom(),
-                info.endOffset(), info.truncated(), info.snapshot() != null, readOnly));
+                info.endOffset(), info.truncated(), info.snapshot() != null, readOnly, granted.wire(), granted.window()), granted);
+    }
+
+    /** The flow a client asked for, checked; the window defaults and is capped by the ring. */
+    private SessionStream.Flow flow(String name, Long window) {
+        if (name == null || name.equals("live")) {
+            return SessionStream.Flow.LIVE;
+        }
+        if (!name.equals("lossless")) {
+            throw new ProtocolException(ErrorCode.INVALID_FLOW, "flow must be \"live\" or \"lossless\", not '" + clip(name) + "'");
+        }
+        if (window == null) {
+            return new SessionStream.Flow(flow.defaultWindow());
+        }
+        if (window < FlowSettings.MIN_WINDOW) {
+            throw new ProtocolException(ErrorCode.INVALID_FLOW, "window must be at least " + FlowSettings.MIN_WINDOW + " bytes");
+        }
+        return new SessionStream.Flow(Math.min(window, flow.maxWindow()));
+    }
+
+    private static SessionStream attached(ClientConnection c, String sessionId) {
+        SessionStream s = c.streams().get(validId(sessionId));
+        if (s == null) {
+            throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + sessionId);
+        }
+        return s;
+    }
+
+    private static String clip(String s) {
+        return s.length() > 32 ? s.substring(0, 32) + "…" : s;
     }
 
     private void detach(ClientConnection c, DetachSession m) {

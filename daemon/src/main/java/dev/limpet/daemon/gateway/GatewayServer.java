@@ -37,15 +37,23 @@ public final class GatewayServer implements AutoCloseable {
     private final ClientSessions clientSessions;
     private final Broadcaster broadcaster = new Broadcaster();
     private final String listenHost;
+    private final Clock clock;
+    private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
-    public record Settings(String listenHost, int port, Set<String> allowedOrigins, Duration clientGrace) {}
+    /** {@code ringBytes}: the data planes' ring (caps the lossless window); {@code ackTimeout}: how long a lossless client may leave bytes unacknowledged. */
+    public record Settings(String listenHost, int port, Set<String> allowedOrigins, Duration clientGrace, long ringBytes, Duration ackTimeout) {}
 
     public GatewayServer(Settings settings, AuthToken token, SessionService sessions, RecoveryBarrier barrier, Clock clock,
             Supplier<ServerMessage.InitialState> initialState, Supplier<Map<String, Object>> status) {
         this.listenHost = settings.listenHost();
         this.auth = new RequestAuth(token, settings.allowedOrigins());
         this.clientSessions = new ClientSessions(clock, settings.clientGrace());
-        this.commands = new Commands(sessions, barrier, clientSessions, initialState);
+        this.commands = new Commands(sessions, barrier, clientSessions, initialState,
+                Commands.FlowSettings.forRing(settings.ringBytes(), settings.ackTimeout()));
+        this.clock = clock;
+        this.ackTimer.scheduleWithFixedDelay(() -> broadcaster.forEach(ClientConnection::checkAckTimeouts), 250, 250,
+                java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status);
         this.app = Javalin.create(config -> {
@@ -71,7 +79,7 @@ public final class GatewayServer implements AutoCloseable {
                 ws.onConnect(ctx -> {
                     ctx.session.setIdleTimeout(Duration.ofMinutes(10));
                     ctx.enableAutomaticPings(20, java.util.concurrent.TimeUnit.SECONDS);
-                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions);
+                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock);
                     ctx.attribute(CONNECTION, c);
                     broadcaster.add(c);
                 });
@@ -160,6 +168,7 @@ public final class GatewayServer implements AutoCloseable {
 
     @Override
     public void close() {
+        ackTimer.shutdownNow();
         app.stop();
     }
 }

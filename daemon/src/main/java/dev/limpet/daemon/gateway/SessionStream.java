@@ -3,46 +3,84 @@ package dev.limpet.daemon.gateway;
 import dev.limpet.daemon.backend.AttachInfo;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.OutputListener;
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.stream.CreditWindow;
+import dev.limpet.protocol.stream.OutboundQueue;
+import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.protocol.stream.Splice;
 import dev.limpet.terminal.pty.ExitStatus;
-import java.util.ArrayList;
-import java.util.List;
+import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One connection's attachment to one session: turns output into binary frames on the connection's
  * queue, exactly once and in order. Live chunks that arrive before the attach reply has been queued
- * are held back, then flushed after the replay ({@link #prime}). When the queue is full the stream
- * is desynced: the client gets {@code pty_desync} with the last offset queued and must re-attach.
+ * are held back, then passed on after the replay ({@link Splice}).
+ *
+ * <p>Two flows. {@code live}: when this stream's share of the queue is full, the client gets
+ * {@code pty_desync} with the last offset queued and must re-attach; it never slows the session.
+ * {@code lossless}: the client acknowledges what it rendered ({@code pty_ack}); the session's data
+ * plane reads at most a window past the last acknowledgement ({@link CreditWindow}), so every byte
+ * arrives; a client that leaves bytes unacknowledged for the ack timeout is dropped with
+ * {@code pty_desync{ack_timeout}} so it can never freeze a session.
  */
 final class SessionStream implements OutputListener {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionStream.class);
     /** Replay is cut into frames of at most this many bytes. */
     static final int MAX_CHUNK = 256 * 1024;
+    /** A live stream's share of its connection's queue. */
+    static final long LIVE_QUEUE_LIMIT = 4L << 20;
+    /** A lossless stream's queue is bounded by its credit; beyond the window by this much something is wrong. */
+    static final long LOSSLESS_SLACK = 1L << 20;
 
     interface Owner {
-        OutboundQueue queue();
+        OutboundQueue<Object> queue();
+
+        Clock clock();
 
         void advanced(SessionStream stream, long offset);
 
         void desynced(SessionStream stream);
     }
 
+    /** How a stream flows: {@code window} is the lossless credit in bytes, or null for live. */
+    record Flow(Long window) {
+        static final Flow LIVE = new Flow(null);
+
+        boolean lossless() {
+            return window != null;
+        }
+
+        String wire() {
+            return lossless() ? "lossless" : "live";
+        }
+    }
+
     private final String sessionId;
     private final boolean readOnly;
     private final Owner owner;
-    private final List<byte[]> held = new ArrayList<>();
-    private final List<Long> heldEnds = new ArrayList<>();
+    private final Duration ackTimeout;
+    private final Splice splice = Splice.holding();
     private Attachment attachment;
-    private boolean primed;
+    private CreditWindow credit;
     private boolean stopped;
     private long queuedEnd = -1;
     private int cols;
     private int rows;
 
-    SessionStream(String sessionId, boolean readOnly, Owner owner) {
+    SessionStream(String sessionId, boolean readOnly, Owner owner, Duration ackTimeout) {
         this.sessionId = sessionId;
         this.readOnly = readOnly;
         this.owner = owner;
+        this.ackTimeout = ackTimeout;
     }
 
     String sessionId() {
@@ -70,72 +108,123 @@ final class SessionStream implements OutputListener {
         return queuedEnd;
     }
 
-    /** Queues the attach reply, snapshot and replay, then releases held live output. */
-    synchronized void prime(Attachment attachment, ServerMessage.AttachResult reply) {
+    synchronized boolean lossless() {
+        return credit != null;
+    }
+
+    /**
+     * Queues the attach reply, snapshot and replay, then releases held live output. {@code flow}
+     * is what was granted (lossless only where the data plane honours credit).
+     */
+    synchronized void prime(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
         this.attachment = attachment;
         AttachInfo info = attachment.info();
-        OutboundQueue q = owner.queue();
-        q.offerControl(OutboundQueue.Frame.text(dev.limpet.protocol.ProtocolCodec.encode(reply)));
+        OutboundQueue<Object> q = owner.queue();
+        q.offerControl(ProtocolCodec.encode(reply), 256);
         if (info.snapshot() != null) {
-            q.offerControl(OutboundQueue.Frame.binary(BinaryFrame.encode(BinaryFrame.Kind.SNAPSHOT, sessionId,
-                    info.replayFrom(), info.snapshot(), 0, info.snapshot().length)));
+            q.offerControl(ByteBuffer.wrap(Frame.encode(FrameKind.SNAPSHOT, sessionId, info.replayFrom(), info.snapshot())),
+                    info.snapshot().length);
         }
         byte[] replay = info.replay();
         for (int off = 0; off < replay.length; off += MAX_CHUNK) {
             int len = Math.min(MAX_CHUNK, replay.length - off);
             long end = info.replayFrom() + off + len;
             // The replay is what the client asked for: it is queued whatever the queue holds.
-            q.offerControl(OutboundQueue.Frame.binary(BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, sessionId, end, replay, off, len)));
+            q.offerControl(ByteBuffer.wrap(Frame.encode(FrameKind.OUTPUT, sessionId, end, replay, off, len)), len);
         }
         queuedEnd = info.endOffset();
-        owner.advanced(this, queuedEnd);
-        primed = true;
-        for (int i = 0; i < held.size() && !stopped; i++) {
-            push(held.get(i), heldEnds.get(i));
+        if (flow.lossless()) {
+            credit = new CreditWindow(flow.window(), ackTimeout, info.replayFrom(), owner.clock().instant());
+            credit.sent(queuedEnd, owner.clock().instant());
         }
-        held.clear();
-        heldEnds.clear();
+        owner.advanced(this, queuedEnd);
+        outcome(splice.release(queuedEnd, this::push));
     }
 
     @Override
-    public synchronized void onOutput(byte[] data, long endOffset) {
-        if (stopped) {
-            return;
+    public synchronized void onOutput(OutputChunk chunk) {
+        if (!stopped) {
+            outcome(splice.offer(chunk, this::push));
         }
-        if (!primed) {
-            held.add(data);
-            heldEnds.add(endOffset);
-            return;
-        }
-        push(data, endOffset);
     }
 
-    private void push(byte[] data, long endOffset) {
-        if (endOffset <= queuedEnd) {
-            return; // already covered by the replay
+    private void outcome(Splice.Outcome o) {
+        switch (o) {
+            // The data plane lost bytes between what this client has and this chunk (a link that
+            // could not resume): never stream across a silent gap.
+            case GAP -> desync("output_lost");
+            case REFUSED -> desync("slow_consumer");
+            default -> { }
         }
-        long start = endOffset - data.length;
-        if (start > queuedEnd) {
-            // The data plane lost bytes between what this client has and this chunk (a worker
-            // link that fell behind its ring): never stream across a silent gap.
-            desync("output_lost");
+    }
+
+    private boolean push(OutputChunk chunk) {
+        long limit = credit == null ? LIVE_QUEUE_LIMIT : credit.window() + LOSSLESS_SLACK;
+        if (!owner.queue().offer(chunk.frame(sessionId), chunk.frameLength(sessionId), this, limit)) {
+            return false;
+        }
+        queuedEnd = chunk.endOffset();
+        if (credit != null) {
+            credit.sent(queuedEnd, owner.clock().instant());
+        }
+        owner.advanced(this, queuedEnd);
+        return true;
+    }
+
+    /** The client rendered the stream up to {@code offset} (lossless only). */
+    synchronized void ack(long offset) {
+        if (stopped) {
+            return; // desynced meanwhile: the client learns it from pty_desync
+        }
+        if (credit == null) {
+            throw new ProtocolException(ErrorCode.INVALID_ACK, "the attachment to " + sessionId + " is live: pty_ack is for lossless attachments");
+        }
+        switch (credit.ack(offset, owner.clock().instant())) {
+            case ADVANCED -> attachment.grant(credit.limit());
+            case UNCHANGED -> { }
+            case BACKWARDS -> LOG.debug("session {}: an acknowledgement went backwards ({} < {}); ignored", sessionId, offset, credit.acked());
+            case BEYOND_SENT -> throw new ProtocolException(ErrorCode.INVALID_ACK, "offset " + offset + " was never sent (sent up to "
+                    + credit.sent() + ")");
+        }
+    }
+
+    /** Switches between live and lossless without re-attaching; lossless counts from what was queued so far. */
+    synchronized void flow(Flow flow) {
+        if (stopped || attachment == null) {
             return;
         }
-        int skip = (int) (queuedEnd - start);
-        byte[] frame = BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, sessionId, endOffset, data, skip, data.length - skip);
-        if (!owner.queue().offerOutput(OutboundQueue.Frame.binary(frame))) {
-            desync("slow_consumer");
-            return;
+        if (!flow.lossless()) {
+            credit = null;
+            attachment.grant(Long.MAX_VALUE);
+        } else if (credit == null || credit.window() != flow.window()) {
+            if (!attachment.info().credit()) {
+                throw new ProtocolException(ErrorCode.INVALID_FLOW, "session " + sessionId + " runs in a worker too old for lossless output");
+            }
+            long base = credit == null ? queuedEnd : credit.acked();
+            credit = new CreditWindow(flow.window(), ackTimeout, base, owner.clock().instant());
+            credit.sent(queuedEnd, owner.clock().instant());
+            attachment.grant(credit.limit());
         }
-        queuedEnd = endOffset;
-        owner.advanced(this, endOffset);
+    }
+
+    /** Drops a lossless client that left bytes unacknowledged for the ack timeout. */
+    synchronized void checkAckTimeout() {
+        if (!stopped && credit != null && credit.expired(owner.clock().instant())) {
+            LOG.info("session {}: a lossless client acknowledged nothing for {} s; downgraded (pty_desync ack_timeout)", sessionId,
+                    ackTimeout.toSeconds());
+            credit = null;
+            if (attachment != null) {
+                attachment.grant(Long.MAX_VALUE);
+            }
+            desync("ack_timeout");
+        }
     }
 
     /** Stops this stream and tells the client where to resume from; it re-attaches with {@code since}. */
     private void desync(String reason) {
         stopped = true;
-        owner.queue().offerControl(OutboundQueue.Frame.text(dev.limpet.protocol.ProtocolCodec.encode(
-                new ServerMessage.PtyDesync(sessionId, queuedEnd, reason))));
+        splice.stop();
+        owner.queue().offerControl(ProtocolCodec.encode(new ServerMessage.PtyDesync(sessionId, queuedEnd, reason)), 128);
         owner.desynced(this);
     }
 
@@ -156,10 +245,9 @@ final class SessionStream implements OutputListener {
         Attachment a;
         synchronized (this) {
             stopped = true;
+            splice.stop();
             a = attachment;
             attachment = null;
-            held.clear();
-            heldEnds.clear();
         }
         if (a != null) {
             a.close();

@@ -21,6 +21,11 @@ final class CountedAttachment implements Attachment {
     }
 
     @Override
+    public void grant(long limit) {
+        inner.grant(limit);
+    }
+
+    @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
             inner.close();

@@ -160,10 +160,11 @@ public final class SessionService implements BackendListener {
         throw notFound(idOrLabel);
     }
 
-    public Attachment attach(String id, long since, OutputListener listener) {
+    /** {@code window}: the lossless credit, or {@code Long.MAX_VALUE} for a live attachment (see {@link Backend#attach}). */
+    public Attachment attach(String id, long since, long window, OutputListener listener) {
         barrier.check();
         requireKnown(id);
-        Attachment a = backend.attach(id, since, listener);
+        Attachment a = backend.attach(id, since, window, listener);
         attachments.merge(id, 1, Integer::sum);
         orphans.attached(id);
         return new CountedAttachment(a, () -> detached(id));

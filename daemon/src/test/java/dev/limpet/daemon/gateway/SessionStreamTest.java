@@ -1,26 +1,62 @@
 package dev.limpet.daemon.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.daemon.backend.AttachInfo;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.RuntimeInfo;
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.stream.OutboundQueue;
+import dev.limpet.protocol.stream.OutputChunk;
 import java.nio.ByteBuffer;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SessionStreamTest {
+    static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
+
+    /** A clock the test moves by hand. */
+    static final class ManualClock extends Clock {
+        Instant now = Instant.parse("2026-11-26T00:00:00Z");
+
+        @Override
+        public Instant instant() {
+            return now;
+        }
+
+        @Override
+        public java.time.ZoneId getZone() {
+            return ZoneOffset.UTC;
+        }
+
+        @Override
+        public Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+    }
+
     static final class Owner implements SessionStream.Owner {
-        final OutboundQueue queue = new OutboundQueue(1 << 20);
+        final OutboundQueue<Object> queue = new OutboundQueue<>();
+        final ManualClock clock = new ManualClock();
         final List<Long> advanced = new ArrayList<>();
         boolean desynced;
 
-        public OutboundQueue queue() {
+        public OutboundQueue<Object> queue() {
             return queue;
+        }
+
+        public Clock clock() {
+            return clock;
         }
 
         public void advanced(SessionStream stream, long offset) {
@@ -34,42 +70,68 @@ class SessionStreamTest {
         List<Object> drain() throws InterruptedException {
             List<Object> out = new ArrayList<>();
             while (queue.queuedBytes() > 0) {
-                Object p = queue.take().payload();
-                out.add(p instanceof byte[] b ? BinaryFrame.decode(ByteBuffer.wrap(b)) : ProtocolCodec.decodeServer((String) p));
+                Object p = queue.take();
+                if (p instanceof ByteBuffer b) {
+                    byte[] bytes = new byte[b.remaining()];
+                    b.get(bytes);
+                    out.add(Frame.decode(bytes));
+                } else {
+                    out.add(ProtocolCodec.decodeServer((String) p));
+                }
             }
             return out;
         }
     }
 
-    private static Attachment attachment(long replayFrom, byte[] replay) {
-        AttachInfo info = new AttachInfo(new RuntimeInfo("s1", 1, true, null, 80, 24, replayFrom + replay.length),
-                replayFrom, replay, false, null);
-        return new Attachment() {
-            public AttachInfo info() {
-                return info;
-            }
+    /** An attachment that records the credit it is granted. */
+    static final class Recorded implements Attachment {
+        final AttachInfo info;
+        final List<Long> grants = new ArrayList<>();
+        boolean closed;
 
-            public void close() {}
-        };
+        Recorded(long replayFrom, byte[] replay) {
+            info = new AttachInfo(new RuntimeInfo("s1", 1, true, null, 80, 24, replayFrom + replay.length), replayFrom, replay, false,
+                    null, true);
+        }
+
+        public AttachInfo info() {
+            return info;
+        }
+
+        public void grant(long limit) {
+            grants.add(limit);
+        }
+
+        public void close() {
+            closed = true;
+        }
     }
 
     private static ServerMessage.AttachResult reply() {
         return new ServerMessage.AttachResult(null, "s1", null, 0, 3, false, false, false);
     }
 
+    private static OutputChunk chunk(String s, long end) {
+        return OutputChunk.of(s.getBytes(), end);
+    }
+
+    private static String text(List<Object> frames) {
+        StringBuilder text = new StringBuilder();
+        frames.stream().filter(f -> f instanceof Frame).map(f -> new String(((Frame) f).payload())).forEach(text::append);
+        return text.toString();
+    }
+
     @Test
     void liveOutputHeldDuringTheReplayIsSentAfterItOnceWithOverlapTrimmed() throws Exception {
         Owner owner = new Owner();
-        SessionStream stream = new SessionStream("s1", false, owner);
-        stream.onOutput("cd".getBytes(), 4);   // arrives before the reply is queued; overlaps the replay
-        stream.onOutput("ef".getBytes(), 6);
-        stream.prime(attachment(0, "abc".getBytes()), reply());
-        stream.onOutput("ef".getBytes(), 6);   // a duplicate: dropped
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.onOutput(chunk("cd", 4));   // arrives before the reply is queued; overlaps the replay
+        stream.onOutput(chunk("ef", 6));
+        stream.prime(new Recorded(0, "abc".getBytes()), reply(), SessionStream.Flow.LIVE);
+        stream.onOutput(chunk("ef", 6));   // a duplicate: dropped
         List<Object> frames = owner.drain();
         assertThat(frames.getFirst()).isInstanceOf(ServerMessage.AttachResult.class);
-        StringBuilder text = new StringBuilder();
-        frames.stream().filter(f -> f instanceof BinaryFrame).map(f -> new String(((BinaryFrame) f).payload())).forEach(text::append);
-        assertThat(text.toString()).isEqualTo("abcdef");
+        assertThat(text(frames)).isEqualTo("abcdef");
         assertThat(owner.advanced.getLast()).isEqualTo(6);
         assertThat(owner.desynced).isFalse();
     }
@@ -77,16 +139,112 @@ class SessionStreamTest {
     @Test
     void aGapInTheBackendsOutputDesyncsInsteadOfStreamingAcrossIt() throws Exception {
         Owner owner = new Owner();
-        SessionStream stream = new SessionStream("s1", false, owner);
-        stream.prime(attachment(0, "abc".getBytes()), reply());
-        stream.onOutput("xyz".getBytes(), 10);   // bytes 3..7 never arrived
-        stream.onOutput("more".getBytes(), 14);
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.prime(new Recorded(0, "abc".getBytes()), reply(), SessionStream.Flow.LIVE);
+        stream.onOutput(chunk("xyz", 10));   // bytes 3..7 never arrived
+        stream.onOutput(chunk("more", 14));
         List<Object> frames = owner.drain();
         assertThat(frames.getLast()).isInstanceOfSatisfying(ServerMessage.PtyDesync.class, d -> {
             assertThat(d.offset()).isEqualTo(3);
             assertThat(d.reason()).isEqualTo("output_lost");
         });
-        assertThat(frames.stream().filter(f -> f instanceof BinaryFrame).count()).isEqualTo(1);
+        assertThat(frames.stream().filter(f -> f instanceof Frame).count()).isEqualTo(1);
         assertThat(owner.desynced).isTrue();
+    }
+
+    @Test
+    void aLiveStreamWhoseShareOfTheQueueIsFullIsDesyncedAsASlowConsumer() throws Exception {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.prime(new Recorded(0, new byte[0]), reply(), SessionStream.Flow.LIVE);
+        byte[] mib = new byte[1 << 20];
+        long end = 0;
+        for (int i = 0; i < 6 && !owner.desynced; i++) {
+            end += mib.length;
+            stream.onOutput(OutputChunk.of(mib, end));
+        }
+        assertThat(owner.desynced).isTrue();
+        assertThat(owner.drain().getLast()).isInstanceOfSatisfying(ServerMessage.PtyDesync.class,
+                d -> assertThat(d.reason()).isEqualTo("slow_consumer"));
+    }
+
+    @Test
+    void aLosslessStreamIsNeverDesyncedForItsQueueAndEachAckMovesTheCredit() throws Exception {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        Recorded a = new Recorded(100, "abc".getBytes());
+        stream.prime(a, reply(), new SessionStream.Flow(8L << 20));
+        byte[] mib = new byte[1 << 20];
+        long end = 103;
+        for (int i = 0; i < 6; i++) {
+            end += mib.length;
+            stream.onOutput(OutputChunk.of(mib, end));
+        }
+        assertThat(owner.desynced).isFalse();
+        stream.ack(103);
+        stream.ack(2_000_000);
+        assertThat(a.grants).containsExactly(103 + (8L << 20), 2_000_000 + (8L << 20));
+    }
+
+    @Test
+    void anAckBeyondWhatWasSentOrOnALiveStreamIsRefusedAndABackwardAckIsIgnored() {
+        Owner owner = new Owner();
+        SessionStream lossless = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        Recorded a = new Recorded(0, "abc".getBytes());
+        lossless.prime(a, reply(), new SessionStream.Flow(1L << 20));
+        assertThatThrownBy(() -> lossless.ack(4)).isInstanceOfSatisfying(ProtocolException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ACK));
+        lossless.ack(3);
+        lossless.ack(1);
+        assertThat(a.grants).containsExactly(3 + (1L << 20));
+
+        SessionStream live = new SessionStream("s1", false, new Owner(), ACK_TIMEOUT);
+        live.prime(new Recorded(0, "abc".getBytes()), reply(), SessionStream.Flow.LIVE);
+        assertThatThrownBy(() -> live.ack(3)).isInstanceOfSatisfying(ProtocolException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_ACK));
+    }
+
+    @Test
+    void aLosslessClientSilentForTheAckTimeoutIsDesyncedAndReleasesTheSession() throws Exception {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        Recorded a = new Recorded(0, new byte[0]);
+        stream.prime(a, reply(), new SessionStream.Flow(1L << 20));
+        stream.onOutput(chunk("unacked", 7));
+        owner.clock.now = owner.clock.now.plus(ACK_TIMEOUT.minusMillis(1));
+        stream.checkAckTimeout();
+        assertThat(owner.desynced).isFalse();
+        owner.clock.now = owner.clock.now.plusMillis(1);
+        stream.checkAckTimeout();
+        assertThat(owner.desynced).isTrue();
+        assertThat(a.grants).containsExactly(Long.MAX_VALUE);
+        assertThat(owner.drain().getLast()).isInstanceOfSatisfying(ServerMessage.PtyDesync.class, d -> {
+            assertThat(d.reason()).isEqualTo("ack_timeout");
+            assertThat(d.offset()).isEqualTo(7);
+        });
+    }
+
+    @Test
+    void aLosslessClientWithNothingToAcknowledgeNeverTimesOut() {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.prime(new Recorded(0, new byte[0]), reply(), new SessionStream.Flow(1L << 20));
+        owner.clock.now = owner.clock.now.plus(Duration.ofHours(1));
+        stream.checkAckTimeout();
+        assertThat(owner.desynced).isFalse();
+    }
+
+    @Test
+    void switchingToLiveLiftsTheCreditAndBackToLosslessCountsFromWhatWasQueued() {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        Recorded a = new Recorded(0, "abc".getBytes());
+        stream.prime(a, reply(), new SessionStream.Flow(1L << 20));
+        stream.flow(SessionStream.Flow.LIVE);
+        assertThat(stream.lossless()).isFalse();
+        stream.onOutput(chunk("defg", 7));
+        stream.flow(new SessionStream.Flow(1L << 20));
+        assertThat(stream.lossless()).isTrue();
+        assertThat(a.grants).containsExactly(Long.MAX_VALUE, 7 + (1L << 20));
     }
 }

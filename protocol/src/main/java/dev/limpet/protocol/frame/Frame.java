@@ -7,7 +7,7 @@ import java.util.Objects;
 
 /**
  * The one binary frame of limpet, on every hop: the worker link (length-prefixed, see
- * {@link FrameReader}), the client WebSocket (one frame per binary message) and the relay.
+ * {@link FramedChannel}), the client WebSocket (one frame per binary message) and the relay.
  *
  * <pre>
  * byte 0        kind ({@link FrameKind})

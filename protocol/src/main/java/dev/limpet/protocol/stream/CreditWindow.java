@@ -60,7 +60,8 @@ public final class CreditWindow {
 
     /** The offset the stream may advance to for this client. */
     public long limit() {
-        return acked + window;
+        long l = acked + window;
+        return l < acked ? Long.MAX_VALUE : l; // saturates instead of overflowing
     }
 
     /** Bytes up to {@code end} have been queued for the client. */

@@ -46,6 +46,7 @@ public final class OutboundQueue<T> {
      * @return false when refused; true when queued, or when the queue is closed (nothing to refuse)
      */
     public boolean offer(T item, long bytes, Object stream, long limit) {
+        java.util.Objects.requireNonNull(stream, "stream");
         lock.lock();
         try {
             if (closed) {

@@ -230,19 +230,23 @@ public final class PtySession {
      * full-screen program) gets a screen snapshot when the screen model can make one.
      */
     public Subscription attach(long since, Listener listener) {
-        return attach(since, listener, r -> { });
+        return attach(since, Long.MAX_VALUE, listener, r -> { });
     }
 
     /**
      * As {@link #attach(long, Listener)}; {@code beforeLive} runs under the session lock with the
      * replay, before the first live chunk can reach the listener, so a caller that queues the
-     * replay there needs no hold-back of live output.
+     * replay there needs no hold-back of live output. A {@code window} other than
+     * {@code Long.MAX_VALUE} grants {@code replay.replayFrom() + window} before any live output.
      */
-    public Subscription attach(long since, Listener listener, Consumer<Replay> beforeLive) {
+    public Subscription attach(long since, long window, Listener listener, Consumer<Replay> beforeLive) {
         Grant grant = new Grant();
         Replay replay;
         synchronized (lock) {
             replay = since == NOW ? new Replay(log.endOffset(), new byte[0], false, null) : replayLocked(since);
+            if (window != Long.MAX_VALUE) {
+                grant.set(replay.replayFrom() + window);
+            }
             beforeLive.accept(replay);
             if (exit == null) {
                 listeners.add(listener);

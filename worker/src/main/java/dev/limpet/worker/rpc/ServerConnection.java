@@ -261,7 +261,7 @@ public final class ServerConnection implements ServedSession.Watcher {
         LiveStream stream = new LiveStream(id, hold);
         long since = p.since() == null ? PtySession.NOW : p.since();
         PtySession session = served.session();
-        stream.subscription = session.attach(since, stream, r -> {
+        stream.subscription = session.attach(since, Long.MAX_VALUE, stream, r -> {
             // Under the session lock: the answer and the replay are queued before any live chunk.
             send(WorkerCodec.success(req.id(), new WorkerPayloads.StreamAttachResult(served.info(), r.replayFrom(), r.endOffset(),
                     r.truncated())));
@@ -386,7 +386,7 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
             }
         };
-        legacy = served.session().attach(since, listener, r -> send(WorkerCodec.success(req.id(),
+        legacy = served.session().attach(since, Long.MAX_VALUE, listener, r -> send(WorkerCodec.success(req.id(),
                 new WorkerPayloads.AttachResult(served.info(), r.replayFrom(), r.data(), r.truncated(), r.snapshot()))));
         served.attachedChanged(1);
     }

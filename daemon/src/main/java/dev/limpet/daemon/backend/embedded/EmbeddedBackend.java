@@ -10,6 +10,7 @@ import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.pty.PtyException;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
@@ -73,25 +74,30 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
     }
 
     @Override
-    public Attachment attach(String sessionId, long since, OutputListener outputListener) {
+    public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {
         PtySession s = session(sessionId);
-        PtySession.Subscription sub = s.attach(since, new PtySession.Listener() {
+        PtySession.Subscription sub = s.attach(since, window, new PtySession.Listener() {
             @Override
-            public void onOutput(byte[] data, long endOffset) {
-                outputListener.onOutput(data, endOffset);
+            public void onOutput(OutputChunk chunk) {
+                outputListener.onOutput(chunk);
             }
 
             @Override
             public void onExit(ExitStatus status) {
                 outputListener.onExit(status);
             }
-        });
+        }, r -> { });
         PtySession.Replay r = sub.replay();
-        AttachInfo info = new AttachInfo(runtime(s), r.replayFrom(), r.data(), r.truncated(), r.snapshot());
+        AttachInfo info = new AttachInfo(runtime(s), r.replayFrom(), r.data(), r.truncated(), r.snapshot(), true);
         return new Attachment() {
             @Override
             public AttachInfo info() {
                 return info;
+            }
+
+            @Override
+            public void grant(long limit) {
+                sub.grant(limit);
             }
 
             @Override

@@ -2,7 +2,6 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.LimpetVersion;
-import dev.limpet.worker.WorkerMain;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URISyntaxException;
@@ -69,7 +68,7 @@ final class RuntimeJar {
     }
 
     private static Path codeSource() {
-        CodeSource cs = WorkerMain.class.getProtectionDomain().getCodeSource();
+        CodeSource cs = RuntimeJar.class.getProtectionDomain().getCodeSource();
         if (cs == null || cs.getLocation() == null) {
             return null;
         }

@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sessions in {@code limpet pty-worker} processes, one per session, that outlive the daemon. The
- * daemon keeps a control connection per worker (lifecycle pushed by {@code watch}) and one
- * connection per attachment. Shutting the daemon down never signals a worker.
+ * daemon keeps a control connection per worker (lifecycle pushed by {@code watch}) and, while
+ * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
+ * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
 public final class WorkerBackend implements Backend, ScreenCapture {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerBackend.class);
@@ -156,19 +157,21 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     }
 
     @Override
-    public Attachment attach(String sessionId, long since, OutputListener outputListener) {
+    public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {
         WorkerHandle h = session(sessionId);
         if (!h.running() && h.control().closed().isDone()) {
-            AttachInfo gone = new AttachInfo(h.runtime(), h.runtime().endOffset(), new byte[0], since < h.runtime().endOffset(), null);
+            AttachInfo gone = new AttachInfo(h.runtime(), h.runtime().endOffset(), new byte[0], since < h.runtime().endOffset(), null, false);
             return new Attachment() {
                 public AttachInfo info() {
                     return gone;
                 }
 
+                public void grant(long limit) {}
+
                 public void close() {}
             };
         }
-        return new WorkerAttachment(h, since, outputListener, settings.rpcTimeout());
+        return h.attach(since, window, outputListener);
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.limpet.daemon.backend.worker;
 
+import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.ErrorCode;
@@ -47,6 +49,7 @@ final class WorkerHandle {
     private volatile long endOffset;
     private volatile boolean released;
     private volatile ScheduledFuture<?> poll;
+    private SessionFeed feed;
 
     WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
             BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os) {
@@ -109,6 +112,24 @@ final class WorkerHandle {
         ExitStatus e = exit;
         return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, i == null ? 80 : i.cols(),
                 i == null ? 24 : i.rows(), endOffset);
+    }
+
+    /**
+     * A viewer attaches: through the session's one feed when the worker speaks rpc 1.2, else
+     * through an attachment of its own (rpc 1.1, no credit).
+     */
+    Attachment attach(long since, long window, OutputListener listener) {
+        if (control().supports(WorkerRpc.REPLAY)) {
+            return feed().join(since, window, listener);
+        }
+        return new WorkerAttachment(this, since, listener, rpcTimeout);
+    }
+
+    private synchronized SessionFeed feed() {
+        if (feed == null) {
+            feed = new SessionFeed(this, rpcTimeout, null);
+        }
+        return feed;
     }
 
     WorkerClient openStream() {
@@ -213,6 +234,11 @@ final class WorkerHandle {
     /** Stops following the worker without touching it (daemon shutdown, removal). */
     void release() {
         released = true;
+        synchronized (this) {
+            if (feed != null) {
+                feed.close();
+            }
+        }
         ScheduledFuture<?> p = poll;
         if (p != null) {
             p.cancel(false);

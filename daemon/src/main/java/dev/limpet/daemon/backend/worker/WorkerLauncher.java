@@ -8,7 +8,6 @@ import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
-import dev.limpet.worker.WorkerMain;
 import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.protocol.worker.WorkerClient;
@@ -189,7 +188,7 @@ final class WorkerLauncher {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(settings.jvmFlags());
-        cmd.addAll(List.of("-cp", classPath(), WorkerMain.class.getName()));
+        cmd.addAll(List.of("-cp", classPath(), WorkerRpc.WORKER_MAIN_CLASS));
         if (standbyMode) {
             cmd.add("--standby");
         }

@@ -77,37 +77,31 @@ class WorkerBackendTest {
     /** Collects one attachment's stream; live chunks that arrive before the replay is primed are held back (as the gateway does). */
     static class Collect implements OutputListener {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        final List<Object[]> held = new ArrayList<>();
-        boolean primed;
+        final dev.limpet.protocol.stream.Splice splice = dev.limpet.protocol.stream.Splice.holding();
         volatile long end = -1;
         volatile String error;
 
         synchronized void prime(dev.limpet.daemon.backend.AttachInfo info) {
-            primed = true;
-            append(info.replay(), info.endOffset());
-            for (Object[] h : held) {
-                if ((long) h[1] > end) {
-                    append((byte[]) h[0], (long) h[1]);
-                }
-            }
-            held.clear();
+            bytes.writeBytes(info.replay());
+            end = info.endOffset();
+            check(splice.release(info.endOffset(), this::append));
         }
 
         @Override
-        public synchronized void onOutput(byte[] data, long endOffset) {
-            if (!primed) {
-                held.add(new Object[] {data, endOffset});
-                return;
-            }
-            append(data, endOffset);
+        public synchronized void onOutput(dev.limpet.protocol.stream.OutputChunk chunk) {
+            check(splice.offer(chunk, this::append));
         }
 
-        private void append(byte[] data, long endOffset) {
-            if (end >= 0 && endOffset - data.length != end && error == null) {
-                error = "chunk starts at " + (endOffset - data.length) + " after " + end;
+        private void check(dev.limpet.protocol.stream.Splice.Outcome o) {
+            if (o == dev.limpet.protocol.stream.Splice.Outcome.GAP && error == null) {
+                error = "gap after " + end;
             }
-            end = endOffset;
-            bytes.writeBytes(data);
+        }
+
+        private boolean append(dev.limpet.protocol.stream.OutputChunk c) {
+            end = c.endOffset();
+            bytes.writeBytes(c.bytes());
+            return true;
         }
 
         @Override
@@ -132,7 +126,7 @@ class WorkerBackendTest {
         assertThat(r.running()).isTrue();
         assertThat(Posix.isAlive(r.pid())).isTrue();
         Collect out = new Collect();
-        try (Attachment a = b.attach("echo", -1, out)) {
+        try (Attachment a = b.attach("echo", -1, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             b.input("echo", "typed through a worker\r".getBytes(StandardCharsets.UTF_8));
             await().atMost(T).until(() -> out.text().contains("typed through a worker"));
@@ -177,7 +171,7 @@ class WorkerBackendTest {
         WorkerBackend first = backend(null);
         RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
         Collect before = new Collect();
-        Attachment a = first.attach("resume", -1, before);
+        Attachment a = first.attach("resume", -1, Long.MAX_VALUE, before);
         before.prime(a.info());
         await().atMost(T).until(() -> before.end > 60);
         a.close();
@@ -192,7 +186,7 @@ class WorkerBackendTest {
         });
         assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
         Collect after = new Collect();
-        try (Attachment b = second.attach("resume", since, after)) {
+        try (Attachment b = second.attach("resume", since, Long.MAX_VALUE, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);
             assertThat(b.info().truncated()).isFalse();
             after.prime(b.info());
@@ -220,8 +214,8 @@ class WorkerBackendTest {
         java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
         Collect out = new Collect() {
             @Override
-            public void onOutput(byte[] data, long endOffset) {
-                if (endOffset > dev.limpet.testkit.GatedFlood.READY.length()) {
+            public void onOutput(dev.limpet.protocol.stream.OutputChunk chunk) {
+                if (chunk.endOffset() > dev.limpet.testkit.GatedFlood.READY.length()) {
                     try {
                         // A daemon that cannot keep up with its worker link until the flood is over.
                         exited.await(60, java.util.concurrent.TimeUnit.SECONDS);
@@ -229,10 +223,10 @@ class WorkerBackendTest {
                         Thread.currentThread().interrupt();
                     }
                 }
-                super.onOutput(data, endOffset);
+                super.onOutput(chunk);
             }
         };
-        try (Attachment a = b.attach("stall", 0, out)) {
+        try (Attachment a = b.attach("stall", 0, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             await().atMost(T).until(() -> out.text().contains(dev.limpet.testkit.GatedFlood.READY));
             b.input("stall", new byte[] {'g'});
@@ -273,10 +267,17 @@ class WorkerBackendTest {
     }
 
     @Test
-    void aPreviousMinorWorkerIsFollowedByPollingInfo() throws Exception {
+    void aPreviousMinorWorkerIsServedThroughItsOwnLinesWithoutCredit() throws Exception {
         WorkerBackend b = backend(WorkerRpc.RPC_MINOR - 1);
-        b.spawn(spec("old", TestPrograms.command(Counter.class, "0", "100")));
-        assertThatThrownBy(() -> b.captureText("old")).isInstanceOf(BackendException.class);
+        b.spawn(spec("old", TestPrograms.command(Counter.class, "0", "20")));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("old", -1, 1L << 20, out)) {
+            assertThat(a.info().credit()).as("rpc 1.1 cannot hold output back").isFalse();
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("line 5"));
+        }
+        assertThat(out.error).isNull();
+        assertThat(b.captureText("old")).contains("line");
         b.signal("old", Signal.KILL);
         await().atMost(T).until(() -> exits.containsKey("old"));
         assertThat(exits.get("old").signal()).isEqualTo(9);
@@ -330,7 +331,7 @@ class WorkerBackendTest {
 
     void typeAndSee(WorkerBackend b, String id, String text) throws Exception {
         Collect out = new Collect();
-        try (Attachment a = b.attach(id, -1, out)) {
+        try (Attachment a = b.attach(id, -1, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             b.input(id, (text + "\r").getBytes(StandardCharsets.UTF_8));
             await().atMost(T).until(() -> out.text().contains(text));

@@ -1,0 +1,383 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.daemon.backend.AttachInfo;
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.protocol.stream.Splice;
+import dev.limpet.protocol.worker.WorkerClient;
+import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
+import dev.limpet.protocol.worker.WorkerRpcException;
+import java.io.ByteArrayOutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The daemon's one output stream of a session on an rpc 1.2 worker, fanned out to every viewer
+ * here: a viewer that joins gets its replay on the same link ({@code replay}, in order with the
+ * live stream), never a connection or an encoding of its own. Live OUTPUT frames arrive with the
+ * session id as their stream id, so each is passed to every viewer as it was read (clients get the
+ * very same frame bytes).
+ *
+ * <p>Credit: the worker may read the PTY up to the smallest limit its lossless viewers were granted.
+ * A broken link is made again from the last offset received; the viewers notice nothing unless the
+ * bytes left the ring meanwhile or the worker is gone, and then they are told ({@code onLost}).
+ *
+ * <p>Frames are handled on the link's reader thread under this feed's lock; viewers' listeners
+ * must not block (they queue).
+ */
+final class SessionFeed {
+    private static final Logger LOG = LoggerFactory.getLogger(SessionFeed.class);
+    private static final Duration HOLD = Duration.ofSeconds(10);
+
+    private final WorkerHandle handle;
+    private final Duration rpcTimeout;
+    private final Duration hold;
+    private final String sessionId;
+    private final Object lock = new Object();
+    private final AtomicLong replayIds = new AtomicLong();
+    private final List<Viewer> viewers = new ArrayList<>();
+    private final Map<String, Joining> joining = new HashMap<>();
+    private WorkerClient link;
+    /** End offset of the last live chunk received; -1 before the first. */
+    private long position = -1;
+    private long sentLimit = Long.MAX_VALUE;
+    private boolean closed;
+
+    SessionFeed(WorkerHandle handle, Duration rpcTimeout, Duration hold) {
+        this.handle = handle;
+        this.rpcTimeout = rpcTimeout;
+        this.hold = hold == null ? HOLD : hold;
+        this.sessionId = handle.sessionId;
+    }
+
+    /** A viewer joins: its replay from {@code since}, then every live chunk after it. */
+    Attachment join(long since, long window, OutputListener listener) {
+        Joining j;
+        WorkerClient l;
+        synchronized (lock) {
+            if (closed) {
+                throw BackendException.notRunning(sessionId);
+            }
+            l = linkLocked();
+            j = new Joining("r" + replayIds.incrementAndGet(), listener, window);
+            joining.put(j.stream, j);
+        }
+        WorkerPayloads.ReplayResult r;
+        try {
+            r = l.call(WorkerRpc.REPLAY, new WorkerPayloads.ReplayParams(since, j.stream), WorkerPayloads.ReplayResult.class, rpcTimeout);
+        } catch (WorkerRpcException e) {
+            abandon(j);
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+        synchronized (lock) {
+            j.result = r;
+            tryComplete(j);
+        }
+        try {
+            return j.done.get(rpcTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            abandon(j);
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "session " + sessionId + ": the replay did not arrive within "
+                    + rpcTimeout.toMillis() + " ms");
+        } catch (ExecutionException e) {
+            abandon(j);
+            throw e.getCause() instanceof BackendException be ? be
+                    : new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "session " + sessionId + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            abandon(j);
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "interrupted");
+        }
+    }
+
+    private void abandon(Joining j) {
+        synchronized (lock) {
+            joining.remove(j.stream, j);
+            closeIfIdleLocked();
+        }
+    }
+
+    /** The link, made when the first viewer comes: attached from now, with the current credit. */
+    private WorkerClient linkLocked() {
+        if (link == null) {
+            link = open(null);
+        }
+        return link;
+    }
+
+    /**
+     * Opens the link: from now ({@code since} null), or resuming exactly at {@code since}.
+     *
+     * @throws BackendException when the worker cannot be reached, or the bytes after {@code since}
+     *     are no longer in its ring (the stream cannot go on exactly)
+     */
+    private WorkerClient open(Long since) {
+        WorkerClient c = handle.openStream();
+        c.onFrame(f -> onFrame(c, f));
+        try {
+            WorkerPayloads.StreamAttachResult r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(since, sessionId,
+                    sentLimit == Long.MAX_VALUE ? null : sentLimit, hold.toMillis()), WorkerPayloads.StreamAttachResult.class, rpcTimeout);
+            if (since == null) {
+                position = r.replayEnd(); // live output starts there
+            } else if (r.truncated() || r.replayFrom() != since) {
+                c.close();
+                throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the output after " + since + " left the worker's ring");
+            }
+        } catch (WorkerRpcException e) {
+            c.close();
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+        c.closed().thenRun(() -> Thread.ofVirtual().name("feed-relink-" + sessionId).start(() -> linkLost(c)));
+        return c;
+    }
+
+    private void onFrame(WorkerClient from, Frame f) {
+        synchronized (lock) {
+            if (from != link) {
+                return; // a frame of a link already replaced
+            }
+            if (f.streamId().equals(sessionId) && f.kind() == FrameKind.OUTPUT) {
+                live(OutputChunk.fromFrame(f));
+                return;
+            }
+            Joining j = joining.get(f.streamId());
+            if (j == null) {
+                LOG.warn("session {}: its worker sent a {} frame for unknown stream {}; dropped", sessionId, f.kind(), f.streamId());
+                return;
+            }
+            if (f.kind() == FrameKind.SNAPSHOT) {
+                j.snapshot = f.payload();
+            } else {
+                j.replay.write(f.array(), f.payloadStart(), f.payloadLength());
+                j.received = f.offset();
+            }
+            tryComplete(j);
+        }
+    }
+
+    private void live(OutputChunk chunk) {
+        if (position >= 0 && chunk.endOffset() <= position) {
+            LOG.warn("session {}: its worker repeated output up to {} (stream at {}); dropped", sessionId, chunk.endOffset(), position);
+            return;
+        }
+        position = chunk.endOffset();
+        handle.advanced(position);
+        for (Joining j : joining.values()) {
+            j.splice.offer(chunk, c -> true); // held until its replay is complete
+        }
+        for (int i = 0; i < viewers.size(); i++) {
+            Viewer v = viewers.get(i);
+            if (!v.deliver(chunk)) {
+                viewers.remove(i--);
+                creditChangedLocked();
+            }
+        }
+    }
+
+    /** A joining viewer is complete once its answer and all its replay frames are in; it then joins the live stream. */
+    private void tryComplete(Joining j) {
+        WorkerPayloads.ReplayResult r = j.result;
+        if (r == null || j.done.isDone() || (r.snapshot() && j.snapshot == null)
+                || (r.replayEnd() > r.replayFrom() && j.received < r.replayEnd())) {
+            return;
+        }
+        joining.remove(j.stream);
+        Viewer v = new Viewer(j.listener, j.splice, j.window == Long.MAX_VALUE ? Long.MAX_VALUE : r.replayFrom() + j.window);
+        // Live chunks that came while the replay was on its way: what lies past the replay passes on.
+        if (j.splice.release(r.replayEnd(), v::offer) == Splice.Outcome.GAP) {
+            v.lost();
+        } else {
+            viewers.add(v);
+            creditChangedLocked();
+        }
+        byte[] replay = j.replay.toByteArray();
+        j.done.complete(new FeedAttachment(v, new AttachInfo(handle.runtime(), r.replayFrom(), replay, r.truncated(), j.snapshot, true)));
+    }
+
+    /** Sends the worker the smallest limit of the lossless viewers, when it changed. */
+    private void creditChangedLocked() {
+        long limit = Long.MAX_VALUE;
+        for (Viewer v : viewers) {
+            limit = Math.min(limit, v.limit);
+        }
+        if (limit != sentLimit && link != null) {
+            sentLimit = limit;
+            link.credit(sessionId, limit);
+        }
+    }
+
+    private void remove(Viewer v) {
+        synchronized (lock) {
+            if (viewers.remove(v)) {
+                creditChangedLocked();
+            }
+            closeIfIdleLocked();
+        }
+    }
+
+    private void closeIfIdleLocked() {
+        if (viewers.isEmpty() && joining.isEmpty() && link != null) {
+            // The credit is lifted first: a link closed with a limit would be held by the worker.
+            if (sentLimit != Long.MAX_VALUE) {
+                sentLimit = Long.MAX_VALUE;
+                link.credit(sessionId, Long.MAX_VALUE);
+            }
+            WorkerClient l = link;
+            link = null;
+            position = -1;
+            l.close();
+        }
+    }
+
+    /** The link broke: make it again from the last offset received, or tell every viewer the stream is lost. */
+    private void linkLost(WorkerClient lost) {
+        List<Joining> failed;
+        synchronized (lock) {
+            if (closed || link != lost) {
+                return;
+            }
+            link = null;
+            failed = List.copyOf(joining.values());
+            joining.clear();
+            if (!viewers.isEmpty() && position >= 0) {
+                try {
+                    // Even when the program has ended: the worker keeps its ring until it cleans up.
+                    link = open(position);
+                    LOG.info("session {}: output link made again at {}", sessionId, position);
+                } catch (RuntimeException e) {
+                    LOG.warn("session {}: output link lost at {} and cannot be made again ({}); its viewers must re-attach", sessionId,
+                            position, e.getMessage());
+                    for (Viewer v : viewers) {
+                        v.lost();
+                    }
+                    viewers.clear();
+                    position = -1;
+                    sentLimit = Long.MAX_VALUE;
+                }
+            }
+        }
+        for (Joining j : failed) {
+            j.done.completeExceptionally(new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "session " + sessionId
+                    + ": the output link broke during the attach"));
+        }
+    }
+
+    /** Releases the link without touching the worker (daemon shutdown, removal). */
+    void close() {
+        WorkerClient l;
+        synchronized (lock) {
+            closed = true;
+            l = link;
+            link = null;
+            viewers.clear();
+        }
+        if (l != null) {
+            l.close();
+        }
+    }
+
+    int viewers() {
+        synchronized (lock) {
+            return viewers.size();
+        }
+    }
+
+    /** A viewer on its way in: its replay, and live chunks held until the replay is complete. */
+    private static final class Joining {
+        final String stream;
+        final OutputListener listener;
+        final long window;
+        /** Holds live chunks until the replay is complete; then the viewer's own splice. */
+        final Splice splice = Splice.holding();
+        final ByteArrayOutputStream replay = new ByteArrayOutputStream();
+        final CompletableFuture<Attachment> done = new CompletableFuture<>();
+        WorkerPayloads.ReplayResult result;
+        byte[] snapshot;
+        long received = -1;
+
+        Joining(String stream, OutputListener listener, long window) {
+            this.stream = stream;
+            this.listener = listener;
+            this.window = window;
+        }
+    }
+
+    /** One viewer on the live stream, exactly once from where its replay ended. */
+    private static final class Viewer {
+        final OutputListener listener;
+        final Splice splice;
+        volatile long limit;
+
+        Viewer(OutputListener listener, Splice splice, long limit) {
+            this.listener = listener;
+            this.splice = splice;
+            this.limit = limit;
+        }
+
+        boolean offer(OutputChunk chunk) {
+            listener.onOutput(chunk);
+            return true;
+        }
+
+        /** @return false when this viewer can no longer follow (a gap): it was told and must be dropped */
+        boolean deliver(OutputChunk chunk) {
+            if (splice.offer(chunk, this::offer) == Splice.Outcome.GAP) {
+                lost();
+                return false;
+            }
+            return true;
+        }
+
+        void lost() {
+            splice.stop();
+            listener.onLost(splice.end());
+        }
+    }
+
+    private final class FeedAttachment implements Attachment {
+        private final Viewer viewer;
+        private final AttachInfo info;
+
+        FeedAttachment(Viewer viewer, AttachInfo info) {
+            this.viewer = viewer;
+            this.info = info;
+        }
+
+        @Override
+        public AttachInfo info() {
+            return info;
+        }
+
+        @Override
+        public void grant(long limit) {
+            synchronized (lock) {
+                if (viewer.limit != limit) {
+                    viewer.limit = limit;
+                    creditChangedLocked();
+                }
+            }
+        }
+
+        @Override
+        public void close() {
+            viewer.splice.stop();
+            remove(viewer);
+        }
+    }
+}
