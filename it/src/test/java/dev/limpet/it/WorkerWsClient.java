@@ -1,6 +1,7 @@
 package dev.limpet.it;
 
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
@@ -124,17 +125,18 @@ final class WorkerWsClient implements AutoCloseable {
             data.get(b);
             binary.writeBytes(b);
             if (last) {
-                BinaryFrame f = BinaryFrame.decode(ByteBuffer.wrap(binary.toByteArray()));
+                Frame f = Frame.decode(binary.toByteArray());
                 binary = new ByteArrayOutputStream();
-                if (f.kind() == BinaryFrame.Kind.OUTPUT) {
+                if (f.kind() == FrameKind.OUTPUT) {
+                    String id = f.streamId();
                     synchronized (streams) {
-                        Long prev = streams.offsets.get(f.sessionId());
-                        long start = f.offset() - f.payload().length;
+                        Long prev = streams.offsets.get(id);
+                        long start = f.offset() - f.payloadLength();
                         if (prev != null && start != prev && streams.error == null) {
-                            streams.error = f.sessionId() + ": chunk starts at " + start + " after " + prev;
+                            streams.error = id + ": chunk starts at " + start + " after " + prev;
                         }
-                        streams.offsets.put(f.sessionId(), f.offset());
-                        streams.output.computeIfAbsent(f.sessionId(), k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                        streams.offsets.put(id, f.offset());
+                        streams.output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
                     }
                 }
             }

@@ -27,6 +27,10 @@ class ProtocolCodecTest {
                 new SpawnSession(null, null, null, null, null, null, null),
                 new AttachSession("r3", "k3x9q2", 17L, 80, 24, true),
                 new AttachSession(null, "k3x9q2", null, null, null, null),
+                new AttachSession("r8", "k3x9q2", 0L, 80, 24, false, "lossless", 1L << 20),
+                new PtyAck(null, "k3x9q2", 4096L),
+                new PtyFlow(null, "k3x9q2", "live", null),
+                new PtyFlow("r9", "k3x9q2", "lossless", 2L << 20),
                 new DetachSession("r4", "k3x9q2"),
                 new PtyInput(null, "k3x9q2", "ls\r"),
                 new PtyResize(null, "k3x9q2", 132, 43),
@@ -44,6 +48,8 @@ class ProtocolCodecTest {
                 new SessionList("r1", List.of(INFO)),
                 new SpawnResult("r2", INFO),
                 new AttachResult("r3", "k3x9q2", INFO, 10, 8812, true, false, false),
+                new AttachResult("r3", "k3x9q2", INFO, 10, 8812, false, false, false, "lossless", 4L << 20),
+                new PtyDesync("k3x9q2", 77, "ack_timeout"),
                 new Ack("r4", "detach_session"),
                 new PtyDesync("k3x9q2", 77, "slow_consumer"),
                 new SessionExited("k3x9q2", 3, null),
@@ -113,27 +119,6 @@ class ProtocolCodecTest {
     void mistypedFieldIsABadRequest() {
         assertThatThrownBy(() -> ProtocolCodec.decodeClient("{\"type\":\"pty_resize\",\"session_id\":\"a\",\"cols\":\"wide\"}"))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
-    }
-
-    @Test
-    void binaryFramesRoundTrip() {
-        for (BinaryFrame.Kind kind : BinaryFrame.Kind.values()) {
-            BinaryFrame frame = new BinaryFrame(kind, "k3x9q2", 1L << 40, "héllo".getBytes(StandardCharsets.UTF_8));
-            assertThat(BinaryFrame.decode(ByteBuffer.wrap(frame.encode()))).isEqualTo(frame);
-        }
-    }
-
-    @Test
-    void truncatedOrForeignBinaryFramesAreRejected() {
-        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(new byte[] {1, 3, 'a'})))
-                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
-        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(new byte[] {9, 1, 'a', 0, 0, 0, 0, 0, 0, 0, 0})))
-                .isInstanceOf(ProtocolException.class);
-        byte[] pathy = BinaryFrame.encode(BinaryFrame.Kind.INPUT, "abc", 0, new byte[0], 0, 0);
-        pathy[2] = '.';
-        pathy[3] = '/';
-        assertThatThrownBy(() -> BinaryFrame.decode(ByteBuffer.wrap(pathy)))
-                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_SESSION_ID));
     }
 
     @Test

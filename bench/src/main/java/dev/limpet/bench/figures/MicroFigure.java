@@ -46,9 +46,9 @@ public final class MicroFigure implements Figure {
         ctx.add(bytesRow("7 micro OutputLog.read 64 KiB", r.get("read64k"), r.get("read64kArraycopy"), OutputLogBenchmark.READ));
         ctx.add(bytesRow("7 micro VT feed 64 KiB mixed output (80×24)", r.get("feed64k"), null, VtBenchmark.OUTPUT.length));
         ctx.add(opsRow("7 micro VT snapshot, full screen + 1000 lines", r.get("snapshotFull"), null));
-        ctx.add(bytesRow("7 micro BinaryFrame.encode 16 KiB output", r.get("encodeOutput16k"), r.get("encodeOutput16kArraycopy"),
+        ctx.add(bytesRow("7 micro Frame.encode 16 KiB output", r.get("encodeOutput16k"), r.get("encodeOutput16kArraycopy"),
                 ProtocolBenchmark.PAYLOAD));
-        ctx.add(bytesRow("7 micro BinaryFrame.decode 16 KiB output", r.get("decodeOutput16k"), r.get("encodeOutput16kArraycopy"),
+        ctx.add(bytesRow("7 micro Frame.decode 16 KiB output", r.get("decodeOutput16k"), r.get("encodeOutput16kArraycopy"),
                 ProtocolBenchmark.PAYLOAD));
         ctx.add(opsRow("7 micro pty_input JSON decode", r.get("decodeKeystroke"), null));
         ctx.add(opsRow("7 micro pty_input JSON encode", r.get("encodeKeystroke"), null));

@@ -1,6 +1,7 @@
 package dev.limpet.bench.micro;
 
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import java.nio.ByteBuffer;
@@ -31,13 +32,13 @@ public class ProtocolBenchmark {
         for (int i = 0; i < payload.length; i++) {
             payload[i] = (byte) ('a' + i % 26);
         }
-        encoded = BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, SESSION, PAYLOAD, payload, 0, PAYLOAD);
+        encoded = Frame.encode(FrameKind.OUTPUT, SESSION, PAYLOAD, payload, 0, PAYLOAD);
     }
 
     @Benchmark
     public byte[] encodeOutput16k() {
         offset += PAYLOAD;
-        return BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, SESSION, offset, payload, 0, PAYLOAD);
+        return Frame.encode(FrameKind.OUTPUT, SESSION, offset, payload, 0, PAYLOAD);
     }
 
     /** The floor: the frame's bytes copied into a fresh array. */
@@ -49,8 +50,8 @@ public class ProtocolBenchmark {
     }
 
     @Benchmark
-    public BinaryFrame decodeOutput16k() {
-        return BinaryFrame.decode(ByteBuffer.wrap(encoded));
+    public Frame decodeOutput16k() {
+        return Frame.decode(encoded);
     }
 
     @Benchmark

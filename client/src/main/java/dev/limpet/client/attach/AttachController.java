@@ -9,11 +9,13 @@ import dev.limpet.client.connection.DisconnectReason;
 import dev.limpet.client.connection.HostRuntime;
 import dev.limpet.client.connection.Scheduler;
 import dev.limpet.client.connection.TransportFailure;
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.stream.OutputChunk;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -27,6 +29,12 @@ import java.util.concurrent.CompletionException;
  * resizes, and rides through lost connections by re-attaching with the last offset it wrote once the
  * {@link HostRuntime}'s active client is connected again.
  *
+ * <p>It attaches {@code lossless} and acknowledges ({@code pty_ack}) what it has written to the
+ * terminal, paced by an {@link AckPacer}: at once when a batch has been written since the last
+ * acknowledgement, else when the loop has run everything the socket delivered so far. When the
+ * daemon grants only {@code live}, it sends no acknowledgements. Every attachment (after a
+ * {@code pty_desync} or a reconnect) asks for lossless again and starts its acknowledgements afresh.
+ *
  * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are discarded with a
  * bell, never queued: the person cannot see what those keys would do, and replaying them later into a
  * screen that changed meanwhile could run something unintended.
@@ -38,6 +46,7 @@ public final class AttachController implements HostRuntime.Listener {
     private static final Duration RECOVERING_RETRY = Duration.ofMillis(500);
     private static final Duration NOTICE_TIME = Duration.ofSeconds(4);
     private static final Duration BELL_INTERVAL = Duration.ofMillis(250);
+    private static final String LOSSLESS = "lossless";
 
     private enum Phase { CONNECTING, RESOLVING, ATTACHING, ATTACHED, RECONNECTING, DONE }
 
@@ -46,6 +55,7 @@ public final class AttachController implements HostRuntime.Listener {
     private final AttachTerminal terminal;
     private final AttachSettings settings;
     private final OutputCursor cursor = new OutputCursor();
+    private final AckPacer acks = new AckPacer();
     private final CompletableFuture<AttachOutcome> outcome = new CompletableFuture<>();
 
     // Loop-confined.
@@ -59,6 +69,7 @@ public final class AttachController implements HostRuntime.Listener {
     private String exitText;
     private Instant lastBell = Instant.MIN;
     private String statusShown;
+    private boolean ackFlushQueued;
 
     public AttachController(HostRuntime runtime, Scheduler scheduler, AttachTerminal terminal, AttachSettings settings) {
         this.runtime = runtime;
@@ -126,18 +137,29 @@ public final class AttachController implements HostRuntime.Listener {
     }
 
     @Override
-    public void onBinary(BinaryFrame frame) {
-        if (phase != Phase.ATTACHED || !frame.sessionId().equals(sessionId)) {
+    public void onBinary(Frame frame) {
+        if (phase != Phase.ATTACHED || !frame.streamId().equals(sessionId)) {
             return;
         }
-        byte[] bytes = switch (frame.kind()) {
-            case OUTPUT -> cursor.onOutput(frame.offset(), frame.payload());
-            case SNAPSHOT -> cursor.onSnapshot(frame.offset(), frame.payload());
-            case INPUT -> new byte[0];
-        };
-        if (bytes.length > 0) {
-            terminal.write(bytes);
+        switch (frame.kind()) {
+            case OUTPUT -> {
+                if (frame.offset() < frame.payloadLength()) {
+                    return; // malformed: a chunk cannot end before its own bytes
+                }
+                OutputChunk fresh = cursor.onOutput(OutputChunk.fromFrame(frame));
+                if (fresh != null && !fresh.isEmpty()) {
+                    terminal.write(fresh.bytes());
+                }
+            }
+            case SNAPSHOT -> {
+                byte[] screen = cursor.onSnapshot(frame.offset(), frame.payload());
+                if (screen.length > 0) {
+                    terminal.write(screen);
+                }
+            }
+            default -> { }
         }
+        acknowledge();
         finishIfExitReached();
     }
 
@@ -162,6 +184,7 @@ public final class AttachController implements HostRuntime.Listener {
     }
 
     private void onDisconnected(ConnectionTransition t) {
+        acks.stop(); // the next attachment acknowledges afresh
         TransportFailure why = t.reason();
         if (connectionEpoch == 0) {
             finish(AttachOutcome.failure(1, firstConnectFailure(why)));
@@ -229,8 +252,9 @@ public final class AttachController implements HostRuntime.Listener {
         }
         phase = Phase.ATTACHING;
         attachSeq++;
+        acks.stop(); // until attach_result says which flow was granted
         client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, cursor.since(),
-                terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null));
+                terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null, LOSSLESS, null));
     }
 
     private boolean isCurrentAttach(String reqId) {
@@ -240,6 +264,11 @@ public final class AttachController implements HostRuntime.Listener {
     private void onAttached(ServerMessage.AttachResult r) {
         boolean wasReconnecting = everAttached;
         OutputCursor.Resume resume = cursor.onAttachResult(r);
+        if (LOSSLESS.equals(r.flow())) {
+            acks.start(r.replayFrom()); // the daemon counts the window from replay_from
+        } else {
+            acks.stop(); // granted live: acknowledgements would be refused (invalid_ack)
+        }
         phase = Phase.ATTACHED;
         everAttached = true;
         switch (resume) {
@@ -280,6 +309,33 @@ public final class AttachController implements HostRuntime.Listener {
         }
     }
 
+    // ---- acknowledgements (lossless) -------------------------------------------------------------
+
+    /** Output up to the cursor has been written: acknowledge now, or once the loop has drained. */
+    private void acknowledge() {
+        acks.onWritten(cursor.have()).ifPresent(this::sendAck);
+        if (acks.pending() && !ackFlushQueued) {
+            ackFlushQueued = true;
+            // Runs after every task already on the loop, i.e. after the frames the socket has
+            // delivered so far: nothing more is pending then, so what was written is acknowledged.
+            scheduler.execute(this::flushAcks);
+        }
+    }
+
+    private void flushAcks() {
+        ackFlushQueued = false;
+        if (phase == Phase.ATTACHED) {
+            acks.onIdle().ifPresent(this::sendAck);
+        }
+    }
+
+    private void sendAck(long offset) {
+        DaemonClient client = runtime.active();
+        if (client != null) {
+            client.send(new ClientMessage.PtyAck(null, sessionId, offset));
+        }
+    }
+
     // ---- keys and size ---------------------------------------------------------------------------
 
     private void onInput(byte[] data) {
@@ -303,7 +359,7 @@ public final class AttachController implements HostRuntime.Listener {
     private void forward(byte[] keys) {
         DaemonClient client = runtime.active();
         boolean sent = !settings.readOnly() && phase == Phase.ATTACHED && client != null
-                && client.sendBinary(new BinaryFrame(BinaryFrame.Kind.INPUT, sessionId, 0, keys));
+                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, 0, keys));
         if (!sent) {
             Instant now = scheduler.clock().instant();
             if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {

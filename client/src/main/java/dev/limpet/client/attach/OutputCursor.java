@@ -1,13 +1,14 @@
 package dev.limpet.client.attach;
 
 import dev.limpet.protocol.ServerMessage;
-import java.util.Arrays;
+import dev.limpet.protocol.stream.OutputChunk;
 
 /**
  * What part of a session's output stream this client has written to the screen, as an absolute end
  * offset. It turns the daemon's output frames into exactly the bytes not shown yet: a frame that ends
- * at or before what we have is a duplicate and dropped, a frame that overlaps is trimmed. Re-attaching
- * with {@link #since()} therefore continues with no duplicate and no gap, whatever the daemon replays.
+ * at or before what we have is a duplicate and dropped, a frame that overlaps is trimmed (the shared
+ * rule of {@link OutputChunk#after}). Re-attaching with {@link #since()} therefore continues with no
+ * duplicate and no gap, whatever the daemon replays.
  */
 final class OutputCursor {
     /** How an {@code attach_result} relates to what we already have. */
@@ -58,15 +59,23 @@ final class OutputCursor {
         return Resume.CONTINUOUS;
     }
 
+    /**
+     * The part of {@code chunk} not written yet, or null when it holds nothing new (a duplicate). The
+     * cursor then counts it as written.
+     */
+    OutputChunk onOutput(OutputChunk chunk) {
+        OutputChunk fresh = chunk.after(have); // have = -1 before anything: the whole chunk
+        if (fresh == null) {
+            return null;
+        }
+        have = fresh.endOffset();
+        return fresh;
+    }
+
     /** The part of an output chunk ending at {@code endOffset} not written yet (possibly empty). */
     byte[] onOutput(long endOffset, byte[] payload) {
-        if (endOffset <= have) {
-            return new byte[0];
-        }
-        long start = endOffset - payload.length;
-        int skip = have < 0 || start >= have ? 0 : (int) (have - start);
-        have = endOffset;
-        return skip == 0 ? payload : Arrays.copyOfRange(payload, skip, payload.length);
+        OutputChunk fresh = onOutput(OutputChunk.of(payload, endOffset));
+        return fresh == null ? new byte[0] : fresh.bytes();
     }
 
     /** A screen snapshot as of {@code offset}: it replaces everything before that position. */

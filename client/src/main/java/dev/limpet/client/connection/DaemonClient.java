@@ -1,11 +1,14 @@
 package dev.limpet.client.connection;
 
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameException;
+import dev.limpet.protocol.frame.FrameKind;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
@@ -40,8 +43,12 @@ public final class DaemonClient {
         /** Every decoded text message on a connected (or handshaking) connection, replies included. */
         default void onMessage(ServerMessage message) {}
 
-        /** Every binary frame on a connected connection. */
-        default void onBinary(BinaryFrame frame) {}
+        /**
+         * Every binary frame on a connected connection: {@link FrameKind#OUTPUT}, {@link FrameKind#INPUT} or
+         * {@link FrameKind#SNAPSHOT}, its stream id a session id. The frame is a view of the message's
+         * bytes, not a copy; they stay valid after the call returns (the transport never reuses them).
+         */
+        default void onBinary(Frame frame) {}
     }
 
     private final String hostName;
@@ -138,13 +145,16 @@ public final class DaemonClient {
         return true;
     }
 
-    /** Sends a binary frame on the current connection; false when not connected. */
-    public boolean sendBinary(BinaryFrame frame) {
+    /**
+     * Sends an encoded binary frame ({@link Frame#encode}) on the current connection; false when not
+     * connected. The array must not change afterwards.
+     */
+    public boolean sendBinary(byte[] frame) {
         Transport t = connectedTransport;
         if (t == null) {
             return false;
         }
-        t.sendBinary(ByteBuffer.wrap(frame.encode()));
+        t.sendBinary(ByteBuffer.wrap(frame));
         return true;
     }
 
@@ -336,16 +346,33 @@ public final class DaemonClient {
         if (state != ConnectionState.CONNECTED) {
             return;
         }
-        BinaryFrame frame;
+        Frame frame;
         try {
-            frame = BinaryFrame.decode(data);
-        } catch (ProtocolException e) {
+            frame = data.hasArray()
+                    ? Frame.decode(data.array(), data.arrayOffset() + data.position(), data.remaining())
+                    : Frame.decode(copy(data));
+        } catch (FrameException e) {
             TransitionLog.ignored(hostName, keyHash, role, generation, "undecodable binary frame: " + e.getMessage());
+            return;
+        }
+        if (!carriedOnWebSocket(frame.kind()) || !SessionIds.isValid(frame.streamId())) {
+            // Valid on another hop (the worker link) but not on a client WebSocket.
+            TransitionLog.ignored(hostName, keyHash, role, generation, "unexpected binary frame: " + frame);
             return;
         }
         for (Listener l : listeners) {
             l.onBinary(frame);
         }
+    }
+
+    private static boolean carriedOnWebSocket(FrameKind kind) {
+        return kind == FrameKind.OUTPUT || kind == FrameKind.INPUT || kind == FrameKind.SNAPSHOT;
+    }
+
+    private static byte[] copy(ByteBuffer data) {
+        byte[] bytes = new byte[data.remaining()];
+        data.duplicate().get(bytes);
+        return bytes;
     }
 
     /** Transport callbacks, bound to one transport: anything from a transport that is no longer current is dropped. */

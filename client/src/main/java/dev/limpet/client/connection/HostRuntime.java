@@ -1,7 +1,7 @@
 package dev.limpet.client.connection;
 
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ public final class HostRuntime {
 
         default void onMessage(ServerMessage message) {}
 
-        default void onBinary(BinaryFrame frame) {}
+        default void onBinary(Frame frame) {}
     }
 
     private static final int KEPT_PROBES = 8;
@@ -250,7 +250,7 @@ public final class HostRuntime {
         }
 
         @Override
-        public void onBinary(BinaryFrame frame) {
+        public void onBinary(Frame frame) {
             runIfCurrent(boundGeneration, "binary frame", () -> listeners.forEach(l -> l.onBinary(frame)));
         }
     }

@@ -35,6 +35,7 @@ public interface Transport {
 
         void onText(String text);
 
+        /** One whole binary message; the buffer is the listener's from now on (never reused by the transport). */
         void onBinary(ByteBuffer data);
 
         /** The connection could not be opened or broke; terminal. */

@@ -10,11 +10,11 @@ import dev.limpet.client.connection.DisconnectReason;
 import dev.limpet.client.connection.FakeTransport;
 import dev.limpet.client.connection.HostRuntime;
 import dev.limpet.client.connection.ManualScheduler;
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.frame.FrameKind;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -62,12 +62,28 @@ class AttachControllerTest {
                 .filter(m -> m instanceof ClientMessage.AttachSession).reduce((a, b) -> b).orElseThrow();
     }
 
+    /** Answers {@code request}, granting the flow it asked for (4 MiB of credit when lossless). */
     void attachResult(ClientMessage.AttachSession request, SessionInfo info, long replayFrom, long end, boolean truncated) {
-        daemon().receive(new ServerMessage.AttachResult(request.reqId(), request.sessionId(), info, replayFrom, end, truncated, false, false));
+        attachResult(request, info, replayFrom, end, truncated, request.flow() == null ? "live" : request.flow());
+    }
+
+    void attachResult(ClientMessage.AttachSession request, SessionInfo info, long replayFrom, long end, boolean truncated, String flow) {
+        daemon().receive(new ServerMessage.AttachResult(request.reqId(), request.sessionId(), info, replayFrom, end, truncated, false, false,
+                flow, "lossless".equals(flow) ? 4L << 20 : null));
     }
 
     void output(long end, String text) {
-        daemon().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "s1", end, text.getBytes(StandardCharsets.UTF_8)));
+        daemon().receive(FrameKind.OUTPUT, "s1", end, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** The offsets acknowledged on {@code t}, in order. */
+    List<Long> acksOn(FakeTransport t) {
+        return t.sentMessages().stream().filter(m -> m instanceof ClientMessage.PtyAck)
+                .map(m -> {
+                    ClientMessage.PtyAck ack = (ClientMessage.PtyAck) m;
+                    assertThat(ack.sessionId()).isEqualTo("s1");
+                    return ack.offset();
+                }).toList();
     }
 
     void type(String keys) {
@@ -76,8 +92,8 @@ class AttachControllerTest {
     }
 
     List<String> typedInto(FakeTransport t) {
-        return t.sentFrames().stream().filter(f -> f.kind() == BinaryFrame.Kind.INPUT)
-                .map(f -> f.sessionId() + ":" + new String(f.payload(), StandardCharsets.UTF_8)).toList();
+        return t.sentFrames().stream().filter(f -> f.kind() == FrameKind.INPUT)
+                .map(f -> f.streamId() + ":" + new String(f.payload(), StandardCharsets.UTF_8)).toList();
     }
 
     void attached() {
@@ -315,7 +331,102 @@ class AttachControllerTest {
     @Test
     void outputOfOtherSessionsIsNotShown() {
         attached();
-        daemon().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "s2", 3, "xyz".getBytes()));
+        daemon().receive(FrameKind.OUTPUT, "s2", 3, "xyz".getBytes());
         assertThat(terminal.screenText()).isEmpty();
+        assertThat(acksOn(daemon())).isEmpty();
+    }
+
+    // ---- lossless flow -----------------------------------------------------------------------------
+
+    @Test
+    void attachAsksForLosslessFlowWithTheDaemonsDefaultWindow() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        assertThat(attach.flow()).isEqualTo("lossless");
+        assertThat(attach.window()).isNull();
+    }
+
+    @Test
+    void writtenOutputIsAcknowledgedOnceNothingMoreIsPendingFromTheSocket() {
+        attached();
+        output(5, "hello");
+        assertThat(acksOn(daemon())).containsExactly(5L);
+        output(12, " world!");
+        assertThat(terminal.screenText()).isEqualTo("hello world!");
+        assertThat(acksOn(daemon())).containsExactly(5L, 12L);
+    }
+
+    @Test
+    void aBurstOfOutputIsAcknowledgedEverySixtyFourKibAndOnceMoreWhenItEnds() {
+        attached();
+        String block = "x".repeat(40 * 1024);
+        // Three frames the socket delivered together: they are all on the loop before any is written.
+        scheduler.execute(() -> {
+            output(40 * 1024, block);
+            output(80 * 1024, block);
+            output(120 * 1024, block);
+        });
+        assertThat(terminal.screen.size()).isEqualTo(120 * 1024);
+        assertThat(acksOn(daemon())).containsExactly(80L * 1024, 120L * 1024);
+    }
+
+    @Test
+    void acknowledgementsAreMonotonicAndNeverPassWhatWasWritten() {
+        attached();
+        output(5, "hello");
+        output(5, "hello"); // a duplicate: nothing new to acknowledge
+        output(3, "hel");
+        output(8, "lo, w"); // overlaps: only ", w" is new
+        assertThat(terminal.screenText()).isEqualTo("hello, w");
+        List<Long> acks = acksOn(daemon());
+        assertThat(acks).containsExactly(5L, 8L).isSorted();
+        assertThat(acks.getLast()).isLessThanOrEqualTo(terminal.screen.size());
+    }
+
+    @Test
+    void noAcknowledgementsWhenTheDaemonGrantsOnlyLiveFlow() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        assertThat(attach.flow()).isEqualTo("lossless");
+        attachResult(attach, running, 0, 0, false, "live");
+        output(5, "hello");
+        output(70_005, "y".repeat(70_000));
+        assertThat(terminal.screen.size()).isEqualTo(70_005);
+        assertThat(acksOn(daemon())).isEmpty();
+    }
+
+    @Test
+    void anAckTimeoutDesyncReattachesLosslessFromWhatWasWrittenAndAcknowledgesAfresh() {
+        attached();
+        output(7, "abcdefg");
+        daemon().receive(new ServerMessage.PtyDesync("s1", 9, "ack_timeout"));
+        ClientMessage.AttachSession again = lastAttach();
+        assertThat(again.since()).isEqualTo(7L);
+        assertThat(again.flow()).isEqualTo("lossless");
+        output(9, "hi"); // still in flight from the dropped attachment: not shown, not acknowledged
+        assertThat(acksOn(daemon())).containsExactly(7L);
+        attachResult(again, running, 7, 9, false);
+        output(9, "hi");
+        assertThat(terminal.screenText()).isEqualTo("abcdefghi");
+        assertThat(acksOn(daemon())).containsExactly(7L, 9L);
+    }
+
+    @Test
+    void afterAReconnectAcknowledgementsRestartOnTheNewConnectionAndTheReplayIsAcknowledged() {
+        attached();
+        output(6, "line1\n");
+        FakeTransport first = daemon();
+        first.fail(DisconnectReason.NETWORK_ERROR);
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        ClientMessage.AttachSession again = lastAttach();
+        assertThat(again.flow()).isEqualTo("lossless");
+        assertThat(again.since()).isEqualTo(6L);
+        attachResult(again, running, 0, 12, false); // replays from before what we have
+        output(6, "line1\n"); // a duplicate, but the new attachment's window counts from 0: acknowledge it
+        output(12, "line2\n");
+        assertThat(terminal.screenText()).isEqualTo("line1\nline2\n");
+        assertThat(acksOn(first)).containsExactly(6L);
+        assertThat(acksOn(daemon())).containsExactly(6L, 12L);
     }
 }

@@ -3,6 +3,7 @@ package dev.limpet.client.attach;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.stream.OutputChunk;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,18 @@ class OutputCursorTest {
         assertThat(out(5, "hello")).isEmpty();
         assertThat(out(3, "hel")).isEmpty();
         assertThat(out(8, "lo, w")).isEqualTo(", w");
+        assertThat(cursor.have()).isEqualTo(8);
+    }
+
+    @Test
+    void aChunkIsPassedOnWholeTrimmedToItsNewPartOrDroppedAsADuplicate() {
+        cursor.onAttachResult(result(0, 0, false));
+        OutputChunk hello = OutputChunk.of("hello".getBytes(StandardCharsets.US_ASCII), 5);
+        assertThat(cursor.onOutput(hello)).isSameAs(hello);
+        assertThat(cursor.onOutput(hello)).isNull();
+        OutputChunk fresh = cursor.onOutput(OutputChunk.of("lo, w".getBytes(StandardCharsets.US_ASCII), 8));
+        assertThat(fresh.startOffset()).isEqualTo(5);
+        assertThat(new String(fresh.bytes(), StandardCharsets.US_ASCII)).isEqualTo(", w");
         assertThat(cursor.have()).isEqualTo(8);
     }
 

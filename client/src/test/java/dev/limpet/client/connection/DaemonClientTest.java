@@ -7,10 +7,11 @@ import static dev.limpet.client.connection.ConnectionState.DISPOSED;
 import static dev.limpet.client.connection.ConnectionState.IDLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -28,7 +29,7 @@ class DaemonClientTest {
     final FakeTransport.Factory transports = new FakeTransport.Factory();
     final List<ConnectionTransition> transitions = new ArrayList<>();
     final List<ServerMessage> messages = new ArrayList<>();
-    final List<BinaryFrame> frames = new ArrayList<>();
+    final List<Frame> frames = new ArrayList<>();
 
     DaemonClient client(ClientOptions options) {
         DaemonClient c = new DaemonClient("box", KEY, "active", 1, transports, scheduler, options);
@@ -44,7 +45,7 @@ class DaemonClientTest {
             }
 
             @Override
-            public void onBinary(BinaryFrame f) {
+            public void onBinary(Frame f) {
                 frames.add(f);
             }
         });
@@ -272,10 +273,34 @@ class DaemonClientTest {
         DaemonClient c = connected();
         transports.last().receiveText("{\"type\":\"from_the_future\",\"x\":1}");
         transports.last().receive(new ServerMessage.SessionExited("abc", 0, null));
-        transports.last().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "abc", 5, "hello".getBytes()));
+        transports.last().receive(FrameKind.OUTPUT, "abc", 5, "hello".getBytes());
         assertThat(messages).extracting(ServerMessage::type).containsExactly("initial_state", "session_exited");
-        assertThat(frames).containsExactly(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "abc", 5, "hello".getBytes()));
+        assertThat(frames).containsExactly(FakeTransport.frame(FrameKind.OUTPUT, "abc", 5, "hello".getBytes()));
         assertThat(c.state()).isEqualTo(CONNECTED);
+    }
+
+    @Test
+    void malformedBinaryFramesAndFramesOfOtherHopsAreIgnoredAndTheConnectionStays() {
+        DaemonClient c = connected();
+        FakeTransport t = transports.last();
+        t.receiveBinary(new byte[] {1, 3, 'a'}); // too short
+        t.receiveBinary(new byte[] {9, 3, 'a', 'b', 'c', 0, 0, 0, 0, 0, 0, 0, 0}); // unknown kind
+        t.receiveBinary(Frame.control("{}")); // worker link only
+        t.receive(FrameKind.CREDIT, "abc", 100, new byte[0]); // worker link only
+        t.receive(FrameKind.OUTPUT, "ABC", 5, "upper".getBytes()); // not a session id
+        t.receive(FrameKind.SNAPSHOT, "abc", 7, "screen".getBytes());
+        assertThat(frames).containsExactly(FakeTransport.frame(FrameKind.SNAPSHOT, "abc", 7, "screen".getBytes()));
+        assertThat(c.state()).isEqualTo(CONNECTED);
+    }
+
+    @Test
+    void binaryInputIsSentAsTheEncodedFrameAndNotWhenDisconnected() {
+        DaemonClient c = connected();
+        byte[] frame = Frame.encode(FrameKind.INPUT, "abc", 0, "ls\r".getBytes());
+        assertThat(c.sendBinary(frame)).isTrue();
+        assertThat(transports.last().sentFrames()).containsExactly(FakeTransport.frame(FrameKind.INPUT, "abc", 0, "ls\r".getBytes()));
+        transports.last().fail(DisconnectReason.NETWORK_ERROR);
+        assertThat(c.sendBinary(frame)).isFalse();
     }
 
     @Test
@@ -289,7 +314,7 @@ class DaemonClientTest {
         current.handshake("d-1");
         int before = transitions.size();
         old.closeByPeer(DisconnectReason.CLOSED_BY_DAEMON);
-        old.receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "abc", 5, "stale".getBytes()));
+        old.receive(FrameKind.OUTPUT, "abc", 5, "stale".getBytes());
         assertThat(c.state()).isEqualTo(CONNECTED);
         assertThat(transitions).hasSize(before);
         assertThat(frames).isEmpty();

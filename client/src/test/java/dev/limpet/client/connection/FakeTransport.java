@@ -1,9 +1,10 @@
 package dev.limpet.client.connection;
 
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -61,8 +62,14 @@ public final class FakeTransport implements Transport {
         return all.isEmpty() ? null : all.getLast();
     }
 
-    public List<BinaryFrame> sentFrames() {
-        return sentBinaries.stream().map(b -> BinaryFrame.decode(ByteBuffer.wrap(b))).toList();
+    /** The binary frames sent so far, decoded. */
+    public List<Frame> sentFrames() {
+        return sentBinaries.stream().map(Frame::decode).toList();
+    }
+
+    /** A decoded frame, for comparing with what listeners received. */
+    public static Frame frame(FrameKind kind, String streamId, long offset, byte[] payload) {
+        return Frame.decode(Frame.encode(kind, streamId, offset, payload));
     }
 
     public void open() {
@@ -77,8 +84,14 @@ public final class FakeTransport implements Transport {
         listener.onText(text);
     }
 
-    public void receive(BinaryFrame frame) {
-        listener.onBinary(ByteBuffer.wrap(frame.encode()));
+    /** Delivers a binary frame of {@code kind} for {@code streamId} (the session id). */
+    public void receive(FrameKind kind, String streamId, long offset, byte[] payload) {
+        receiveBinary(Frame.encode(kind, streamId, offset, payload));
+    }
+
+    /** Delivers raw bytes as one binary message. */
+    public void receiveBinary(byte[] message) {
+        listener.onBinary(ByteBuffer.wrap(message));
     }
 
     public void fail(DisconnectReason reason) {

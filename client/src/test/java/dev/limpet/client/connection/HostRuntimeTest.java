@@ -2,8 +2,9 @@ package dev.limpet.client.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.protocol.BinaryFrame;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +18,7 @@ class HostRuntimeTest {
     final List<DaemonClient> probeClients = new ArrayList<>();
     final List<HostSnapshot> snapshots = new ArrayList<>();
     final List<ServerMessage> messages = new ArrayList<>();
-    final List<BinaryFrame> frames = new ArrayList<>();
+    final List<Frame> frames = new ArrayList<>();
 
     final HostRuntime runtime = new HostRuntime("box", DaemonClientTest.KEY, scheduler, (role, generation) -> {
         boolean probe = role.equals("probe");
@@ -43,7 +44,7 @@ class HostRuntimeTest {
             }
 
             @Override
-            public void onBinary(BinaryFrame frame) {
+            public void onBinary(Frame frame) {
                 frames.add(frame);
             }
         });
@@ -162,9 +163,9 @@ class HostRuntimeTest {
         runtime.switchActive();
         messages.clear();
         old.receive(new ServerMessage.SessionExited("abc", 0, null));
-        old.receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "abc", 3, "old".getBytes()));
+        old.receive(FrameKind.OUTPUT, "abc", 3, "old".getBytes());
         activeTransports.last().handshake("d-1");
-        activeTransports.last().receive(new BinaryFrame(BinaryFrame.Kind.OUTPUT, "abc", 3, "new".getBytes()));
+        activeTransports.last().receive(FrameKind.OUTPUT, "abc", 3, "new".getBytes());
         assertThat(messages).extracting(ServerMessage::type).containsExactly("initial_state");
         assertThat(frames).extracting(f -> new String(f.payload())).containsExactly("new");
     }

@@ -3,7 +3,8 @@ package dev.limpet.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
@@ -128,14 +129,14 @@ class BadInputTest {
     void garbageBinaryFramesAreBadRequests() {
         c.sendBinary(new byte[] {7, 1, 2});
         c.awaitError("bad_request");
-        c.sendBinary(BinaryFrame.encode(BinaryFrame.Kind.OUTPUT, live.id(), 0, new byte[] {1}, 0, 1));
+        c.sendBinary(Frame.encode(FrameKind.OUTPUT, live.id(), 0, new byte[] {1}, 0, 1));
         c.awaitError("bad_request");
         assertStillServing();
     }
 
     @Test
     void binaryInputFramesType() {
-        c.sendBinary(BinaryFrame.encode(BinaryFrame.Kind.INPUT, live.id(), 0, "raw bytes\r".getBytes(), 0, 10));
+        c.sendBinary(Frame.encode(FrameKind.INPUT, live.id(), 0, "raw bytes\r".getBytes(), 0, 10));
         await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(live.id()).contains("got: raw bytes"));
     }
 

@@ -1,6 +1,7 @@
 package dev.limpet.daemon.it;
 
-import dev.limpet.protocol.BinaryFrame;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
@@ -169,20 +170,21 @@ public final class WsTestClient implements AutoCloseable {
             data.get(b);
             binary.writeBytes(b);
             if (last) {
-                BinaryFrame f = BinaryFrame.decode(ByteBuffer.wrap(binary.toByteArray()));
+                Frame f = Frame.decode(binary.toByteArray());
                 binary = new ByteArrayOutputStream();
-                if (f.kind() == BinaryFrame.Kind.SNAPSHOT) {
+                String id = f.streamId();
+                if (f.kind() == FrameKind.SNAPSHOT) {
                     // A snapshot stands for the stream up to its offset: output continues from there.
-                    snapshots.put(f.sessionId(), f.payload());
-                    lastOffset.put(f.sessionId(), f.offset());
+                    snapshots.put(id, f.payload());
+                    lastOffset.put(id, f.offset());
                 } else {
-                    Long prev = lastOffset.get(f.sessionId());
-                    if (prev != null && f.offset() - f.payload().length != prev) {
-                        protocolError = "gap or overlap in " + f.sessionId() + ": chunk starts at "
-                                + (f.offset() - f.payload().length) + " after " + prev;
+                    Long prev = lastOffset.get(id);
+                    if (prev != null && f.offset() - f.payloadLength() != prev) {
+                        protocolError = "gap or overlap in " + id + ": chunk starts at "
+                                + (f.offset() - f.payloadLength()) + " after " + prev;
                     }
-                    lastOffset.put(f.sessionId(), f.offset());
-                    output.computeIfAbsent(f.sessionId(), k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                    lastOffset.put(id, f.offset());
+                    output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
                 }
             }
             return null;
