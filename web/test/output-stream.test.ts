@@ -1,30 +1,83 @@
 import { describe, expect, it } from 'vitest';
-import { OutputStream } from '../src/sessions/output-stream';
+import { OutputStream, type FlowEffect, type FlowLimits, type WriteTicket } from '../src/sessions/output-stream';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const text = (data: Uint8Array | null) => (data === null ? null : new TextDecoder().decode(data));
+const KiB = 1024;
+const MiB = 1024 * KiB;
 
-describe('OutputStream', () => {
+const acks = (effects: FlowEffect[]) => effects.filter((e) => e.type === 'ack').map((e) => (e as { offset: number }).offset);
+const flows = (effects: FlowEffect[]) => effects.filter((e) => e.type === 'flow').map((e) => (e as { flow: string }).flow);
+const has = (effects: FlowEffect[], type: FlowEffect['type']) => effects.some((e) => e.type === type);
+
+/**
+ * Drives an OutputStream the way a tab does: `receive` takes a chunk of `n` bytes (accept + write),
+ * `render` runs the oldest pending write callback. Every effect is recorded in `log`.
+ */
+function harness(limits: FlowLimits = { highWater: 2 * MiB, lowWater: 256 * KiB }) {
+  const stream = new OutputStream(limits);
+  const tickets: WriteTicket[] = [];
+  const log: FlowEffect[] = [];
+  const record = (effects: FlowEffect[]) => {
+    log.push(...effects);
+    return effects;
+  };
+  return {
+    stream,
+    log,
+    tickets,
+    attach(replayFrom: number, grant: { flow?: 'live' | 'lossless'; window?: number | null } = { flow: 'lossless', window: 4 * MiB }) {
+      record(stream.attachRequested());
+      return record(stream.attached({ replay_from: replayFrom, ...grant }));
+    },
+    /** A chunk of `n` bytes ending at `end` arrives and is handed to the terminal. */
+    receive(end: number, n: number) {
+      const { data, effects } = stream.accept(end, new Uint8Array(n));
+      record(effects);
+      if (data === null || data.length === 0) return effects;
+      const written = stream.written(data.length, end);
+      tickets.push(written.ticket);
+      return [...effects, ...record(written.effects)];
+    },
+    /** xterm's write callback runs for the oldest write. */
+    render() {
+      const ticket = tickets.shift();
+      if (!ticket) throw new Error('nothing to render');
+      return record(stream.renderedUpTo(ticket));
+    },
+    renderAll() {
+      const out: FlowEffect[] = [];
+      while (tickets.length > 0) out.push(...this.render());
+      return out;
+    },
+    timer() {
+      return record(stream.ackTimerFired());
+    },
+  };
+}
+
+describe('OutputStream: offsets', () => {
   it('passes contiguous chunks through and tracks received and rendered offsets separately', () => {
     const stream = new OutputStream();
-    stream.beginReplay(0);
-    expect(text(stream.accept(5, bytes('hello')))).toBe('hello');
-    expect(text(stream.accept(11, bytes(' world')))).toBe(' world');
+    stream.attached({ replay_from: 0 });
+    expect(text(stream.accept(5, bytes('hello')).data)).toBe('hello');
+    expect(text(stream.accept(11, bytes(' world')).data)).toBe(' world');
     expect(stream.received).toBe(11);
     expect(stream.rendered).toBe(-1);
-    stream.written(11);
-    stream.renderedUpTo(5, 5);
+    const first = stream.written(5, 5).ticket;
+    const second = stream.written(6, 11).ticket;
+    stream.renderedUpTo(first);
     expect(stream.rendered).toBe(5);
-    stream.renderedUpTo(11, 6);
+    stream.renderedUpTo(second);
     expect(stream).toMatchObject({ rendered: 11, pending: 0 });
   });
 
   it('drops bytes it already has, so a replay after a reconnect duplicates nothing', () => {
     const stream = new OutputStream();
     stream.resumeAt(10);
-    stream.beginReplay(10);
-    expect(stream.accept(10, bytes('0123456789'))).toBeNull();
-    expect(text(stream.accept(14, bytes('6789abcd')))).toBe('abcd');
+    stream.attached({ replay_from: 10 });
+    expect(stream.accept(10, bytes('0123456789')).data).toBeNull();
+    expect(text(stream.accept(14, bytes('6789abcd')).data)).toBe('abcd');
     expect(stream.duplicateBytes).toBe(14);
     expect(stream.received).toBe(14);
   });
@@ -32,36 +85,318 @@ describe('OutputStream', () => {
   it('counts a gap when the replay starts after what the terminal has (ring moved on)', () => {
     const stream = new OutputStream();
     stream.resumeAt(100);
-    stream.beginReplay(400);
+    stream.attached({ replay_from: 400 });
     expect(stream.gaps).toBe(1);
-    expect(text(stream.accept(403, bytes('abc')))).toBe('abc');
+    expect(text(stream.accept(403, bytes('abc')).data)).toBe('abc');
   });
 
   it('a snapshot sets the position the following replay continues from', () => {
     const stream = new OutputStream();
-    stream.beginReplay(1000);
+    stream.attached({ replay_from: 1000 });
     stream.snapshotAt(1500);
-    expect(stream.accept(1500, bytes('old'))).toBeNull();
-    expect(text(stream.accept(1502, bytes('new')))).toBe('ew');
+    expect(stream.accept(1500, bytes('old')).data).toBeNull();
+    expect(text(stream.accept(1502, bytes('new')).data)).toBe('ew');
   });
 
-  it('pauses above the high-water mark once and resumes below the low-water mark', () => {
-    const stream = new OutputStream({ highWater: 100, lowWater: 20 });
-    expect(stream.written(60)).toBeNull();
-    expect(stream.written(60)).toBe('pause');
-    expect(stream.written(60)).toBeNull();
-    expect(stream.paused).toBe(true);
-    expect(stream.renderedUpTo(60, 60)).toBeNull();
-    expect(stream.renderedUpTo(120, 60)).toBeNull();
-    expect(stream.renderedUpTo(180, 50)).toBe('resume');
-    expect(stream.paused).toBe(false);
-    expect(stream.renderedUpTo(180, 50)).toBeNull();
-  });
-
-  it('resetting the terminal clears the backlog', () => {
-    const stream = new OutputStream({ highWater: 100, lowWater: 20 });
-    stream.written(500);
+  it('resetting the terminal clears the backlog and ignores write callbacks from before the reset', () => {
+    const stream = new OutputStream();
+    stream.attached({ replay_from: 0 });
+    stream.accept(500, new Uint8Array(500));
+    const old = stream.written(500, 500).ticket;
     stream.resetTerminal();
-    expect(stream.pending).toBe(0);
+    expect(stream).toMatchObject({ pending: 0, rendered: -1 });
+    stream.snapshotAt(300);
+    const snapshot = stream.written(40, 300).ticket;
+    stream.renderedUpTo(old);
+    expect(stream).toMatchObject({ pending: 40, rendered: -1 });
+    stream.renderedUpTo(snapshot);
+    expect(stream).toMatchObject({ pending: 0, rendered: 300 });
+  });
+});
+
+describe('OutputStream: lossless acknowledgements', () => {
+  it('every attach asks for lossless, with the configured window raised to the 65536-byte minimum', () => {
+    expect(new OutputStream().attachFlow()).toEqual({ flow: 'lossless' });
+    expect(new OutputStream({ highWater: 100, lowWater: 10, window: 1 * MiB }).attachFlow()).toEqual({ flow: 'lossless', window: MiB });
+    expect(new OutputStream({ highWater: 100, lowWater: 10, window: 1000 }).attachFlow()).toEqual({ flow: 'lossless', window: 65536 });
+  });
+
+  it('acknowledges a rendered chunk once rendering has caught up with everything received', () => {
+    const h = harness();
+    h.attach(0);
+    h.receive(100, 100);
+    expect(acks(h.render())).toEqual([100]);
+    expect(h.stream.acked).toBe(100);
+  });
+
+  it('coalesces: under 64 KiB rendered and not caught up, it arms the ack timer instead of acking', () => {
+    const h = harness();
+    h.attach(0);
+    h.receive(10 * KiB, 10 * KiB);
+    h.receive(20 * KiB, 10 * KiB);
+    const effects = h.render();
+    expect(acks(effects)).toEqual([]);
+    expect(effects).toContainEqual({ type: 'start_ack_timer', ms: 50 });
+    expect(h.stream.ackTimerArmed).toBe(true);
+    h.receive(30 * KiB, 10 * KiB);
+    expect(has(h.render(), 'start_ack_timer')).toBe(false); // one timer at a time
+    expect(acks(h.timer())).toEqual([20 * KiB]);
+  });
+
+  it('acknowledges at once when 64 KiB were rendered since the last ack, caught up or not', () => {
+    const h = harness();
+    h.attach(0);
+    for (let i = 1; i <= 8; i++) h.receive(i * 16 * KiB, 16 * KiB);
+    expect(acks(h.render())).toEqual([]);
+    expect(acks(h.render())).toEqual([]);
+    expect(acks(h.render())).toEqual([]);
+    const fourth = h.render();
+    expect(acks(fourth)).toEqual([64 * KiB]);
+    expect(fourth).toContainEqual({ type: 'cancel_ack_timer' });
+    expect(acks(h.render())).toEqual([]);
+  });
+
+  it('the ack timer acknowledges what was rendered since the last ack, and nothing when nothing new was', () => {
+    const h = harness();
+    h.attach(0);
+    h.receive(100, 100);
+    h.receive(200, 100);
+    h.render();
+    expect(acks(h.timer())).toEqual([100]);
+    expect(acks(h.timer())).toEqual([]);
+  });
+
+  it('sends at most one ack per rendered chunk', () => {
+    const h = harness({ highWater: 2 * MiB, lowWater: 256 * KiB, ackBytes: 10 });
+    h.attach(0);
+    for (let i = 1; i <= 20; i++) h.receive(i * 50, 50);
+    for (let i = 0; i < 20; i++) expect(acks(h.render()).length).toBeLessThanOrEqual(1);
+    expect(acks(h.log)).toHaveLength(20);
+  });
+
+  it('acks never go backwards, also when callbacks come back out of order', () => {
+    const h = harness({ highWater: 2 * MiB, lowWater: 256 * KiB, ackBytes: 1 });
+    h.attach(0);
+    h.receive(100, 100);
+    h.receive(200, 100);
+    const [first, second] = h.tickets.splice(0, 2);
+    expect(acks(h.stream.renderedUpTo(second!))).toEqual([200]);
+    expect(acks(h.stream.renderedUpTo(first!))).toEqual([]);
+    expect(acks(h.stream.ackTimerFired())).toEqual([]);
+    expect(h.stream.acked).toBe(200);
+  });
+
+  it('acks never go backwards while the terminal is redrawn from a snapshot (nothing rendered yet)', () => {
+    const h = harness();
+    h.attach(0);
+    h.receive(100, 100);
+    expect(acks(h.render())).toEqual([100]);
+    h.stream.resetTerminal();
+    h.stream.snapshotAt(100);
+    h.tickets.push(h.stream.written(30, 100).ticket);
+    expect(acks(h.receive(100, 50))).toEqual([]); // a duplicate while the snapshot is still parsing
+    expect(acks(h.timer())).toEqual([]);
+    expect(acks(h.render())).toEqual([]); // the snapshot rendered: 100 is acknowledged already
+    expect(h.stream.acked).toBe(100);
+  });
+
+  it('never acknowledges beyond what the attachment sent, even when the terminal shows more', () => {
+    // A restored screen at 500, but the daemon (its stream reset) replays from its ring start.
+    const h = harness();
+    h.stream.resumeAt(500);
+    h.attach(0);
+    expect(acks(h.timer())).toEqual([]);
+    expect(h.receive(120, 120)).toEqual([{ type: 'ack', offset: 120 }]); // duplicates, already rendered
+    expect(acks(h.receive(300, 180))).toEqual([300]);
+    expect(h.log.filter((e) => e.type === 'ack').every((e) => (e as { offset: number }).offset <= 300)).toBe(true);
+  });
+
+  it('counts from replay_from: what was rendered before the attach is not acknowledged', () => {
+    const h = harness();
+    h.stream.resumeAt(100);
+    expect(acks(h.attach(100))).toEqual([]);
+    expect(h.stream.acked).toBe(100);
+    h.receive(150, 50);
+    expect(acks(h.render())).toEqual([150]);
+  });
+
+  it('sends no ack while the attach is unanswered or after the attachment was dropped', () => {
+    const h = harness();
+    h.attach(0);
+    h.receive(100, 100);
+    h.receive(200, 100);
+    h.render(); // arms the timer
+    const desync = h.stream.desync();
+    expect(desync).toEqual([{ type: 'cancel_ack_timer' }, { type: 'reattach' }]);
+    expect(acks(h.render())).toEqual([]);
+    expect(acks(h.timer())).toEqual([]);
+    h.stream.attachRequested();
+    expect(acks(h.stream.ackTimerFired())).toEqual([]);
+  });
+
+  it('caps the ack delay at 100 ms', () => {
+    const h = harness({ highWater: 2 * MiB, lowWater: 256 * KiB, ackDelayMs: 5000 });
+    h.attach(0);
+    h.receive(10, 10);
+    h.receive(20, 10);
+    expect(h.render()).toContainEqual({ type: 'start_ack_timer', ms: 100 });
+  });
+});
+
+describe('OutputStream: live and lossless switching', () => {
+  const limits: FlowLimits = { highWater: 1000, lowWater: 100 };
+
+  it('sends no ack and no pty_flow when the daemon granted live, whatever the backlog', () => {
+    const h = harness(limits);
+    expect(h.attach(0, { flow: 'live', window: null })).toEqual([]);
+    expect(h.stream.flow).toBe('live');
+    for (let i = 1; i <= 3; i++) h.receive(i * 600, 600);
+    h.renderAll();
+    h.timer();
+    expect(acks(h.log)).toEqual([]);
+    expect(flows(h.log)).toEqual([]);
+  });
+
+  it('a daemon that predates lossless (no flow in attach_result) is treated as live', () => {
+    const h = harness(limits);
+    h.attach(0, {});
+    h.receive(10, 10);
+    expect(acks(h.render())).toEqual([]);
+    expect(h.stream.granted).toBe('live');
+  });
+
+  it('switches to live once above the high-water mark, acks nothing while live, and back to lossless below the low-water mark with an ack', () => {
+    const h = harness(limits);
+    h.attach(0);
+    expect(flows(h.receive(600, 600))).toEqual([]);
+    expect(flows(h.receive(1200, 600))).toEqual(['live']);
+    expect(h.stream.flow).toBe('live');
+    expect(flows(h.receive(1800, 600))).toEqual([]); // once
+    expect(h.render()).toEqual([]); // backlog 1200: still live, no ack
+    expect(h.render()).toEqual([]); // backlog 600
+    const back = h.render(); // backlog 0
+    expect(back).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 1800 }]);
+    expect(h.stream.flow).toBe('lossless');
+    expect(acks(h.log)).toEqual([1800]);
+  });
+
+  it('switching back to lossless repeats the configured window', () => {
+    const h = harness({ ...limits, window: 1 * MiB });
+    h.attach(0, { flow: 'lossless', window: MiB });
+    h.receive(1500, 1500);
+    expect(h.render()[0]).toEqual({ type: 'flow', flow: 'lossless', window: MiB });
+  });
+
+  it('the high-water mark is at most half the granted window, so a stalled tab cannot pace the session', () => {
+    const h = harness({ highWater: 2 * MiB, lowWater: 256 * KiB });
+    h.attach(0, { flow: 'lossless', window: 960 * KiB });
+    expect(h.stream.highWater).toBe(480 * KiB);
+    expect(h.stream.lowWater).toBe(240 * KiB);
+    expect(flows(h.receive(400 * KiB, 400 * KiB))).toEqual([]);
+    expect(flows(h.receive(500 * KiB, 100 * KiB))).toEqual(['live']);
+  });
+
+  it('a backlog still above the high-water mark when the attach is answered switches to live at once', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(1500, 1500); // live
+    h.stream.linkDown();
+    expect(flows(h.attach(1500))).toEqual(['live']);
+    expect(h.stream.flow).toBe('live');
+  });
+
+  it('detaches above the ceiling and re-attaches once drained below the low-water mark, ignoring a desync meanwhile', () => {
+    const h = harness({ ...limits, ceiling: 3000 });
+    h.attach(0);
+    h.receive(1500, 1500); // live
+    h.receive(3000, 1500);
+    expect(has(h.log, 'detach')).toBe(false);
+    const over = h.receive(3500, 500);
+    expect(over).toEqual([{ type: 'detach' }]);
+    expect(h.stream.attachment).toBe('parked');
+    expect(h.stream.desync()).toEqual([]);
+    expect(h.render()).toEqual([]);
+    expect(h.render()).toEqual([]);
+    expect(h.render()).toEqual([{ type: 'reattach' }]);
+    expect(acks(h.log)).toEqual([]);
+  });
+
+  it('detaches above the ceiling on a live-granted attachment too (the terminal buffer is bounded)', () => {
+    const h = harness({ ...limits, ceiling: 2000 });
+    h.attach(0, { flow: 'live', window: null });
+    h.receive(1500, 1500);
+    expect(h.receive(2500, 1000)).toEqual([{ type: 'detach' }]);
+  });
+
+  it('a refused pty_flow lossless (invalid_flow) leaves the attachment live with no acks', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(1500, 1500);
+    h.render(); // back to lossless
+    h.stream.flowRejected();
+    h.receive(1600, 100);
+    h.render();
+    h.timer();
+    expect(h.stream.flow).toBe('live');
+    expect(acks(h.log)).toEqual([1500]);
+  });
+});
+
+describe('OutputStream: desync and reconnect', () => {
+  const limits: FlowLimits = { highWater: 1000, lowWater: 100 };
+
+  it('a desync of any reason re-attaches; the new attachment is lossless and acks restart at its replay_from', () => {
+    for (const reason of ['slow_consumer', 'output_lost', 'ack_timeout']) {
+      const h = harness(limits);
+      h.attach(0);
+      h.receive(1500, 1500); // live
+      expect(h.stream.desync()).toEqual([{ type: 'reattach' }]);
+      expect(h.stream.attachFlow().flow).toBe('lossless');
+      h.attach(1500);
+      expect(h.stream).toMatchObject({ flow: 'live', acked: 1500 }); // backlog 1500 still above high water
+      h.render();
+      expect(h.stream.flow).toBe('lossless');
+      h.receive(1600, 100);
+      expect(acks(h.render()), reason).toEqual([1600]);
+    }
+  });
+
+  it('after a connection loss, the re-attach asks lossless again, the old live switch is forgotten and acks restart', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(50, 50);
+    h.receive(100, 50);
+    h.render(); // timer armed
+    expect(h.stream.linkDown()).toEqual([{ type: 'cancel_ack_timer' }]);
+    expect(h.stream).toMatchObject({ attachment: 'none', flow: 'live' });
+    expect(acks(h.render())).toEqual([]); // rendered 100, but no attachment to ack to
+    expect(h.stream.attachFlow()).toEqual({ flow: 'lossless' });
+    h.attach(100);
+    expect(h.stream).toMatchObject({ attachment: 'attached', flow: 'lossless', acked: 100, sentHigh: 100 });
+    h.receive(130, 30);
+    expect(acks(h.render())).toEqual([130]);
+  });
+
+  it('a re-attach that replays from before the last ack (a restarted stream) acks again from its own replay_from, never past what it sent', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(500, 500);
+    expect(acks(h.render())).toEqual([500]);
+    h.stream.linkDown();
+    h.attach(0); // `since: 500` was ahead of the daemon's stream: it replays from the start
+    expect(h.stream).toMatchObject({ acked: 0, sentHigh: 0 });
+    expect(acks(h.receive(120, 120))).toEqual([120]); // duplicates of what is rendered: the window must move
+    expect(acks(h.receive(600, 480))).toEqual([]); // 100 new bytes, not rendered yet
+    expect(acks(h.render())).toEqual([600]);
+  });
+
+  it('forgetting the stream (the tab holds another session) drops every offset and pending write', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(100, 100);
+    h.stream.forget();
+    expect(h.stream).toMatchObject({ received: -1, rendered: -1, pending: 0, attachment: 'none', acked: -1 });
+    expect(h.render()).toEqual([]);
+    expect(h.stream.rendered).toBe(-1);
   });
 });

@@ -129,29 +129,149 @@ describe('Workspace', () => {
     expect(terminal.resets).toBeGreaterThanOrEqual(1);
   });
 
-  it('detaches above the high-water mark and re-attaches from the received offset once drained', async () => {
+  it('attaches lossless and acknowledges output with pty_ack only once xterm has rendered it', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    const attach = h.daemon.sent('attach_session')[0]!;
+    expect(attach).toMatchObject({ session_id: 's1', flow: 'lossless' });
+    expect(attach.window).toBeUndefined();
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 3, 'abc');
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+    h.terminals.get('tab1')!.flush();
+    expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 3 }]);
+  });
+
+  it('coalesces pty_ack: a partly rendered backlog is acknowledged by the ack timer of the injected clock', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 3, 'abc');
+    h.daemon.output('s1', 6, 'def');
+    h.terminals.get('tab1')!.flushOne();
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+    h.clock.advance(49);
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+    h.clock.advance(1);
+    expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 3 }]);
+    h.terminals.get('tab1')!.flushOne();
+    expect(h.daemon.sent('pty_ack').map((c) => c.offset)).toEqual([3, 6]);
+  });
+
+  it('switches to live with pty_flow above the high-water mark (no detach), and back to lossless with an ack once drained', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('yes')]);
     h.daemon.attached('yes', 0);
     const chunk = 'y\n'.repeat(300);
     h.daemon.output('yes', 600, chunk);
-    expect(h.daemon.sent('detach_session')).toHaveLength(0);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
     h.daemon.output('yes', 1200, chunk);
-    expect(h.daemon.sent('detach_session')).toEqual([{ type: 'detach_session', session_id: 'yes' }]);
-    const attachesBefore = h.daemon.sent('attach_session').length;
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 'yes', flow: 'live' }]);
+    expect(h.daemon.sent('detach_session')).toEqual([]);
+    const attaches = h.daemon.sent('attach_session').length;
     h.terminals.get('tab1')!.flush();
-    const reattach = h.daemon.sent('attach_session');
-    expect(reattach).toHaveLength(attachesBefore + 1);
-    expect(reattach.pop()).toMatchObject({ session_id: 'yes', since: 1200 });
+    expect(h.daemon.sent('pty_flow').pop()).toEqual({ type: 'pty_flow', session_id: 'yes', flow: 'lossless' });
+    expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 'yes', offset: 1200 }]);
+    expect(h.daemon.sent('attach_session')).toHaveLength(attaches);
   });
 
-  it('a desync re-attaches from what the tab has', async () => {
+  it('a tab the daemon attached live (no lossless for that session) sends no pty_ack and no pty_flow', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('old')]);
+    h.daemon.attached('old', 0, { flow: 'live', window: null });
+    const chunk = 'y\n'.repeat(300);
+    h.daemon.output('old', 600, chunk);
+    h.daemon.output('old', 1200, chunk);
+    h.terminals.get('tab1')!.flush();
+    h.clock.advance(1000);
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+  });
+
+  it('a desync of any reason (ack_timeout too) re-attaches lossless from what the tab has', async () => {
+    for (const reason of ['slow_consumer', 'output_lost', 'ack_timeout']) {
+      const h = makeWorkspace();
+      await connectAndList(h, [session('s1')]);
+      h.daemon.attached('s1', 0);
+      h.daemon.output('s1', 3, 'abc');
+      h.network.last().text({ type: 'pty_desync', session_id: 's1', offset: 3, reason });
+      expect(h.daemon.sent('attach_session').pop(), reason).toMatchObject({ since: 3, flow: 'lossless' });
+      h.terminals.get('tab1')!.flush();
+      expect(h.daemon.sent('pty_ack'), `${reason}: no ack to a dropped attachment`).toEqual([]);
+      h.daemon.attached('s1', 3);
+      h.daemon.output('s1', 5, 'de');
+      h.terminals.get('tab1')!.flush();
+      expect(h.daemon.sent('pty_ack'), reason).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 5 }]);
+    }
+  });
+
+  it('after a reconnect the re-attach asks lossless again and acks restart on the new attachment', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]);
     h.daemon.attached('s1', 0);
-    h.daemon.output('s1', 3, 'abc');
-    h.network.last().text({ type: 'pty_desync', session_id: 's1', offset: 3, reason: 'slow_consumer' });
-    expect(h.daemon.sent('attach_session').pop()).toMatchObject({ since: 3 });
+    h.daemon.output('s1', 1500, 'x'.repeat(1500));
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 's1', flow: 'live' }]);
+    h.network.last().drop();
+    h.terminals.get('tab1')!.flush(); // rendered while offline: nothing to send
+    h.clock.advance(100);
+    h.network.last().open();
+    h.daemon.hello([session('s1')]);
+    await flush();
+    h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions: [session('s1', { end_offset: 1500 })] });
+    await flush();
+    expect(h.daemon.attached('s1', 1500)).toMatchObject({ since: 1500, flow: 'lossless' });
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+    h.daemon.output('s1', 1510, 'y'.repeat(10));
+    h.terminals.get('tab1')!.flush();
+    expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 1510 }]);
+  });
+
+  it('a backlog still above the high-water mark after a reconnect switches the new attachment to live at once', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 1500, 'x'.repeat(1500));
+    h.network.last().drop();
+    h.clock.advance(100);
+    h.network.last().open();
+    h.daemon.hello([session('s1')]);
+    await flush();
+    h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions: [session('s1', { end_offset: 1500 })] });
+    await flush();
+    h.daemon.attached('s1', 1500);
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 's1', flow: 'live' }]);
+  });
+
+  it('a refused pty_flow lossless (invalid_flow) leaves the tab live: no more acks', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 1500, 'x'.repeat(1500));
+    h.terminals.get('tab1')!.flush();
+    expect(h.daemon.sent('pty_flow').map((c) => c.flow)).toEqual(['live', 'lossless']);
+    h.daemon.error('pty_flow', 's1', 'invalid_flow');
+    h.daemon.output('s1', 1600, 'y'.repeat(100));
+    h.terminals.get('tab1')!.flush();
+    h.clock.advance(1000);
+    expect(h.daemon.sent('pty_ack').map((c) => c.offset)).toEqual([1500]);
+  });
+
+  it('above the ceiling the tab detaches, and re-attaches lossless from the received offset once drained', async () => {
+    const h = makeWorkspace(); // high water 1000, ceiling 4000
+    await connectAndList(h, [session('yes')]);
+    h.daemon.attached('yes', 0);
+    const chunk = 'y'.repeat(1500);
+    h.daemon.output('yes', 1500, chunk);
+    h.daemon.output('yes', 3000, chunk);
+    expect(h.daemon.sent('detach_session')).toEqual([]);
+    h.daemon.output('yes', 4500, chunk);
+    expect(h.daemon.sent('detach_session')).toEqual([{ type: 'detach_session', session_id: 'yes' }]);
+    h.network.last().text({ type: 'pty_desync', session_id: 'yes', offset: 4500, reason: 'slow_consumer' });
+    const attaches = h.daemon.sent('attach_session').length;
+    h.terminals.get('tab1')!.flush();
+    const reattach = h.daemon.sent('attach_session');
+    expect(reattach).toHaveLength(attaches + 1);
+    expect(reattach.pop()).toMatchObject({ session_id: 'yes', since: 4500, flow: 'lossless' });
   });
 
   it('input and resize go to the live session only', async () => {
@@ -175,6 +295,18 @@ describe('Workspace', () => {
     expect(h.daemon.sent('remove_session')).toEqual([expect.objectContaining({ session_id: 's1' })]);
     expect(h.workspace.snapshot.tabs.map((t) => t.tabId)).toEqual(['tab2']);
     expect(h.terminals.get('tab1')!.disposed).toBe(true);
+  });
+
+  it('closing a tab stops its ack timer: nothing is acknowledged for a removed session', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 3, 'abc');
+    h.daemon.output('s1', 6, 'def');
+    h.terminals.get('tab1')!.flushOne(); // arms the ack timer
+    h.workspace.close('tab1');
+    h.clock.advance(1000);
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
   });
 
   it('a list reply from a replaced connection does not run a plan', async () => {

@@ -34,6 +34,19 @@ export interface InitialState {
   warnings?: { code: string; message: string }[];
 }
 
+/**
+ * How an attachment's output flows (docs/protocol.md, "Flow control"): `live` never holds the
+ * session back (a client that falls behind gets `pty_desync`); `lossless` delivers every byte and
+ * paces the session by the client's `pty_ack`s.
+ */
+export type FlowMode = 'live' | 'lossless';
+
+/** The smallest lossless window the daemon accepts, in bytes. */
+export const MIN_FLOW_WINDOW = 65536;
+
+/** Why the daemon dropped an attachment; other strings may come from newer daemons. */
+export type DesyncReason = 'slow_consumer' | 'output_lost' | 'ack_timeout';
+
 export interface AttachResult {
   type: 'attach_result';
   req_id?: string;
@@ -44,14 +57,33 @@ export interface AttachResult {
   truncated: boolean;
   snapshot: boolean;
   read_only: boolean;
+  /** The flow granted; absent from daemons that predate lossless (they serve live). */
+  flow?: FlowMode;
+  /** The lossless credit in bytes; null (or absent) when live. */
+  window?: number | null;
 }
+
+export interface PtyDesync {
+  type: 'pty_desync';
+  session_id: string;
+  /** End offset of the last byte sent; re-attach with `since` = what the tab has. */
+  offset: number;
+  reason: DesyncReason | (string & {});
+}
+
+/** The error codes of docs/protocol.md; a newer daemon may send others. */
+export type ErrorCode =
+  | 'bad_request' | 'unknown_type' | 'frame_too_large' | 'hello_required' | 'unsupported_protocol'
+  | 'invalid_client_session_key' | 'invalid_session_id' | 'ambiguous_session' | 'session_not_found'
+  | 'session_not_running' | 'not_attached' | 'read_only' | 'invalid_size' | 'invalid_signal' | 'invalid_label'
+  | 'invalid_ack' | 'invalid_flow' | 'spawn_failed' | 'daemon_recovering' | 'backend_unavailable' | 'internal_error';
 
 export interface CommandError {
   type: 'command_error';
   req_id?: string;
   command: string | null;
   session_id?: string;
-  code: string;
+  code: ErrorCode | (string & {});
   message: string;
   retryable: boolean;
 }
@@ -63,7 +95,7 @@ export type ServerEvent =
   | { type: 'session_list'; req_id?: string; sessions: SessionInfo[] }
   | { type: 'spawn_result'; req_id?: string; session: SessionInfo }
   | { type: 'ack'; req_id?: string; command: string }
-  | { type: 'pty_desync'; session_id: string; offset: number; reason: string }
+  | PtyDesync
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
   | { type: 'warning'; code: string; message: string };
@@ -72,10 +104,17 @@ export type ClientCommand =
   | { type: 'hello'; clientSessionKey: string; protocol: number; client?: string }
   | { type: 'list_sessions'; req_id?: string }
   | { type: 'spawn_session'; req_id?: string; command?: string[]; cwd?: string; label?: string; cols?: number; rows?: number }
-  | { type: 'attach_session'; req_id?: string; session_id: string; since?: number; cols?: number; rows?: number; read_only?: boolean }
+  | {
+    type: 'attach_session'; req_id?: string; session_id: string; since?: number; cols?: number; rows?: number; read_only?: boolean;
+    flow?: FlowMode; window?: number;
+  }
   | { type: 'detach_session'; req_id?: string; session_id: string }
   | { type: 'pty_input'; session_id: string; data: string }
   | { type: 'pty_resize'; session_id: string; cols: number; rows: number }
+  /** The end offset this client has rendered (xterm's write callback ran); lossless attachments only. */
+  | { type: 'pty_ack'; session_id: string; offset: number }
+  /** Switches this connection's attachment between live and lossless without re-attaching. */
+  | { type: 'pty_flow'; session_id: string; flow: FlowMode; window?: number }
   | { type: 'kill_session'; req_id?: string; session_id: string; signal?: string }
   | { type: 'remove_session'; req_id?: string; session_id: string }
   | { type: 'rename_session'; req_id?: string; session_id: string; label: string };

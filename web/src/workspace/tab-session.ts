@@ -1,9 +1,12 @@
 // One terminal tab bound to one daemon session: feeds the session's output into the terminal
-// without gaps or duplicates, tracks the rendered offset in xterm's write callbacks, and applies
-// flow control (detach above the high-water mark, re-attach with `since` once drained).
+// without gaps or duplicates, tracks the rendered offset in xterm's write callbacks, and carries out
+// the flow decisions of its OutputStream (lossless with coalesced pty_ack, live via pty_flow while
+// the backlog is high, re-attach with `since` after a desync). The decisions are the stream's; this
+// class only runs their effects with the clock and the link.
+import type { Clock, TimerHandle } from '../core/clock';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
-import type { AttachResult, SessionInfo } from '../protocol/messages';
-import { OutputStream, type FlowLimits } from '../sessions/output-stream';
+import type { AttachResult, ClientCommand, SessionInfo } from '../protocol/messages';
+import { OutputStream, type AttachFlow, type FlowEffect, type FlowLimits } from '../sessions/output-stream';
 import type { TabRecord } from '../sessions/tab-record';
 import type { TerminalPort } from './terminal-port';
 
@@ -29,7 +32,10 @@ export interface TabView {
 
 export interface TabLink {
   attach(tab: TabSession, since: number | undefined): void;
+  /** Detaches (the backlog passed the ceiling); the stream asks to re-attach once drained. */
   detach(tab: TabSession): void;
+  /** Sends a command that has no reply (pty_ack, pty_flow); dropped when offline. */
+  send(command: ClientCommand): void;
   changed(): void;
 }
 
@@ -40,11 +46,13 @@ export class TabSession {
   hasContent = false;
   /** Set while an attach is in flight whose answer should reset the terminal first. */
   private resetOnAttach = false;
+  private ackTimer: TimerHandle | null = null;
 
   constructor(
     public record: TabRecord,
     readonly terminal: TerminalPort,
     private readonly link: TabLink,
+    private readonly clock: Clock,
     limits?: FlowLimits,
   ) {
     this.stream = new OutputStream(limits);
@@ -71,16 +79,20 @@ export class TabSession {
       ...this.record, serverSessionId: session.id, daemonInstanceId, renderedOffset: -1,
       command: session.command, cwd: session.cwd, name: session.label || this.record.name,
     };
-    this.stream.received = -1;
-    this.stream.rendered = -1;
+    this.run(this.stream.forget());
     this.hasContent = false;
     this.update({ sessionId: session.id, session, name: session.label || this.view.name });
   }
 
-  /** Marks an attach as sent; without `since` the terminal is reset when the answer comes. */
-  attaching(since: number | undefined): void {
+  /**
+   * Marks an attach as sent; without `since` the terminal is reset when the answer comes. Returns
+   * the flow fields the attach asks for (lossless).
+   */
+  attaching(since: number | undefined): AttachFlow {
     this.resetOnAttach = since === undefined;
+    this.run(this.stream.attachRequested());
     if (this.view.loadedOnce && this.view.phase !== 'exited') this.update({ phase: 'reconnecting' });
+    return this.stream.attachFlow();
   }
 
   onAttachResult(result: AttachResult): void {
@@ -90,7 +102,7 @@ export class TabSession {
       this.stream.received = -1;
       this.resetOnAttach = false;
     }
-    this.stream.beginReplay(result.replay_from);
+    this.run(this.stream.attached(result));
     const exited = result.session.state === 'exited';
     this.update({ phase: exited ? 'exited' : 'live', loadedOnce: true, readOnly: result.read_only, session: result.session });
   }
@@ -104,21 +116,33 @@ export class TabSession {
       return;
     }
     if (frame.kind !== FRAME_OUTPUT) return;
-    const fresh = this.stream.accept(frame.offset, frame.payload);
-    if (fresh === null || fresh.length === 0) return;
-    this.feed(fresh, frame.offset);
+    const { data, effects } = this.stream.accept(frame.offset, frame.payload);
+    this.run(effects);
+    if (data === null || data.length === 0) return;
+    this.feed(data, frame.offset);
   }
 
-  /** The daemon dropped this tab's attachment (slow consumer): resume from what we have. */
+  /** The daemon dropped this tab's attachment (any reason): resume from what we have, lossless. */
   onDesync(): void {
-    if (!this.stream.paused) this.link.attach(this, this.resumeOffset());
+    this.run(this.stream.desync());
+  }
+
+  /** The daemon refused to switch this attachment to lossless: it stays live. */
+  onFlowRejected(): void {
+    this.run(this.stream.flowRejected());
   }
 
   /** The connection went down: the daemon-side attachment is gone with it. */
   onLinkDown(): void {
-    this.stream.paused = false;
-    this.stream.resetTerminal();
+    this.run(this.stream.linkDown());
     if (this.view.phase === 'live') this.update({ phase: 'reconnecting' });
+  }
+
+  /** The tab is closed: no timer of it may fire any more. */
+  dispose(): void {
+    this.clock.clearTimeout(this.ackTimer);
+    this.ackTimer = null;
+    this.terminal.dispose();
   }
 
   onExited(): void {
@@ -136,14 +160,49 @@ export class TabSession {
   }
 
   private feed(data: Uint8Array, endOffset: number): void {
-    const length = data.length;
     this.hasContent = true;
-    const signal = this.stream.written(length);
+    const { ticket, effects } = this.stream.written(data.length, endOffset);
     this.terminal.write(data, () => {
-      const after = this.stream.renderedUpTo(endOffset, length);
+      const after = this.stream.renderedUpTo(ticket);
       this.record = { ...this.record, renderedOffset: this.stream.rendered };
-      if (after === 'resume') this.link.attach(this, this.resumeOffset());
+      this.run(after);
     });
-    if (signal === 'pause') this.link.detach(this);
+    this.run(effects);
+  }
+
+  /** Carries out the stream's decisions. */
+  private run(effects: FlowEffect[]): void {
+    for (const effect of effects) {
+      const sessionId = this.sessionId;
+      switch (effect.type) {
+        case 'ack':
+          if (sessionId) this.link.send({ type: 'pty_ack', session_id: sessionId, offset: effect.offset });
+          break;
+        case 'flow':
+          if (sessionId) {
+            this.link.send({
+              type: 'pty_flow', session_id: sessionId, flow: effect.flow, ...(effect.window === undefined ? {} : { window: effect.window }),
+            });
+          }
+          break;
+        case 'start_ack_timer':
+          this.clock.clearTimeout(this.ackTimer);
+          this.ackTimer = this.clock.setTimeout(() => {
+            this.ackTimer = null;
+            this.run(this.stream.ackTimerFired());
+          }, effect.ms);
+          break;
+        case 'cancel_ack_timer':
+          this.clock.clearTimeout(this.ackTimer);
+          this.ackTimer = null;
+          break;
+        case 'detach':
+          this.link.detach(this);
+          break;
+        case 'reattach':
+          this.link.attach(this, this.resumeOffset());
+          break;
+      }
+    }
   }
 }

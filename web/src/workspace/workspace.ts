@@ -112,7 +112,7 @@ export class Workspace {
     if (!tab) return;
     if (tab.sessionId) this.ask({ type: 'remove_session', session_id: tab.sessionId });
     this.tabs = this.tabs.filter((t) => t !== tab);
-    tab.terminal.dispose();
+    tab.dispose();
     forgetScreen(this.options.session, tabId);
     if (this.activeTabId === tabId) this.activeTabId = this.tabs[0]?.record.tabId ?? null;
     this.changed();
@@ -187,6 +187,8 @@ export class Workspace {
         return this.changed();
       case 'command_error':
         if (event.code === 'daemon_recovering') this.setHandshake('recovering');
+        // pty_flow has no reply: its refusal comes as an error naming the session.
+        if (event.code === 'invalid_flow' && event.command === 'pty_flow' && event.session_id) this.tabFor(event.session_id)?.onFlowRejected();
         return;
       default:
         return;
@@ -269,9 +271,9 @@ export class Workspace {
   private attach(tab: TabSession, since: number | undefined): void {
     const sessionId = tab.sessionId;
     if (!sessionId) return;
-    tab.attaching(since);
+    const flow = tab.attaching(since);
     const { cols, rows } = tab.terminal.size();
-    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), cols, rows })
+    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), cols, rows, ...flow })
       .catch((error: unknown) => {
         if (tab.sessionId !== sessionId || !this.tabs.includes(tab)) return;
         const failure = error instanceof RequestError ? error.failure : null;
@@ -315,8 +317,9 @@ export class Workspace {
     const tab = new TabSession(record, this.options.createTerminal(record.tabId), {
       attach: (t, since) => this.attach(t, since),
       detach: (t) => t.sessionId && this.options.runtime.send({ type: 'detach_session', session_id: t.sessionId }),
+      send: (command) => this.options.runtime.send(command),
       changed: () => this.changed(),
-    }, this.options.flowLimits);
+    }, this.options.clock, this.options.flowLimits);
     this.tabs.push(tab);
     return tab;
   }

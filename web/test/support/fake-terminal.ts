@@ -24,6 +24,10 @@ export class FakeTerminal implements TerminalPort {
   dispose(): void {
     this.disposed = true;
   }
+  /** Runs the oldest pending write callback only (xterm is still parsing the rest). */
+  flushOne(): void {
+    this.callbacks.shift()?.();
+  }
   /** Runs pending write callbacks, as xterm does once it has parsed the data. */
   flush(): void {
     const callbacks = this.callbacks;

@@ -49,15 +49,22 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     hello(sessions: SessionInfo[] = [], instance = 'd-1', warnings: { code: string; message: string }[] = []) {
       network.last().text({ type: 'initial_state', protocol: 1, daemon_instance_id: instance, version: '0.1.0', backend: 'embedded', degraded: [], sessions, warnings });
     },
+    /** Sends an error the way the daemon answers a command without req_id (pty_ack, pty_flow). */
+    error(command: string, sessionId: string, code: string) {
+      network.last().text({ type: 'command_error', command, session_id: sessionId, code, message: code, retryable: false });
+    },
     output(sessionId: string, endOffset: number, text: string, kind = 1) {
       network.last().handlers.onBinary(encodeFrame(kind, sessionId, endOffset, new TextEncoder().encode(text)));
     },
-    /** Answers the latest attach of `sessionId` with a replay starting at `replayFrom`. */
+    /**
+     * Answers the latest attach of `sessionId` with a replay starting at `replayFrom`, granting
+     * lossless with the default 4 MiB window unless `extra` says otherwise.
+     */
     attached(sessionId: string, replayFrom: number, extra: Record<string, unknown> = {}) {
       const attach = this.sent('attach_session').filter((c) => c.session_id === sessionId).pop()!;
       this.reply(attach, {
         type: 'attach_result', session_id: sessionId, session: session(sessionId), replay_from: replayFrom,
-        end_offset: replayFrom, truncated: false, snapshot: false, read_only: false, ...extra,
+        end_offset: replayFrom, truncated: false, snapshot: false, read_only: false, flow: 'lossless', window: 4 * 1024 * 1024, ...extra,
       });
       return attach;
     },

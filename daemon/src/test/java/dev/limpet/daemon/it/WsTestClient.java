@@ -33,6 +33,10 @@ public final class WsTestClient implements AutoCloseable {
     public final Map<String, Long> desyncs = new ConcurrentHashMap<>();
     /** Command errors seen while awaiting something else (for failure messages). */
     public final java.util.List<ServerMessage.CommandError> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Sessions this client acknowledges (lossless): the offset last acknowledged per session. */
+    public final Map<String, Long> acked = new ConcurrentHashMap<>();
+    private volatile long ackEvery = 256 * 1024;
+    private volatile long readDelayNanos;
     private final WebSocket ws;
     private final boolean manualFlow;
     private final StringBuilder text = new StringBuilder();
@@ -77,12 +81,49 @@ public final class WsTestClient implements AutoCloseable {
         sendText(ProtocolCodec.encode(m));
     }
 
-    public void sendText(String s) {
+    // The JDK WebSocket allows one outstanding send: acknowledgements sent from the listener
+    // thread and commands sent by the test take turns.
+    public synchronized void sendText(String s) {
         ws.sendText(s, true).join();
     }
 
-    public void sendBinary(byte[] b) {
+    public synchronized void sendBinary(byte[] b) {
         ws.sendBinary(ByteBuffer.wrap(b), true).join();
+    }
+
+    /**
+     * Attaches lossless and from then on acknowledges what arrives for that session, every
+     * {@link #ackEvery} bytes (as a client that renders at once would).
+     */
+    public ServerMessage.AttachResult attachLossless(String sessionId, long since, Long window) {
+        String req = "attach-" + System.nanoTime();
+        acked.remove(sessionId);
+        send(new ClientMessage.AttachSession(req, sessionId, since < 0 ? null : since, null, null, false, "lossless", window));
+        ServerMessage.AttachResult r = await(ServerMessage.AttachResult.class, x -> req.equals(x.reqId()), Duration.ofSeconds(60));
+        if ("lossless".equals(r.flow())) {
+            acked.put(sessionId, r.replayFrom());
+        }
+        return r;
+    }
+
+    /** Acknowledge every this many bytes (lossless attachments). */
+    public WsTestClient ackEvery(long bytes) {
+        this.ackEvery = bytes;
+        return this;
+    }
+
+    /** A slow reader: sleeps this long after every binary frame. */
+    public WsTestClient readDelay(Duration d) {
+        this.readDelayNanos = d.toNanos();
+        return this;
+    }
+
+    private void maybeAck(String sessionId, long offset) {
+        Long last = acked.get(sessionId);
+        if (last != null && offset - last >= ackEvery) {
+            acked.put(sessionId, offset);
+            send(new ClientMessage.PtyAck(null, sessionId, offset));
+        }
     }
 
     public void request(long n) {
@@ -185,6 +226,10 @@ public final class WsTestClient implements AutoCloseable {
                     }
                     lastOffset.put(id, f.offset());
                     output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                    maybeAck(id, f.offset());
+                }
+                if (readDelayNanos > 0) {
+                    java.util.concurrent.locks.LockSupport.parkNanos(readDelayNanos);
                 }
             }
             return null;
