@@ -156,7 +156,8 @@ public final class DaemonProcess implements AutoCloseable {
     public String call(String method, String path, String body) throws Exception {
         var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .method(method, java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+                .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
+                        : java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
         var response = HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             throw new AssertionError(method + " " + path + " answered " + response.statusCode() + ": " + response.body());

@@ -164,6 +164,20 @@ final class WorkerRuntime implements ServedSession {
         watchers.remove(watcher);
     }
 
+    private long pushedEnd = -1;
+
+    /**
+     * Watchers learn where the output's end stands at most once a second, so a daemon lists the
+     * right {@code end_offset} for a session nobody is attached to.
+     */
+    private void pushProgress() {
+        long end = session.endOffset();
+        if (end != pushedEnd && !watchers.isEmpty()) {
+            pushedEnd = end;
+            resized();
+        }
+    }
+
     @Override
     public void resized() {
         WorkerPayloads.Info info = info();
@@ -179,8 +193,9 @@ final class WorkerRuntime implements ServedSession {
         end(true, 0);
     }
 
-    /** Runs one lifecycle check; ends the worker when a TTL has passed. */
+    /** Runs one lifecycle check (each second); ends the worker when a TTL has passed. */
     void tick() {
+        pushProgress();
         switch (lifecycle.decide()) {
             case KEEP -> { }
             case EXITED_CLEANUP -> {

@@ -11,6 +11,9 @@ import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.ServerMessage;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +31,7 @@ final class ClientConnection implements SessionStream.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
     private static final long WRITE_DEADLINE_SECONDS = 30;
+    private static final long MAX_BATCH_BYTES = 4L << 20;
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
@@ -171,16 +175,26 @@ final class ClientConnection implements SessionStream.Owner {
         Thread.ofVirtual().start(stream::close);
     }
 
+    /**
+     * Sends what piled up since the last send in one go: every frame of a batch is handed to the
+     * WebSocket at once (it keeps their order), then the writer waits for all of them, with a
+     * deadline. A frame per wake-up would make the queue, not the socket, the limit.
+     */
     private void writeLoop() {
+        List<Object> batch = new ArrayList<>();
+        List<CompletableFuture<Void>> sending = new ArrayList<>();
         try {
-            Object f;
-            while ((f = queue.take()) != null) {
-                if (f instanceof CloseRequest c) {
-                    sink.close(c.status(), c.reason());
-                    return;
+            while (queue.takeAll(batch, MAX_BATCH_BYTES)) {
+                for (Object f : batch) {
+                    if (f instanceof CloseRequest c) {
+                        awaitAll(sending);
+                        sink.close(c.status(), c.reason());
+                        return;
+                    }
+                    sending.add(f instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f));
                 }
-                var pending = f instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f);
-                pending.get(WRITE_DEADLINE_SECONDS, TimeUnit.SECONDS);
+                awaitAll(sending);
+                batch.clear();
             }
         } catch (TimeoutException e) {
             LOG.warn("connection {}: a write took longer than {} s; closing", id, WRITE_DEADLINE_SECONDS);
@@ -190,6 +204,14 @@ final class ClientConnection implements SessionStream.Owner {
         } catch (Exception e) {
             LOG.debug("connection {}: write failed: {}", id, e.toString());
         }
+    }
+
+    private static void awaitAll(List<CompletableFuture<Void>> sending) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_DEADLINE_SECONDS);
+        for (CompletableFuture<Void> f : sending) {
+            f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        }
+        sending.clear();
     }
 
     /** Lossless streams that left bytes unacknowledged too long are downgraded. */

@@ -172,52 +172,87 @@ final class SessionStream implements OutputListener {
     }
 
     /** The client rendered the stream up to {@code offset} (lossless only). */
-    synchronized void ack(long offset) {
-        if (stopped) {
-            return; // desynced meanwhile: the client learns it from pty_desync
+    void ack(long offset) {
+        Attachment a;
+        long limit;
+        synchronized (this) {
+            if (stopped) {
+                return; // desynced meanwhile: the client learns it from pty_desync
+            }
+            if (credit == null) {
+                throw new ProtocolException(ErrorCode.INVALID_ACK, "the attachment to " + sessionId
+                        + " is live: pty_ack is for lossless attachments");
+            }
+            switch (credit.ack(offset, owner.clock().instant())) {
+                case ADVANCED -> { }
+                case UNCHANGED -> {
+                    return;
+                }
+                case BACKWARDS -> {
+                    LOG.debug("session {}: an acknowledgement went backwards ({} < {}); ignored", sessionId, offset, credit.acked());
+                    return;
+                }
+                case BEYOND_SENT -> throw new ProtocolException(ErrorCode.INVALID_ACK, "offset " + offset + " was never sent (sent up to "
+                        + credit.sent() + ")");
+            }
+            a = attachment;
+            limit = credit.limit();
         }
-        if (credit == null) {
-            throw new ProtocolException(ErrorCode.INVALID_ACK, "the attachment to " + sessionId + " is live: pty_ack is for lossless attachments");
-        }
-        switch (credit.ack(offset, owner.clock().instant())) {
-            case ADVANCED -> attachment.grant(credit.limit());
-            case UNCHANGED -> { }
-            case BACKWARDS -> LOG.debug("session {}: an acknowledgement went backwards ({} < {}); ignored", sessionId, offset, credit.acked());
-            case BEYOND_SENT -> throw new ProtocolException(ErrorCode.INVALID_ACK, "offset " + offset + " was never sent (sent up to "
-                    + credit.sent() + ")");
+        grant(a, limit);
+    }
+
+    /**
+     * Moves the data plane's credit. Never under this stream's lock: the data plane delivers output
+     * to {@link #onOutput} under its own lock, and granting takes that lock.
+     */
+    private static void grant(Attachment a, long limit) {
+        if (a != null) {
+            a.grant(limit);
         }
     }
 
     /** Switches between live and lossless without re-attaching; lossless counts from what was queued so far. */
-    synchronized void flow(Flow flow) {
-        if (stopped || attachment == null) {
-            return;
-        }
-        if (!flow.lossless()) {
-            credit = null;
-            attachment.grant(Long.MAX_VALUE);
-        } else if (credit == null || credit.window() != flow.window()) {
-            if (!attachment.info().credit()) {
-                throw new ProtocolException(ErrorCode.INVALID_FLOW, "session " + sessionId + " runs in a worker too old for lossless output");
+    void flow(Flow flow) {
+        Attachment a;
+        long limit;
+        synchronized (this) {
+            if (stopped || attachment == null) {
+                return;
             }
-            long base = credit == null ? queuedEnd : credit.acked();
-            credit = new CreditWindow(flow.window(), ackTimeout, base, owner.clock().instant());
-            credit.sent(queuedEnd, owner.clock().instant());
-            attachment.grant(credit.limit());
+            a = attachment;
+            if (!flow.lossless()) {
+                credit = null;
+                limit = Long.MAX_VALUE;
+            } else if (credit == null || credit.window() != flow.window()) {
+                if (!attachment.info().credit()) {
+                    throw new ProtocolException(ErrorCode.INVALID_FLOW, "session " + sessionId
+                            + " runs in a worker too old for lossless output");
+                }
+                long base = credit == null ? queuedEnd : credit.acked();
+                credit = new CreditWindow(flow.window(), ackTimeout, base, owner.clock().instant());
+                credit.sent(queuedEnd, owner.clock().instant());
+                limit = credit.limit();
+            } else {
+                return;
+            }
         }
+        grant(a, limit);
     }
 
     /** Drops a lossless client that left bytes unacknowledged for the ack timeout. */
-    synchronized void checkAckTimeout() {
-        if (!stopped && credit != null && credit.expired(owner.clock().instant())) {
+    void checkAckTimeout() {
+        Attachment a;
+        synchronized (this) {
+            if (stopped || credit == null || !credit.expired(owner.clock().instant())) {
+                return;
+            }
             LOG.info("session {}: a lossless client acknowledged nothing for {} s; downgraded (pty_desync ack_timeout)", sessionId,
                     ackTimeout.toSeconds());
             credit = null;
-            if (attachment != null) {
-                attachment.grant(Long.MAX_VALUE);
-            }
+            a = attachment;
             desync("ack_timeout");
         }
+        grant(a, Long.MAX_VALUE);
     }
 
     /** Stops this stream and tells the client where to resume from; it re-attaches with {@code since}. */

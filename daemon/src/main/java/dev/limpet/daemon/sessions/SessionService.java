@@ -218,10 +218,9 @@ public final class SessionService implements BackendListener {
     public void close(String id) {
         barrier.check();
         requireKnown(id);
-        if (!isRunning(id)) {
+        if (!isRunning(id) || !signalIfRunning(id, Signal.HUP)) {
             return;
         }
-        backend.signal(id, Signal.HUP);
         LOG.info("session {}: closing (SIGHUP, SIGKILL in {} ms)", id, closeGrace.toMillis());
         scheduler.schedule(() -> {
             if (isRunning(id)) {
@@ -239,8 +238,7 @@ public final class SessionService implements BackendListener {
     public void remove(String id) {
         barrier.check();
         requireKnown(id);
-        if (isRunning(id)) {
-            backend.signal(id, Signal.HUP);
+        if (isRunning(id) && signalIfRunning(id, Signal.HUP)) {
             long deadline = System.nanoTime() + closeGrace.toNanos();
             while (isRunning(id) && System.nanoTime() < deadline) {
                 sleepQuietly(20);
@@ -261,6 +259,22 @@ public final class SessionService implements BackendListener {
         orphans.forget(id);
         LOG.info("session {}: removed", id);
         broadcastList();
+    }
+
+    /**
+     * Signals a session that is thought to run; false when it ended meanwhile (its exit may not
+     * have been reported yet): closing or removing it is then already done.
+     */
+    private boolean signalIfRunning(String id, Signal signal) {
+        try {
+            backend.signal(id, signal);
+            return true;
+        } catch (BackendException e) {
+            if (e.code() == ErrorCode.SESSION_NOT_RUNNING) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     public SessionInfo rename(String id, String label) {

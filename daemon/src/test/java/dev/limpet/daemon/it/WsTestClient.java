@@ -102,6 +102,13 @@ public final class WsTestClient implements AutoCloseable {
         ServerMessage.AttachResult r = await(ServerMessage.AttachResult.class, x -> req.equals(x.reqId()), Duration.ofSeconds(60));
         if ("lossless".equals(r.flow())) {
             acked.put(sessionId, r.replayFrom());
+            // What arrived before the base was set is acknowledged now: a client acknowledges what
+            // it has, whether or not more output comes (the window may be full already).
+            long have = lastOffset.getOrDefault(sessionId, -1L);
+            if (have > r.replayFrom()) {
+                acked.put(sessionId, have);
+                send(new ClientMessage.PtyAck(null, sessionId, have));
+            }
         }
         return r;
     }

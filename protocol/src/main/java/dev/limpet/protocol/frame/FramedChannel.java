@@ -118,20 +118,39 @@ public final class FramedChannel implements AutoCloseable {
 
     /** Writes one length-prefixed frame: the header is built here, the payload is written from where it lies. */
     public void writeFrame(FrameKind kind, String streamId, long offset, ByteBuffer payload) throws IOException {
+        writeFrame(kind, streamId, offset, new ByteBuffer[] {payload});
+    }
+
+    /**
+     * Writes one frame whose payload is the concatenation of {@code payloads}, with one gathering
+     * write and no copy: consecutive output chunks leave as one frame.
+     */
+    public void writeFrame(FrameKind kind, String streamId, long offset, ByteBuffer... payloads) throws IOException {
         byte[] id = Frame.streamIdBytes(kind, streamId);
+        long length = Frame.FIXED_HEADER + id.length;
+        for (ByteBuffer p : payloads) {
+            length += p.remaining();
+        }
+        if (length > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("frame of " + length + " bytes");
+        }
         synchronized (writeLock) {
             prefix.clear();
-            prefix.putInt(Frame.FIXED_HEADER + id.length + payload.remaining());
+            prefix.putInt((int) length);
             prefix.put((byte) kind.wire()).put((byte) id.length).put(id).putLong(offset);
             prefix.flip();
-            ByteBuffer[] parts = {prefix, payload};
+            ByteBuffer[] parts = new ByteBuffer[payloads.length + 1];
+            parts[0] = prefix;
+            System.arraycopy(payloads, 0, parts, 1, payloads.length);
             if (channel instanceof GatheringByteChannel g) {
-                while (prefix.hasRemaining() || payload.hasRemaining()) {
-                    g.write(parts);
+                long left = 4 + length;
+                while (left > 0) {
+                    left -= g.write(parts);
                 }
             } else {
-                writeFully(prefix);
-                writeFully(payload);
+                for (ByteBuffer p : parts) {
+                    writeFully(p);
+                }
             }
         }
     }

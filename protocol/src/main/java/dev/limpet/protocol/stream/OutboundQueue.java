@@ -109,6 +109,39 @@ public final class OutboundQueue<T> {
     }
 
     /**
+     * Takes everything queued, up to {@code maxBytes} (at least one item), waiting while there is
+     * none: a writer that was busy then writes what piled up meanwhile in one go. False once closed.
+     */
+    public boolean takeAll(java.util.List<T> into, long maxBytes) throws InterruptedException {
+        lock.lock();
+        try {
+            writing = false;
+            changed.signalAll();
+            while (entries.isEmpty() && !closed) {
+                changed.await(30, TimeUnit.SECONDS);
+            }
+            if (closed) {
+                return false;
+            }
+            long taken = 0;
+            while (!entries.isEmpty() && (taken == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {
+                Entry<T> e = entries.removeFirst();
+                queuedBytes -= e.bytes();
+                taken += e.bytes();
+                if (e.stream() != null) {
+                    perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
+                }
+                into.add(e.item());
+            }
+            writing = true;
+        } finally {
+            lock.unlock();
+        }
+        onTake.run();
+        return true;
+    }
+
+    /**
      * Waits (at most {@code timeout}) until everything queued so far has been taken and the writer
      * asked for more, i.e. it was written. False on timeout or close.
      */

@@ -20,7 +20,8 @@ import java.util.Set;
  *       replay as OUTPUT frames, and takes a credit {@code limit} and a {@code hold_ms}; CREDIT
  *       frames (daemon to worker) move a stream's limit; {@code replay} sends bytes (or a
  *       snapshot) from {@code since} on a stream of their own, in order with the live stream;
- *       {@code detach} names the stream.</li>
+ *       {@code detach} names the stream. Watchers also get {@code state} (at most once a second) when the output's
+ *       end moved.</li>
  * </ul>
  */
 public final class WorkerRpc {
@@ -49,7 +50,7 @@ public final class WorkerRpc {
     public static final String EVENT_OUTPUT = "output";
     /** The child exited; sent to attached and watching connections. */
     public static final String EVENT_EXIT = "exit";
-    /** Runtime facts changed (size); sent to watching connections. Since 1.1. */
+    /** Runtime facts changed (size; from 1.2 also the output's end, at most once a second); sent to watching connections. Since 1.1. */
     public static final String EVENT_STATE = "state";
 
     /** Longest line either side accepts (a 1.1 attach reply carries the ring in base64). */

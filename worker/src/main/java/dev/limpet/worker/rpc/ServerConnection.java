@@ -23,6 +23,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -47,6 +48,8 @@ public final class ServerConnection implements ServedSession.Watcher {
     /** rpc 1.1: queued output beyond this drops the connection (it re-attaches with {@code since}). */
     static final long LEGACY_MAX_QUEUED = 8L << 20;
     private static final Duration DEFAULT_HOLD = Duration.ofSeconds(10);
+    /** Bytes written in one go at most (and the largest merged output frame). */
+    static final long MAX_BATCH_BYTES = 1L << 20;
     private static final Object LEGACY_STREAM = new Object();
 
     /** What the writer writes. Control messages carry whether they go out as a line or a frame. */
@@ -433,23 +436,31 @@ public final class ServerConnection implements ServedSession.Watcher {
         send(WorkerCodec.event(WorkerRpc.EVENT_EXIT, exit));
     }
 
+    /**
+     * Writes what piled up since the last write in one go: consecutive output chunks of a stream
+     * leave as one frame (one gathering write, no copy), so a flood crosses the link in large
+     * frames however small the PTY's reads are.
+     */
     private void writeLoop() {
+        List<Out> batch = new ArrayList<>();
         try {
-            Out o;
-            while ((o = out.take()) != null) {
-                switch (o) {
-                    case Control c -> {
-                        String json = WorkerCodec.encode(c.envelope());
-                        if (c.framed()) {
-                            channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
-                        } else {
-                            channel.writeLine(json);
+            while (out.takeAll(batch, MAX_BATCH_BYTES)) {
+                for (int i = 0; i < batch.size(); i++) {
+                    switch (batch.get(i)) {
+                        case Control c -> {
+                            String json = WorkerCodec.encode(c.envelope());
+                            if (c.framed()) {
+                                channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+                            } else {
+                                channel.writeLine(json);
+                            }
                         }
+                        case Data d -> i = writeRun(batch, i) - 1;
+                        case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
+                                new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
                     }
-                    case Data d -> channel.writeFrame(d.kind(), d.stream(), d.offset(), d.payload());
-                    case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
-                            new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
                 }
+                batch.clear();
             }
         } catch (IOException | FrameException e) {
             WorkerLog.info("connection {}: write failed: {}", name, e.toString());
@@ -459,6 +470,32 @@ public final class ServerConnection implements ServedSession.Watcher {
             out.close();
             channel.close();
         }
+    }
+
+    /**
+     * Writes the data frame at {@code from} merged with the OUTPUT frames right after it that
+     * continue it (same stream, contiguous offsets). Returns the index after the last one written.
+     */
+    private int writeRun(List<Out> batch, int from) throws IOException {
+        Data first = (Data) batch.get(from);
+        int to = from + 1;
+        if (first.kind() == FrameKind.OUTPUT) {
+            long end = first.offset();
+            long size = first.payload().remaining();
+            while (to < batch.size() && batch.get(to) instanceof Data d && d.kind() == FrameKind.OUTPUT
+                    && d.stream().equals(first.stream()) && d.offset() - d.payload().remaining() == end
+                    && size + d.payload().remaining() <= MAX_BATCH_BYTES) {
+                end = d.offset();
+                size += d.payload().remaining();
+                to++;
+            }
+        }
+        ByteBuffer[] payloads = new ByteBuffer[to - from];
+        for (int i = from; i < to; i++) {
+            payloads[i - from] = ((Data) batch.get(i)).payload();
+        }
+        channel.writeFrame(first.kind(), first.stream(), ((Data) batch.get(to - 1)).offset(), payloads);
+        return to;
     }
 
     /** Waits (a bounded time) until everything queued is written, or the connection failed. */

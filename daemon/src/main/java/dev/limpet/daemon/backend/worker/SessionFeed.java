@@ -51,11 +51,15 @@ final class SessionFeed {
     private final String sessionId;
     private final Object lock = new Object();
     private final AtomicLong replayIds = new AtomicLong();
-    private final List<Viewer> viewers = new ArrayList<>();
+    /** Changed under {@link #lock}; read without it when the credit is computed. */
+    private final List<Viewer> viewers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Orders credit updates; never held while output is delivered (see {@link FeedAttachment#grant}). */
+    private final Object creditLock = new Object();
     private final Map<String, Joining> joining = new HashMap<>();
-    private WorkerClient link;
+    private volatile WorkerClient link;
     /** End offset of the last live chunk received; -1 before the first. */
     private long position = -1;
+    /** The limit last sent to the worker; guarded by {@link #creditLock}. */
     private long sentLimit = Long.MAX_VALUE;
     private boolean closed;
 
@@ -131,8 +135,9 @@ final class SessionFeed {
         WorkerClient c = handle.openStream();
         c.onFrame(f -> onFrame(c, f));
         try {
+            long limit = sentLimit();
             WorkerPayloads.StreamAttachResult r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(since, sessionId,
-                    sentLimit == Long.MAX_VALUE ? null : sentLimit, hold.toMillis()), WorkerPayloads.StreamAttachResult.class, rpcTimeout);
+                    limit == Long.MAX_VALUE ? null : limit, hold.toMillis()), WorkerPayloads.StreamAttachResult.class, rpcTimeout);
             if (since == null) {
                 position = r.replayEnd(); // live output starts there
             } else if (r.truncated() || r.replayFrom() != since) {
@@ -181,11 +186,10 @@ final class SessionFeed {
         for (Joining j : joining.values()) {
             j.splice.offer(chunk, c -> true); // held until its replay is complete
         }
-        for (int i = 0; i < viewers.size(); i++) {
-            Viewer v = viewers.get(i);
+        for (Viewer v : viewers) {
             if (!v.deliver(chunk)) {
-                viewers.remove(i--);
-                creditChangedLocked();
+                viewers.remove(v);
+                creditChanged();
             }
         }
     }
@@ -204,28 +208,41 @@ final class SessionFeed {
             v.lost();
         } else {
             viewers.add(v);
-            creditChangedLocked();
+            creditChanged();
         }
         byte[] replay = j.replay.toByteArray();
         j.done.complete(new FeedAttachment(v, new AttachInfo(handle.runtime(), r.replayFrom(), replay, r.truncated(), j.snapshot, true)));
     }
 
-    /** Sends the worker the smallest limit of the lossless viewers, when it changed. */
-    private void creditChangedLocked() {
-        long limit = Long.MAX_VALUE;
-        for (Viewer v : viewers) {
-            limit = Math.min(limit, v.limit);
+    /**
+     * Sends the worker the smallest limit of the lossless viewers, when it changed. Takes only the
+     * credit lock: a viewer's client acknowledges under its own lock, which output delivery (under
+     * the feed's lock) also takes.
+     */
+    private void creditChanged() {
+        synchronized (creditLock) {
+            long limit = Long.MAX_VALUE;
+            for (Viewer v : viewers) {
+                limit = Math.min(limit, v.limit);
+            }
+            WorkerClient l = link;
+            if (limit != sentLimit && l != null) {
+                sentLimit = limit;
+                l.credit(sessionId, limit);
+            }
         }
-        if (limit != sentLimit && link != null) {
-            sentLimit = limit;
-            link.credit(sessionId, limit);
+    }
+
+    private long sentLimit() {
+        synchronized (creditLock) {
+            return sentLimit;
         }
     }
 
     private void remove(Viewer v) {
         synchronized (lock) {
             if (viewers.remove(v)) {
-                creditChangedLocked();
+                creditChanged();
             }
             closeIfIdleLocked();
         }
@@ -234,10 +251,7 @@ final class SessionFeed {
     private void closeIfIdleLocked() {
         if (viewers.isEmpty() && joining.isEmpty() && link != null) {
             // The credit is lifted first: a link closed with a limit would be held by the worker.
-            if (sentLimit != Long.MAX_VALUE) {
-                sentLimit = Long.MAX_VALUE;
-                link.credit(sessionId, Long.MAX_VALUE);
-            }
+            creditChanged();
             WorkerClient l = link;
             link = null;
             position = -1;
@@ -268,7 +282,9 @@ final class SessionFeed {
                     }
                     viewers.clear();
                     position = -1;
-                    sentLimit = Long.MAX_VALUE;
+                    synchronized (creditLock) {
+                        sentLimit = Long.MAX_VALUE;
+                    }
                 }
             }
         }
@@ -366,11 +382,9 @@ final class SessionFeed {
 
         @Override
         public void grant(long limit) {
-            synchronized (lock) {
-                if (viewer.limit != limit) {
-                    viewer.limit = limit;
-                    creditChangedLocked();
-                }
+            if (viewer.limit != limit) {
+                viewer.limit = limit;
+                creditChanged();
             }
         }
 
