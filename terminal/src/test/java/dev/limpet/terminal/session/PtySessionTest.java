@@ -1,0 +1,135 @@
+package dev.limpet.terminal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.terminal.pty.PtyProcess;
+import dev.limpet.terminal.pty.PtySpawnSpec;
+import dev.limpet.testkit.GatedFlood;
+import dev.limpet.testkit.TestPrograms;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A live session over a real PTY: credit holds the reader back, the screen model follows off the read path. */
+class PtySessionTest {
+    static final Duration T = Duration.ofSeconds(30);
+    static final long READ_CHUNK = 64 * 1024;
+    PtySession session;
+    final CountDownLatch exited = new CountDownLatch(1);
+
+    @AfterEach
+    void close() {
+        if (session != null) {
+            session.close();
+        }
+    }
+
+    PtySession start(List<String> argv, int ring) throws Exception {
+        PtyProcess pty = PtyProcess.spawn(new PtySpawnSpec(argv, Map.of("PATH", System.getenv("PATH"), "TERM", "xterm-256color"),
+                Path.of("/tmp"), 80, 24));
+        session = new PtySession("s", pty, ring, new VtScreen(80, 24), status -> exited.countDown());
+        return session;
+    }
+
+    /** Records what reaches a listener, in order, and whether the exit came after it. */
+    static final class Recorder implements PtySession.Listener {
+        final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        volatile long end = -1;
+        volatile long endAtExit = -1;
+
+        @Override
+        public synchronized void onOutput(OutputChunk chunk) {
+            bytes.writeBytes(chunk.bytes());
+            end = chunk.endOffset();
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {
+            endAtExit = end;
+        }
+
+        synchronized String text() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
+    }
+
+    @Test
+    void aGrantStopsTheReaderAtItsLimitSoTheProgramWaitsUntilMoreCreditComes() throws Exception {
+        long bytes = 20_000_000;
+        PtySession s = start(TestPrograms.command(GatedFlood.class, Long.toString(bytes)), 1 << 20);
+        Recorder out = new Recorder();
+        PtySession.Subscription sub = s.attach(-1, 200_000, out, r -> { });
+        await().atMost(T).until(() -> out.text().contains(GatedFlood.READY));
+        s.write("g".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(s::readerPaused);
+        Thread.sleep(300);
+        assertThat(s.endOffset()).isBetween(200_000 - READ_CHUNK, 200_000 + READ_CHUNK);
+        assertThat(s.running()).as("the program is blocked in write, not done").isTrue();
+        sub.grant(5_000_000);
+        await().atMost(T).until(() -> s.endOffset() >= 5_000_000 - READ_CHUNK && s.readerPaused());
+        assertThat(s.endOffset()).isLessThanOrEqualTo(5_000_000 + READ_CHUNK);
+        sub.grant(Long.MAX_VALUE);
+        assertThat(exited.await(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(out.end).isEqualTo(GatedFlood.READY.length() + bytes);
+    }
+
+    @Test
+    void theExitOfAProgramWhoseOutputIsHeldBackComesOnlyAfterAllItsOutput() throws Exception {
+        long bytes = 30_000; // fits in the kernel's PTY buffer: the program can end while we hold it back
+        PtySession s = start(TestPrograms.command(GatedFlood.class, Long.toString(bytes)), 1 << 20);
+        Recorder out = new Recorder();
+        PtySession.Subscription sub = s.attach(-1, GatedFlood.READY.length() + 1000, out, r -> { });
+        await().atMost(T).until(() -> out.text().contains(GatedFlood.READY));
+        s.write("g".getBytes(StandardCharsets.US_ASCII));
+        assertThat(exited.await(2500, TimeUnit.MILLISECONDS)).as("the exit waits for the held output").isFalse();
+        sub.grant(Long.MAX_VALUE);
+        assertThat(exited.await(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(out.endAtExit).as("every byte reached the listener before the exit").isEqualTo(GatedFlood.READY.length() + bytes);
+    }
+
+    @Test
+    void captureShowsTheOutputReadSoFarAlthoughTheModelIsFedOnItsOwnThread() throws Exception {
+        PtySession s = start(List.of("/bin/sh", "-c", "stty -echo; read x; i=0; while [ $i -lt 300 ]; do echo line-$i; i=$((i+1)); done; sleep 30"), 1 << 20);
+        Recorder out = new Recorder();
+        s.attach(-1, out);
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("line-299"));
+        assertThat(s.captureText()).contains("line-299").doesNotContain("line-100\n");
+    }
+
+    @Test
+    void aFreshAttachToAFullScreenProgramGetsASnapshotOfTheScreenAsOfItsReplayEnd() throws Exception {
+        PtySession s = start(List.of("/bin/sh", "-c", "stty -echo; read x; printf '\\033[?1049h\\033[2J\\033[Hfull-screen-app'; sleep 30"), 1 << 20);
+        Recorder out = new Recorder();
+        s.attach(-1, out);
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("full-screen-app"));
+        PtySession.Replay r = s.attach(-1, new Recorder()).replay();
+        assertThat(r.snapshot()).isNotNull();
+        assertThat(r.replayFrom()).isEqualTo(s.endOffset());
+        assertThat(new String(r.snapshot(), StandardCharsets.UTF_8)).contains("full-screen-app");
+    }
+
+    @Test
+    void theScreenChangesSizeAtTheOffsetOfTheResize() throws Exception {
+        PtySession s = start(List.of("/bin/sh", "-c", "read x; echo $(printf 'x%.0s' $(seq 1 70)); sleep 30"), 1 << 20);
+        Recorder out = new Recorder();
+        s.attach(-1, out);
+        s.resize(40, 10);
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("xxxxxxxxxx"));
+        await().atMost(T).untilAsserted(() -> assertThat(s.captureText().lines().mapToInt(String::length).max().orElse(0))
+                .isLessThanOrEqualTo(40));
+        assertThat(s.captureText()).contains("x".repeat(30));
+    }
+}
