@@ -29,7 +29,8 @@ import java.util.concurrent.CompletionException;
  * resizes, and rides through lost connections by re-attaching with the last offset it wrote once the
  * {@link HostRuntime}'s active client is connected again.
  *
- * <p>It attaches {@code lossless} and acknowledges ({@code pty_ack}) what it has written to the
+ * <p>It attaches {@code lossless} (a read-only watcher attaches {@code live}: it never paces the
+ * session) and acknowledges ({@code pty_ack}) what it has written to the
  * terminal, paced by an {@link AckPacer}: at once when a batch has been written since the last
  * acknowledgement, else when the loop has run everything the socket delivered so far. When the
  * daemon grants only {@code live}, it sends no acknowledgements. Every attachment (after a
@@ -254,7 +255,8 @@ public final class AttachController implements HostRuntime.Listener {
         attachSeq++;
         acks.stop(); // until attach_result says which flow was granted
         client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, cursor.since(),
-                terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null, LOSSLESS, null));
+                terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null,
+                settings.readOnly() ? "live" : LOSSLESS, null));
     }
 
     private boolean isCurrentAttach(String reqId) {

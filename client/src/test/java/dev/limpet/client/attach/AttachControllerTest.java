@@ -314,10 +314,11 @@ class AttachControllerTest {
     }
 
     @Test
-    void readOnlyAsksForAReadOnlyAttachmentAndSendsNoKeysOrSizes() {
+    void readOnlyAsksForAReadOnlyLiveAttachmentAndSendsNoKeysOrSizes() {
         controller(true, true, "build");
         ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
         assertThat(attach.readOnly()).isTrue();
+        assertThat(attach.flow()).as("a watcher never paces the session").isEqualTo("live");
         attachResult(attach, running, 0, 0, false);
         int sent = daemon().sentTexts.size();
         type("x");
