@@ -2,6 +2,7 @@
 // and the view. Nothing here decides connection lifecycle; the machines do.
 import { DEFAULT_BACKOFF, backoffDelay } from './core/backoff';
 import { systemClock } from './core/clock';
+import { documentVisibility } from './core/page-visibility';
 import { DaemonClient } from './client/daemon-client';
 import { HostRuntime } from './client/host-runtime';
 import { webSocketTransportFactory, webSocketUrl, type WebSocketConstructor } from './client/websocket-transport';
@@ -41,17 +42,19 @@ function start(token: string): void {
     }),
   });
   const view = new AppView(root);
+  const visibility = documentVisibility(document);
   let tabCounter = 0;
   const workspace = new Workspace({
     runtime,
     clock: systemClock,
+    visibility,
     session: sessionStorage,
     newTabId: () => `t${Date.now().toString(36)}${(tabCounter++).toString(36)}`,
     createTerminal: (tabId) => view.createTerminal(tabId),
   });
   view.bind(workspace);
   addEventListener('pagehide', () => workspace.persist(true));
-  addEventListener('visibilitychange', () => document.visibilityState === 'hidden' && workspace.persist(true));
+  visibility.subscribe((hidden) => hidden && workspace.persist(true));
   addEventListener('online', () => runtime.reconnectNow());
   (globalThis as { limpet?: unknown }).limpet = {
     snapshot: () => workspace.snapshot,

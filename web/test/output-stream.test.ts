@@ -53,6 +53,10 @@ function harness(limits: FlowLimits = { highWater: 2 * MiB, lowWater: 256 * KiB 
     timer() {
       return record(stream.ackTimerFired());
     },
+    /** The page is hidden (true) or shown again (false). */
+    page(hidden: boolean) {
+      return record(stream.pageHidden(hidden));
+    },
   };
 }
 
@@ -398,5 +402,160 @@ describe('OutputStream: desync and reconnect', () => {
     expect(h.stream).toMatchObject({ received: -1, rendered: -1, pending: 0, attachment: 'none', acked: -1 });
     expect(h.render()).toEqual([]);
     expect(h.stream.rendered).toBe(-1);
+  });
+});
+
+describe('OutputStream: page visibility', () => {
+  const limits: FlowLimits = { highWater: 1000, lowWater: 100 };
+
+  it('hiding the page switches a lossless attachment to live once, cancels the ack timer and sends no ack while hidden', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(10, 10);
+    h.receive(20, 10);
+    h.render(); // 10 rendered, not caught up: the ack timer is armed
+    expect(h.stream.ackTimerArmed).toBe(true);
+    expect(h.page(true)).toEqual([{ type: 'cancel_ack_timer' }, { type: 'flow', flow: 'live' }]);
+    expect(h.stream.flow).toBe('live');
+    expect(h.page(true)).toEqual([]); // once
+    h.render();
+    h.receive(30, 10);
+    h.render();
+    h.timer();
+    expect(acks(h.log)).toEqual([]);
+    expect(flows(h.log)).toEqual(['live']);
+  });
+
+  it('showing the page again switches back to lossless with the configured window and acknowledges what was rendered', () => {
+    const h = harness({ ...limits, window: MiB });
+    h.attach(0, { flow: 'lossless', window: MiB });
+    h.page(true);
+    h.receive(50, 50);
+    expect(h.render()).toEqual([]); // hidden: drained, but still live and no ack
+    expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless', window: MiB }, { type: 'ack', offset: 50 }]);
+    expect(h.stream.flow).toBe('lossless');
+    expect(h.page(false)).toEqual([]);
+    h.receive(80, 30);
+    expect(acks(h.render())).toEqual([80]);
+  });
+
+  it('showing the page with nothing rendered since the last ack switches back to lossless without an ack', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(50, 50);
+    expect(acks(h.render())).toEqual([50]);
+    h.page(true);
+    expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless' }]);
+  });
+
+  it('showing the page while the backlog is above the low-water mark stays live until it drains below it', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.page(true);
+    h.receive(300, 300);
+    h.receive(600, 300);
+    h.receive(900, 300); // backlog 900: under the high-water mark, but above the low one
+    expect(h.page(false)).toEqual([]);
+    expect(h.stream.flow).toBe('live');
+    expect(h.render()).toEqual([]); // backlog 600
+    expect(h.render()).toEqual([]); // backlog 300
+    expect(h.render()).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 900 }]);
+    expect(flows(h.log)).toEqual(['live', 'lossless']);
+  });
+
+  it('a backlog that drains while the page is hidden does not switch back to lossless until the page is shown', () => {
+    const h = harness(limits);
+    h.attach(0);
+    expect(flows(h.receive(1500, 1500))).toEqual(['live']);
+    expect(h.page(true)).toEqual([]); // already live
+    expect(h.render()).toEqual([]); // drained, but hidden
+    expect(h.stream.flow).toBe('live');
+    expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 1500 }]);
+  });
+
+  it('a backlog above the high-water mark switches to live while the page is visible, as before', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.page(true);
+    h.page(false);
+    expect(flows(h.receive(1200, 1200))).toEqual(['live']);
+  });
+
+  it('an attach answered while the page is hidden asks lossless and goes live at once', () => {
+    const h = harness(limits);
+    expect(h.page(true)).toEqual([]); // nothing attached: only the state is kept
+    expect(h.stream.attachFlow()).toEqual({ flow: 'lossless' });
+    expect(h.attach(0)).toEqual([{ type: 'flow', flow: 'live' }]);
+    expect(h.stream).toMatchObject({ granted: 'lossless', flow: 'live' });
+    h.receive(40, 40);
+    h.render();
+    h.timer();
+    expect(acks(h.log)).toEqual([]);
+    expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 40 }]);
+  });
+
+  it('a page hidden or shown while the attach is in flight: the answer applies the state at that time', () => {
+    const h = harness(limits);
+    h.stream.attachRequested();
+    expect(h.page(true)).toEqual([]);
+    expect(h.stream.attached({ replay_from: 0, flow: 'lossless', window: 4 * MiB })).toEqual([{ type: 'flow', flow: 'live' }]);
+
+    const shown = harness(limits);
+    shown.page(true);
+    shown.stream.attachRequested();
+    expect(shown.page(false)).toEqual([]);
+    expect(shown.stream.attached({ replay_from: 0, flow: 'lossless', window: 4 * MiB })).toEqual([]);
+    expect(shown.stream.flow).toBe('lossless');
+  });
+
+  it('re-attaches after a desync or a lost connection while hidden go live as soon as they are answered', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.page(true);
+    expect(h.stream.desync()).toEqual([{ type: 'reattach' }]);
+    expect(h.stream.attachFlow().flow).toBe('lossless');
+    expect(flows(h.attach(0))).toEqual(['live']);
+    h.stream.linkDown();
+    expect(flows(h.attach(0))).toEqual(['live']);
+    h.stream.forget(); // another session in the tab: the page is still hidden
+    expect(flows(h.attach(0))).toEqual(['live']);
+  });
+
+  it('a parked tab (detached above the ceiling) re-attaches live while the page is hidden', () => {
+    const h = harness({ ...limits, ceiling: 3000 });
+    h.attach(0);
+    h.receive(3500, 3500);
+    expect(h.stream.attachment).toBe('parked');
+    expect(h.page(true)).toEqual([]);
+    expect(h.render()).toEqual([{ type: 'reattach' }]);
+    expect(flows(h.attach(3500))).toEqual(['live']);
+  });
+
+  it('an attachment the daemon granted live sends nothing when the page is hidden or shown', () => {
+    const h = harness(limits);
+    h.attach(0, { flow: 'live', window: null });
+    expect(h.page(true)).toEqual([]);
+    h.receive(50, 50);
+    h.render();
+    expect(h.page(false)).toEqual([]);
+    h.receive(90, 40);
+    h.render();
+    h.timer();
+    expect(acks(h.log)).toEqual([]);
+    expect(flows(h.log)).toEqual([]);
+  });
+
+  it('after a refused pty_flow lossless (invalid_flow) the page hidden or shown sends nothing', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.page(true);
+    h.receive(50, 50);
+    h.render();
+    h.page(false); // asks lossless and acks 50
+    h.stream.flowRejected();
+    expect(h.page(true)).toEqual([]);
+    expect(h.page(false)).toEqual([]);
+    expect(flows(h.log)).toEqual(['live', 'lossless']);
+    expect(acks(h.log)).toEqual([50]);
   });
 });

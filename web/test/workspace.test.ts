@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/workspace/terminal-port';
+import { FakeVisibility } from './support/fake-visibility';
 import { flush, makeWorkspace, session } from './support/workspace-harness';
+
+/** The fake terminal of the tab that holds `sessionId`. */
+function terminalOf(h: ReturnType<typeof makeWorkspace>, sessionId: string) {
+  const tab = h.workspace.snapshot.tabs.find((t) => t.sessionId === sessionId)!;
+  return h.terminals.get(tab.tabId)!;
+}
 
 async function connectAndList(h: ReturnType<typeof makeWorkspace>, sessions = [session('s1')]) {
   h.runtime.start();
@@ -254,6 +261,74 @@ describe('Workspace', () => {
     h.terminals.get('tab1')!.flush();
     h.clock.advance(1000);
     expect(h.daemon.sent('pty_ack').map((c) => c.offset)).toEqual([1500]);
+  });
+
+  it('hiding the page sends pty_flow live for every lossless tab and no acks; showing it sends pty_flow lossless and an ack for each', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1'), session('s2'), session('old')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.attached('s2', 0);
+    h.daemon.attached('old', 0, { flow: 'live', window: null }); // a session that cannot hold its output back
+    h.daemon.output('s1', 3, 'abc');
+    h.daemon.output('s1', 6, 'def');
+    terminalOf(h, 's1').flushOne(); // arms s1's ack timer
+    h.daemon.output('s2', 4, 'wxyz');
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+
+    h.visibility.set(true);
+    expect(h.daemon.sent('pty_flow')).toEqual([
+      { type: 'pty_flow', session_id: 's1', flow: 'live' },
+      { type: 'pty_flow', session_id: 's2', flow: 'live' },
+    ]);
+    for (const id of ['s1', 's2', 'old']) terminalOf(h, id).flush();
+    h.daemon.output('s2', 6, 'zz');
+    terminalOf(h, 's2').flush();
+    h.clock.advance(60_000);
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+
+    h.visibility.set(false);
+    expect(h.daemon.sent('pty_flow').slice(2)).toEqual([
+      { type: 'pty_flow', session_id: 's1', flow: 'lossless' },
+      { type: 'pty_flow', session_id: 's2', flow: 'lossless' },
+    ]);
+    expect(h.daemon.sent('pty_ack')).toEqual([
+      { type: 'pty_ack', session_id: 's1', offset: 6 },
+      { type: 'pty_ack', session_id: 's2', offset: 6 },
+    ]);
+    expect(h.daemon.sent('attach_session')).toHaveLength(3); // no re-attach: pty_flow only
+  });
+
+  it('a page hidden at start-up attaches lossless and switches every tab to live as soon as its attach is answered', async () => {
+    const h = makeWorkspace(new MemoryStore(), { highWater: 1000, lowWater: 100 }, new FakeVisibility(true));
+    await connectAndList(h, [session('s1'), session('s2')]);
+    expect(h.daemon.sent('attach_session').map((c) => c.flow)).toEqual(['lossless', 'lossless']);
+    h.daemon.attached('s1', 0);
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 's1', flow: 'live' }]);
+    h.daemon.attached('s2', 0);
+    expect(h.daemon.sent('pty_flow').pop()).toEqual({ type: 'pty_flow', session_id: 's2', flow: 'live' });
+    h.daemon.output('s1', 3, 'abc');
+    terminalOf(h, 's1').flush();
+    h.clock.advance(60_000);
+    expect(h.daemon.sent('pty_ack')).toEqual([]);
+    h.visibility.set(false);
+    expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 3 }]);
+  });
+
+  it('tabs whose session starts while the page is hidden, or opened while it is, go live once attached', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, []); // a fresh page spawns a shell in tab1
+    h.visibility.set(true);
+    h.daemon.reply(h.daemon.sent('spawn_session').pop()!, { type: 'spawn_result', session: session('n1') });
+    await flush();
+    expect(h.daemon.sent('attach_session').pop()).toMatchObject({ session_id: 'n1', flow: 'lossless' });
+    h.daemon.attached('n1', 0);
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 'n1', flow: 'live' }]);
+
+    h.workspace.newTerminal(); // tab2, created while hidden
+    h.daemon.reply(h.daemon.sent('spawn_session').pop()!, { type: 'spawn_result', session: session('n2') });
+    await flush();
+    h.daemon.attached('n2', 0);
+    expect(h.daemon.sent('pty_flow').pop()).toEqual({ type: 'pty_flow', session_id: 'n2', flow: 'live' });
   });
 
   it('above the ceiling the tab detaches, and re-attaches lossless from the received offset once drained', async () => {

@@ -14,6 +14,10 @@
 //     else after `ackDelayMs`; acks never go backwards and never past what this attachment sent;
 //   - backlog above the high-water mark: `pty_flow{live}` (the session stops waiting for this tab);
 //     below the low-water mark again: `pty_flow{lossless}` and an ack of what was rendered;
+//   - page hidden (the browser throttles its timers, so write callbacks and the ack timer run late):
+//     `pty_flow{live}` too; visible again: back to lossless under the same condition as the backlog
+//     path. An attachment granted lossless flows lossless only while the page is visible AND the
+//     backlog is low; an attach answered while hidden (or with a high backlog) goes live at once;
 //   - backlog above the ceiling (live: the daemon does not wait, the terminal's buffer would grow
 //     without bound and xterm discards writes past 50 MB): detach, and re-attach from `received`
 //     once drained below the low-water mark;
@@ -95,7 +99,7 @@ export class OutputStream {
   attachment: AttachmentState = 'none';
   /** The flow the daemon granted at attach. */
   granted: FlowMode = 'live';
-  /** The flow in force now (the granted one, or live while the backlog is high). */
+  /** The flow in force now (the granted one, or live while the backlog is high or the page hidden). */
   flow: FlowMode = 'live';
   /** The granted lossless window, when the daemon said. */
   window: number | null = null;
@@ -105,6 +109,8 @@ export class OutputStream {
   sentHigh = -1;
   /** Whether an ack timer is running. */
   ackTimerArmed = false;
+  /** Whether the page is hidden (a state of the page, not of the attachment: kept across attaches). */
+  hidden = false;
   /** Bumped when the terminal is reset: callbacks of writes from before are not counted. */
   private epoch = 0;
 
@@ -178,7 +184,8 @@ export class OutputStream {
   /**
    * The daemon answered the attach: the replay starts at `replay_from` (a gap when that is after
    * what we have: the ring moved on) and flows as granted. Ack bookkeeping starts over from
-   * `replay_from`. A backlog still above the high-water mark switches to live right away.
+   * `replay_from`. A backlog still above the high-water mark, or a hidden page, switches to live
+   * right away.
    */
   attached(grant: AttachGrant): FlowEffect[] {
     const replayFrom = grant.replay_from;
@@ -238,7 +245,8 @@ export class OutputStream {
 
   /**
    * The terminal's write callback for `ticket` ran. Acknowledges (coalesced), switches back to
-   * lossless once drained below the low-water mark, or re-attaches when detached above the ceiling.
+   * lossless once drained below the low-water mark (the page visible), or re-attaches when
+   * detached above the ceiling.
    */
   renderedUpTo(ticket: WriteTicket): FlowEffect[] {
     const effects: FlowEffect[] = [];
@@ -253,14 +261,25 @@ export class OutputStream {
       return effects;
     }
     if (this.attachment !== 'attached') return effects;
-    if (this.granted === 'lossless' && this.flow === 'live' && this.pending < this.lowWater) {
-      this.flow = 'lossless';
-      effects.push({ type: 'flow', flow: 'lossless', ...(this.limits.window === undefined ? {} : { window: this.limits.window }) });
-      const target = this.ackable();
-      if (target > this.acked) this.sendAck(target, effects);
-      return effects;
-    }
+    if (this.maybeResumeLossless(effects)) return effects;
     this.maybeAck(effects);
+    return effects;
+  }
+
+  /**
+   * The page was hidden or shown. Hidden: an attachment granted lossless switches to live (once;
+   * no acks while hidden), since the browser throttles the timers that render and acknowledge.
+   * Visible: back to lossless, with an ack of what was rendered, if the backlog is below the
+   * low-water mark too; else it stays live until drained. Before the attach is answered (or while
+   * parked) only the state is kept: the answer applies it.
+   */
+  pageHidden(hidden: boolean): FlowEffect[] {
+    const effects: FlowEffect[] = [];
+    if (this.hidden === hidden) return effects;
+    this.hidden = hidden;
+    if (this.attachment !== 'attached') return effects;
+    if (hidden) this.checkBacklog(effects);
+    else this.maybeResumeLossless(effects);
     return effects;
   }
 
@@ -349,9 +368,24 @@ export class OutputStream {
     effects.push({ type: 'cancel_ack_timer' });
   }
 
+  /**
+   * Switches a lossless-granted attachment that flows live back to lossless when the page is
+   * visible and the backlog is below the low-water mark, acknowledging what was rendered.
+   * Returns whether it did.
+   */
+  private maybeResumeLossless(effects: FlowEffect[]): boolean {
+    if (this.granted !== 'lossless' || this.flow !== 'live' || this.hidden || this.pending >= this.lowWater) return false;
+    this.flow = 'lossless';
+    effects.push({ type: 'flow', flow: 'lossless', ...(this.limits.window === undefined ? {} : { window: this.limits.window }) });
+    const target = this.ackable();
+    if (target > this.acked) this.sendAck(target, effects);
+    return true;
+  }
+
+  /** Lossless gives way to live above the high-water mark or while the page is hidden; detaches above the ceiling. */
   private checkBacklog(effects: FlowEffect[]): void {
     if (this.attachment !== 'attached') return;
-    if (this.flow === 'lossless' && this.pending > this.highWater) {
+    if (this.flow === 'lossless' && (this.hidden || this.pending > this.highWater)) {
       this.flow = 'live';
       this.cancelAckTimer(effects);
       effects.push({ type: 'flow', flow: 'live' });

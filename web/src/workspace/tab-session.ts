@@ -1,8 +1,8 @@
 // One terminal tab bound to one daemon session: feeds the session's output into the terminal
 // without gaps or duplicates, tracks the rendered offset in xterm's write callbacks, and carries out
 // the flow decisions of its OutputStream (lossless with coalesced pty_ack, live via pty_flow while
-// the backlog is high, re-attach with `since` after a desync). The decisions are the stream's; this
-// class only runs their effects with the clock and the link.
+// the backlog is high or the page hidden, re-attach with `since` after a desync). The decisions are
+// the stream's; this class only runs their effects with the clock and the link.
 import type { Clock, TimerHandle } from '../core/clock';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
 import type { AttachResult, ClientCommand, SessionInfo } from '../protocol/messages';
@@ -125,6 +125,11 @@ export class TabSession {
   /** The daemon dropped this tab's attachment (any reason): resume from what we have, lossless. */
   onDesync(): void {
     this.run(this.stream.desync());
+  }
+
+  /** The page was hidden or shown: while hidden the attachment flows live (see OutputStream.pageHidden). */
+  setPageHidden(hidden: boolean): void {
+    this.run(this.stream.pageHidden(hidden));
   }
 
   /** The daemon refused to switch this attachment to lossless: it stays live. */

@@ -1,5 +1,6 @@
 // What the workspace shows the UI (its snapshot) and what it needs from its host (its options).
 import type { Clock } from '../core/clock';
+import type { PageVisibility } from '../core/page-visibility';
 import type { HostRuntime, HostSnapshot } from '../client/host-runtime';
 import type { SessionInfo } from '../protocol/messages';
 import type { FlowLimits } from '../sessions/output-stream';
@@ -39,6 +40,8 @@ export interface SpawnOptions {
 export interface WorkspaceOptions {
   runtime: HostRuntime;
   clock: Clock;
+  /** Whether the page is hidden: while it is, no tab holds its session back (every tab flows live). */
+  visibility: PageVisibility;
   session: KeyValueStore;
   createTerminal(tabId: string): TerminalPort;
   newTabId(): string;

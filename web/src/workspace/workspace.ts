@@ -29,10 +29,13 @@ export class Workspace {
   private plannedOnce = false;
   private recoveringTimer: TimerHandle | null = null;
   private saveTimer: TimerHandle | null = null;
+  /** Whether the page is hidden (document.hidden); every tab's stream is told, new ones too. */
+  private pageHidden: boolean;
   private current: WorkspaceSnapshot;
   private readonly listeners = new Listeners<WorkspaceSnapshot>();
 
   constructor(private readonly options: WorkspaceOptions) {
+    this.pageHidden = options.visibility.isHidden();
     const saved = loadWorkspace(options.session);
     this.freshPage = saved === null;
     for (const record of saved?.tabs ?? []) {
@@ -47,6 +50,7 @@ export class Workspace {
     options.runtime.subscribe((host) => this.onHost(host));
     options.runtime.onEvent(({ generation, event }) => this.onEvent(generation, event));
     options.runtime.onFrame(({ frame }) => this.tabFor(frame.sessionId)?.onFrame(frame));
+    options.visibility.subscribe((hidden) => this.onVisibility(hidden));
   }
 
   get snapshot(): WorkspaceSnapshot {
@@ -154,6 +158,16 @@ export class Workspace {
   }
 
   // ---- connection and events ----------------------------------------------------------------
+
+  /**
+   * The page was hidden or shown. A hidden page's timers are throttled, so its tabs render and
+   * acknowledge late: every tab flows live while hidden and goes back to lossless once visible.
+   */
+  private onVisibility(hidden: boolean): void {
+    if (hidden === this.pageHidden) return;
+    this.pageHidden = hidden;
+    for (const tab of this.tabs) tab.setPageHidden(hidden);
+  }
 
   private onHost(host: HostSnapshot): void {
     const online = host.status === 'online';
@@ -320,6 +334,7 @@ export class Workspace {
       send: (command) => this.options.runtime.send(command),
       changed: () => this.changed(),
     }, this.options.clock, this.options.flowLimits);
+    tab.setPageHidden(this.pageHidden);
     this.tabs.push(tab);
     return tab;
   }

@@ -6,6 +6,7 @@ import { Workspace } from '../../src/workspace/workspace';
 import { MemoryStore } from '../../src/workspace/terminal-port';
 import { FakeClock } from './fake-clock';
 import { FakeTerminal } from './fake-terminal';
+import { FakeVisibility } from './fake-visibility';
 import { FakeNetwork, type FakeConnection } from './fake-transport';
 
 export const session = (id: string, extra: Partial<SessionInfo> = {}): SessionInfo => ({
@@ -15,8 +16,8 @@ export const session = (id: string, extra: Partial<SessionInfo> = {}): SessionIn
 
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** A workspace wired to fake connections and terminals; the test plays the daemon. */
-export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWater: 1000, lowWater: 100 }) {
+/** A workspace wired to fake connections, terminals and page visibility; the test plays the daemon. */
+export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWater: 1000, lowWater: 100 }, visibility = new FakeVisibility()) {
   const clock = new FakeClock();
   const network = new FakeNetwork();
   const terminals = new Map<string, FakeTerminal>();
@@ -30,7 +31,7 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     }),
   });
   const workspace = new Workspace({
-    runtime, clock, session: store, flowLimits, recoveringAfterMs: 500,
+    runtime, clock, visibility, session: store, flowLimits, recoveringAfterMs: 500,
     newTabId: () => `tab${nextTab++}`,
     createTerminal: (tabId) => {
       const terminal = new FakeTerminal();
@@ -69,5 +70,5 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
       return attach;
     },
   };
-  return { clock, network, runtime, workspace, terminals, daemon, store };
+  return { clock, network, runtime, workspace, terminals, daemon, store, visibility };
 }
