@@ -62,9 +62,13 @@ public final class BenchContext {
 
     /**
      * The backends a figure measures: every one in a full run; only the default with --quick (a
-     * smoke test of the harness that must stay under two minutes on a busy machine).
+     * smoke test of the harness that must stay within a few minutes on a busy machine). {@code --backends}
+     * names them instead (those that are available, in its order).
      */
     public List<String> backendsToMeasure() {
+        if (!options.backends().isEmpty()) {
+            return options.backends().stream().filter(backends::contains).toList();
+        }
         return options.quick() ? List.of(backends.getFirst()) : backends;
     }
 
@@ -107,10 +111,19 @@ public final class BenchContext {
         return start(backend, java.util.Map.of());
     }
 
+    /** A daemon of its own started with more {@code limpet daemon} options ({@code --ring-bytes N}). */
+    public LimpetDaemon freshDaemon(String backend, List<String> daemonArgs) throws IOException {
+        return start(backend, java.util.Map.of(), daemonArgs);
+    }
+
     private LimpetDaemon start(String backend, java.util.Map<String, String> env) throws IOException {
+        return start(backend, env, List.of());
+    }
+
+    private LimpetDaemon start(String backend, java.util.Map<String, String> env, List<String> daemonArgs) throws IOException {
         Path root = scratch.resolve("root-" + roots.incrementAndGet());
         Files.createDirectories(root);
-        return LimpetDaemon.start(jar, root, backend, List.of(), env);
+        return LimpetDaemon.start(jar, root, backend, List.of(), env, daemonArgs);
     }
 
     /** Data roots of the shared daemons: their workers must survive the clean-up between figures. */

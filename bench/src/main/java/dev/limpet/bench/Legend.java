@@ -11,14 +11,23 @@ final class Legend {
 
             1. **throughput**: `GatedFlood` writes N bytes (no newline) in a session once it gets a start byte;
                a WebSocket client attached from offset 0 counts every byte by offset; time = start byte →
-               last byte. Raw PTY: the same program drained by a plain reader. tmux: the same program in a
-               private tmux server with a client attached under a PTY we drain, time = start byte → the
-               client's end of file; "delivered" counts the pattern characters that reached the tmux client
-               (tmux redraws rather than passing every byte).
+               last byte. Measured twice per run, one row each: attached `lossless`, the client
+               acknowledging as one that renders instantly would (`pty_ack` of everything received once
+               256 KiB arrived since the last one, or 5 ms after the last unacknowledged frame; default
+               window); and attached `live` (after a `pty_desync` it re-attaches with `since` = what it
+               has, as clients must). "delivered" = unique bytes by offset ÷ N (worst run); desyncs,
+               bytes received twice and stalls (no byte for 20 s, 10 s with --quick: the run gives up,
+               its time runs to then) are listed. A lossless run that misses a byte, repeats one,
+               desyncs or stalls is marked "⚠ NOT LOSSLESS". Raw PTY: the same program drained by a plain
+               reader. tmux (compared with the lossless client): the same program in a private tmux
+               server with a client attached under a PTY we drain, time = start byte → the client's end
+               of file; "delivered" counts the pattern characters that reached the tmux client (tmux
+               redraws rather than passing every byte).
             2. **echo**: `RawEcho` in raw mode; one byte typed, time until it is seen back; 1 ms between
                keystrokes; the first 10 % of each run are warm-up. limpet: `pty_input` over the WebSocket →
                binary `pty_output`. Raw PTY: write to the master, read it back. tmux: write to the attached
-               client's PTY, wait for the character in the client's screen output.
+               client's PTY, wait for the character in the client's screen output. Each row is one
+               percentile per run (median over runs); goals: p50 ≤ 1.5× tmux's, limpet's p99 ≤ 5 ms.
             3. **spawn**: `spawn_session` → `spawn_result` → `attach_session` → first output byte of
                `sh -c 'printf ready; exec sleep 600'`, over an open WebSocket. tmux: wall time of
                `tmux new-session -d` with the same command on a running server (it returns once the pane is
@@ -29,10 +38,23 @@ final class Legend {
                "under yes": the peak while `yes` runs for a fixed time with a client attached.
             5. **recovery**: sessions on the worker backend, daemon `kill -9`, new daemon on the same data
                root; time from the new process' start to an `initial_state` listing every session running.
-            6. **reattach**: a session whose 1 MiB ring is full; a connected client attaches with `since` =
-               ring start (full replay) or without `since` (the daemon may send a snapshot); time until
-               every byte up to `end_offset` (and the snapshot) arrived.
-            7. **micro**: JMH, throughput; references are `System.arraycopy` of the same bytes where a
+            6. **reattach**: a daemon of its own started with `--ring-bytes 1048576` (the default ring is
+               4 MiB), a session that wrote 2 MiB so its 1 MiB ring is full; a newly connected client
+               attaches with `since` = ring start (full replay) or without `since` (the daemon may send a
+               snapshot); time from `attach_session` until every byte up to `end_offset` (and the
+               snapshot) arrived. The reference column is the 50 ms target.
+            7. **viewers**: one session floods (`GatedFlood`, N bytes) watched by 1 WebSocket connection,
+               then a new session by 3, each attached `live` from offset 0 and counting bytes by offset
+               (fast clients; a desynced viewer re-attaches from what it has: bytes that left the ring by
+               then are lost and show as delivered < 100 %). The daemon process' CPU time (utime + stime
+               from `/proc/PID/stat`, all its threads; its workers are other processes and not counted) from
+               just before the start byte to the last viewer's last byte, divided by the bytes delivered to
+               all viewers together. Ratio = 3 viewers ÷ 1 viewer (goal ≤ 1.5×: fanning out should cost
+               about the bytes sent, not another pass over the output); a warm-up flood first, then runs
+               alternate which count goes first. Clock-tick resolution (10 ms), so small floods are coarse.
+               The second row is the flood's speed to the slowest viewer, 3 viewers ÷ 1 (all clients run in
+               the benchmark's JVM on the same machine).
+            8. **micro**: JMH, throughput; references are `System.arraycopy` of the same bytes where a
                physical floor makes sense.
             """;
 }

@@ -9,6 +9,9 @@ public final class StreamCounter implements WsClient.OutputHandler {
     private long end;
     private long bytes;
     private long gapBytes;
+    private long overlapBytes;
+    private long frames;
+    private long snapshotEnd = Long.MIN_VALUE;
     private long snapshotBytes;
     private int snapshots;
     private long lastArrival;
@@ -34,6 +37,7 @@ public final class StreamCounter implements WsClient.OutputHandler {
         if (kind == 3) {
             snapshots++;
             snapshotBytes += len;
+            snapshotEnd = Math.max(snapshotEnd, offset);
             lastArrival = now;
             notifyAll();
             return;
@@ -41,12 +45,15 @@ public final class StreamCounter implements WsClient.OutputHandler {
         if (kind != 1) {
             return;
         }
+        frames++;
         long from = offset - len;
         if (end == UNSET) {
             end = from;
         }
         if (from > end) {
             gapBytes += from - end;
+        } else if (from < end) {
+            overlapBytes += Math.min(offset, end) - from;
         }
         long fresh = Math.max(0, offset - Math.max(from, end));
         bytes += fresh;
@@ -69,6 +76,28 @@ public final class StreamCounter implements WsClient.OutputHandler {
             wait(left);
         }
         return true;
+    }
+
+    /**
+     * Waits until the client has the stream up to {@code offset} as bytes or as a snapshot (a
+     * re-attach whose bytes left the ring gets a snapshot as of its offset, and live output after
+     * it: the bytes in between are gone, counted as a gap once output follows); false on timeout.
+     */
+    public synchronized boolean awaitReached(long offset, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (reached() < offset) {
+            long left = deadline - System.currentTimeMillis();
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
+        }
+        return true;
+    }
+
+    /** How far the client has the stream: its byte end or the offset of the last snapshot, whichever is further. */
+    public synchronized long reached() {
+        return Math.max(end, snapshotEnd);
     }
 
     /** Waits until at least {@code count} snapshot frames arrived; false on timeout. */
@@ -94,6 +123,16 @@ public final class StreamCounter implements WsClient.OutputHandler {
 
     public synchronized long gapBytes() {
         return gapBytes;
+    }
+
+    /** Output frames received. */
+    public synchronized long frames() {
+        return frames;
+    }
+
+    /** Bytes that arrived again (a frame starting before the stream's end so far). */
+    public synchronized long overlapBytes() {
+        return overlapBytes;
     }
 
     public synchronized int snapshots() {

@@ -15,19 +15,43 @@ import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * A minimal protocol client over the JDK's WebSocket: hello, spawn, attach, input, and binary
  * output frames handed whole to an {@link OutputHandler} on the WebSocket's listener thread.
+ *
+ * <p>A {@code lossless} attachment is acknowledged as a client that renders instantly would: once
+ * the handler has taken a frame, {@code pty_ack} goes out for everything received as soon as
+ * {@link #ACK_BATCH} bytes arrived since the last acknowledgement, and otherwise
+ * {@link #ACK_IDLE_MILLIS} after the last unacknowledged frame. The acknowledgement state is set
+ * from {@code attach_result} on the listener thread, before the frames that follow it, and dropped
+ * on {@code pty_desync} or a live {@code attach_result}. Every send (commands, input,
+ * acknowledgements) goes through one chain, so at most one is outstanding, as the JDK's WebSocket
+ * requires; acknowledgements queued behind a slow send are coalesced into one.
  */
 public final class WsClient implements AutoCloseable {
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
+    /** Bytes received since the last {@code pty_ack} that call for one at once (fewer when the window is small). */
+    public static final long ACK_BATCH = 256 * 1024;
+    /** Acknowledge what arrived this long after the last unacknowledged frame when no batch filled up. */
+    public static final long ACK_IDLE_MILLIS = 5;
+    private static final ScheduledExecutorService ACK_TIMER = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "ws-ack-idle");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** Receives each binary frame: kind (1 output, 3 snapshot), session id, offset, payload. */
     public interface OutputHandler {
@@ -39,6 +63,12 @@ public final class WsClient implements AutoCloseable {
     private volatile OutputHandler handler = (k, s, o, b, off, len) -> { };
     private volatile Throwable failure;
     private final WebSocket ws;
+    /** Lossless attachments by session id: written on the listener thread, read there per frame. */
+    private final Map<String, AckState> acks = new ConcurrentHashMap<>();
+    private final Object sendLock = new Object();
+    private CompletableFuture<?> lastSend = CompletableFuture.completedFuture(null);
+    private final AtomicLong acksSent = new AtomicLong();
+    private final AtomicLong ackErrors = new AtomicLong();
 
     private WsClient(String url) throws IOException {
         try {
@@ -96,13 +126,60 @@ public final class WsClient implements AutoCloseable {
         return session;
     }
 
-    /** Attaches; {@code since} null means "I have nothing". Returns attach_result. */
+    /** Attaches with the daemon's default flow (live); {@code since} null means "I have nothing". Returns attach_result. */
     public JsonNode attach(String sessionId, Long since) throws IOException {
+        return attach(sessionId, since, null, null);
+    }
+
+    /** Attaches with {@code flow} ({@code "live"} or {@code "lossless"}, null: the daemon's default). */
+    public JsonNode attach(String sessionId, Long since, String flow) throws IOException {
+        return attach(sessionId, since, flow, null);
+    }
+
+    /**
+     * Attaches; {@code since} null means "I have nothing"; {@code window} (lossless credit in bytes)
+     * null leaves it to the daemon. Returns attach_result, whose {@code flow} says what was granted;
+     * a granted lossless attachment is acknowledged from then on (see the class comment).
+     */
+    public JsonNode attach(String sessionId, Long since, String flow, Integer window) throws IOException {
         ObjectNode cmd = JSON.createObjectNode().put("type", "attach_session").put("session_id", sessionId);
         if (since != null) {
             cmd.put("since", since);
         }
+        if (flow != null) {
+            cmd.put("flow", flow);
+        }
+        if (window != null) {
+            cmd.put("window", window);
+        }
         return request(cmd);
+    }
+
+    /** The acknowledgement state and the send chain, for a report on a stalled stream. */
+    public String flowState() {
+        StringBuilder out = new StringBuilder();
+        acks.forEach((id, a) -> {
+            synchronized (a) {
+                out.append(id).append(": received ").append(a.received).append(", acked ").append(a.acked)
+                        .append(a.ackQueued ? ", an ack queued" : "").append(a.idleScheduled ? ", idle flush scheduled" : "").append("; ");
+            }
+        });
+        boolean done;
+        synchronized (sendLock) {
+            done = lastSend.isDone();
+        }
+        return out + (done ? "send chain idle" : "a send is outstanding") + "; " + acksSent.get() + " acks sent, "
+                + ackErrors.get() + " refused";
+    }
+
+    /** {@code pty_ack} messages sent so far (lossless attachments). */
+    public long acksSent() {
+        return acksSent.get();
+    }
+
+    /** {@code command_error} replies to {@code pty_ack} so far (invalid_ack: a client bug or a daemon one). */
+    public long ackErrors() {
+        return ackErrors.get();
     }
 
     public void input(String sessionId, String data) throws IOException {
@@ -120,6 +197,7 @@ public final class WsClient implements AutoCloseable {
 
     /** Forgets the session (closing it if it runs); clean-up, so a failure is only reported. */
     public void remove(String sessionId) {
+        end(acks.remove(sessionId));
         try {
             request(JSON.createObjectNode().put("type", "remove_session").put("session_id", sessionId));
         } catch (IOException e) {
@@ -128,10 +206,134 @@ public final class WsClient implements AutoCloseable {
     }
 
     public void send(ObjectNode message) throws IOException {
+        String text = message.toString();
         try {
-            ws.sendText(message.toString(), true).get(20, TimeUnit.SECONDS);
+            enqueue(() -> text).get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IOException("send failed: " + e, e);
+        }
+    }
+
+    /**
+     * Queues a text message behind every send before it (the JDK WebSocket allows one outstanding
+     * send); {@code text} is asked for when its turn comes, so an acknowledgement carries the latest
+     * offset (null: nothing to send after all).
+     */
+    private CompletableFuture<?> enqueue(Supplier<String> text) {
+        synchronized (sendLock) {
+            CompletableFuture<?> next = lastSend.handle((r, e) -> null).thenCompose(x -> {
+                String t = text.get();
+                return t == null ? CompletableFuture.completedFuture(null) : ws.sendText(t, true);
+            });
+            lastSend = next;
+            return next;
+        }
+    }
+
+    /** Acknowledgement bookkeeping of one lossless attachment. */
+    private final class AckState {
+        final String sessionId;
+        final long batch;
+        /** End offset of the last frame handed to the handler; the listener thread writes it. */
+        volatile long received;
+        /** The last offset acknowledged (or queued to be); starts at replay_from. */
+        long acked;
+        boolean ackQueued;
+        boolean idleScheduled;
+        /** False once the attachment ended (desync, re-attach, removal): nothing more is acknowledged. */
+        volatile boolean active = true;
+
+        AckState(String sessionId, long base, long window) {
+            this.sessionId = sessionId;
+            this.received = base;
+            this.acked = base;
+            this.batch = window > 0 ? Math.max(1, Math.min(ACK_BATCH, window / 4)) : ACK_BATCH;
+        }
+
+        /** On the listener thread, after the handler took the frame ending at {@code end}. */
+        void onReceived(long end) {
+            received = end;
+            boolean ackNow = false;
+            boolean scheduleIdle = false;
+            synchronized (this) {
+                if (end - acked >= batch) {
+                    ackNow = claimAck();
+                } else if (!idleScheduled && end > acked) {
+                    idleScheduled = scheduleIdle = true;
+                }
+            }
+            if (ackNow) {
+                sendAck();
+            } else if (scheduleIdle) {
+                ACK_TIMER.schedule(this::onIdle, ACK_IDLE_MILLIS, TimeUnit.MILLISECONDS);
+            }
+        }
+
+        private void onIdle() {
+            boolean ackNow;
+            synchronized (this) {
+                idleScheduled = false;
+                ackNow = received > acked && claimAck();
+            }
+            if (ackNow) {
+                sendAck();
+            }
+        }
+
+        /** Under this lock: true when no acknowledgement of this attachment waits in the send chain (one is now). */
+        private boolean claimAck() {
+            if (ackQueued) {
+                return false;
+            }
+            ackQueued = true;
+            return true;
+        }
+
+        /** Outside this lock: queues one acknowledgement, which carries the latest offset when its turn comes. */
+        private void sendAck() {
+            enqueue(() -> {
+                long offset;
+                synchronized (this) {
+                    ackQueued = false;
+                    if (!active || received <= acked) {
+                        return null;
+                    }
+                    offset = received;
+                    acked = offset;
+                }
+                acksSent.incrementAndGet();
+                return "{\"type\":\"pty_ack\",\"session_id\":\"" + sessionId + "\",\"offset\":" + offset + "}";
+            }).whenComplete((r, e) -> {
+                if (e != null && failure == null) {
+                    failure = e;
+                }
+            });
+        }
+    }
+
+    private static void end(AckState a) {
+        if (a != null) {
+            a.active = false;
+        }
+    }
+
+    /** On the listener thread, for each text message before it is queued: keeps the acknowledgement state. */
+    private void track(JsonNode m) {
+        switch (m.path("type").asText()) {
+            case "attach_result" -> {
+                String id = m.path("session_id").asText();
+                AckState old = "lossless".equals(m.path("flow").asText())
+                        ? acks.put(id, new AckState(id, m.path("replay_from").asLong(), m.path("window").asLong(0)))
+                        : acks.remove(id);
+                end(old);
+            }
+            case "pty_desync" -> end(acks.remove(m.path("session_id").asText()));
+            case "command_error" -> {
+                if ("pty_ack".equals(m.path("command").asText())) {
+                    ackErrors.incrementAndGet();
+                }
+            }
+            default -> { }
         }
     }
 
@@ -211,6 +413,7 @@ public final class WsClient implements AutoCloseable {
             if (last) {
                 try {
                     JsonNode m = JSON.readTree(text.toString());
+                    track(m);
                     synchronized (events) {
                         events.addLast(m);
                         if (events.size() > 10_000) {
@@ -250,6 +453,12 @@ public final class WsClient implements AutoCloseable {
             long offset = ByteBuffer.wrap(acc, 2 + idLen, 8).getLong();
             int start = 2 + idLen + 8;
             handler.onFrame(kind, id, offset, acc, start, accLen - start);
+            if (kind == 1) {
+                AckState a = acks.get(id);
+                if (a != null) {
+                    a.onReceived(offset);
+                }
+            }
         }
 
         @Override

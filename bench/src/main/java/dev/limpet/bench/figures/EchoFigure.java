@@ -54,7 +54,7 @@ public final class EchoFigure implements Figure {
             String n = " (" + keys + " keys × " + runs + ")";
             ctx.add(row(label + "p50 vs tmux" + n, limpet, tmux, 50, "≤ 1.5× tmux"));
             ctx.add(row(label + "p90 vs tmux", limpet, tmux, 90, "—"));
-            ctx.add(row(label + "p99 vs tmux", limpet, tmux, 99, "—"));
+            ctx.add(row(label + "p99 vs tmux", limpet, tmux, 99, "limpet ≤ 5 ms"));
             ctx.add(row(label + "p50 vs raw PTY", limpet, raw, 50, "—"));
         }
     }

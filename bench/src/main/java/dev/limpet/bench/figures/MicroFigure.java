@@ -18,7 +18,7 @@ import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
 import org.openjdk.jmh.runner.options.VerboseMode;
 
-/** Figure 7: JMH micro-benchmarks of the output log, the VT model and the protocol codec. */
+/** Figure 8: JMH micro-benchmarks of the output log, the VT model and the protocol codec. */
 public final class MicroFigure implements Figure {
     @Override
     public String name() {
@@ -41,17 +41,17 @@ public final class MicroFigure implements Figure {
             String name = rr.getParams().getBenchmark();
             r.put(name.substring(name.lastIndexOf('.') + 1), rr.getPrimaryResult());
         }
-        ctx.add(bytesRow("7 micro OutputLog.append 4 KiB (1 MiB ring)", r.get("append4k"), r.get("append4kArraycopy"),
+        ctx.add(bytesRow("8 micro OutputLog.append 4 KiB (1 MiB ring)", r.get("append4k"), r.get("append4kArraycopy"),
                 OutputLogBenchmark.APPEND));
-        ctx.add(bytesRow("7 micro OutputLog.read 64 KiB", r.get("read64k"), r.get("read64kArraycopy"), OutputLogBenchmark.READ));
-        ctx.add(bytesRow("7 micro VT feed 64 KiB mixed output (80×24)", r.get("feed64k"), null, VtBenchmark.OUTPUT.length));
-        ctx.add(opsRow("7 micro VT snapshot, full screen + 1000 lines", r.get("snapshotFull"), null));
-        ctx.add(bytesRow("7 micro Frame.encode 16 KiB output", r.get("encodeOutput16k"), r.get("encodeOutput16kArraycopy"),
+        ctx.add(bytesRow("8 micro OutputLog.read 64 KiB", r.get("read64k"), r.get("read64kArraycopy"), OutputLogBenchmark.READ));
+        ctx.add(bytesRow("8 micro VT feed 64 KiB mixed output (80×24)", r.get("feed64k"), null, VtBenchmark.OUTPUT.length));
+        ctx.add(opsRow("8 micro VT snapshot, full screen + 1000 lines", r.get("snapshotFull"), null));
+        ctx.add(bytesRow("8 micro Frame.encode 16 KiB output", r.get("encodeOutput16k"), r.get("encodeOutput16kArraycopy"),
                 ProtocolBenchmark.PAYLOAD));
-        ctx.add(bytesRow("7 micro Frame.decode 16 KiB output", r.get("decodeOutput16k"), r.get("encodeOutput16kArraycopy"),
+        ctx.add(bytesRow("8 micro Frame.decode 16 KiB output", r.get("decodeOutput16k"), r.get("encodeOutput16kArraycopy"),
                 ProtocolBenchmark.PAYLOAD));
-        ctx.add(opsRow("7 micro pty_input JSON decode", r.get("decodeKeystroke"), null));
-        ctx.add(opsRow("7 micro pty_input JSON encode", r.get("encodeKeystroke"), null));
+        ctx.add(opsRow("8 micro pty_input JSON decode", r.get("decodeKeystroke"), null));
+        ctx.add(opsRow("8 micro pty_input JSON encode", r.get("encodeKeystroke"), null));
     }
 
     private static Row bytesRow(String figure, Result<?> limpet, Result<?> floor, int bytesPerOp) {

@@ -24,15 +24,20 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Figure 1: {@link GatedFlood} writes N bytes in a session; a WebSocket client attached from
- * offset 0 counts every byte by offset. References in the same run: the same program under a raw
- * PTY drained by a plain reader, and under tmux with an attached client whose PTY we drain (tmux
- * redraws the screen instead of passing every byte: we count the pattern characters that reach
- * its client). Time runs from the start signal to the last byte (limpet, raw) or to the tmux
- * client's end of file after the program exited.
+ * offset 0 counts every byte by offset, once attached {@code lossless} (acknowledging as a client
+ * that renders instantly: {@link WsClient}) and once {@code live} (re-attaching from where it is
+ * after a {@code pty_desync}, as clients must). References in the same run: the same program under
+ * a raw PTY drained by a plain reader, and under tmux with an attached client whose PTY we drain
+ * (tmux redraws the screen instead of passing every byte: we count the pattern characters that
+ * reach its client). Time runs from the start signal to the last byte (limpet, raw) or to the tmux
+ * client's end of file after the program exited. With {@code LIMPET_BENCH_VERBOSE} set, each limpet
+ * flood also logs the flow and window granted and the frames received (count, bytes per frame).
  */
 public final class ThroughputFigure implements Figure {
     private static final int MARKER = GatedFlood.READY.length();
     private static final long MB = 1_000_000;
+    static final String LOSSLESS = "lossless";
+    static final String LIVE = "live";
 
     @Override
     public String name() {
@@ -53,25 +58,100 @@ public final class ThroughputFigure implements Figure {
                 ctx.log("recording the daemon and its workers with JFR into " + dir);
             }
             List<FloodRun> raw = new ArrayList<>();
-            List<FloodRun> limpet = new ArrayList<>();
+            List<FloodRun> lossless = new ArrayList<>();
+            List<FloodRun> live = new ArrayList<>();
             List<FloodRun> tmux = new ArrayList<>();
-            try (LimpetDaemon daemon = ctx.daemon(backend, env); WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            long ackErrors;
+            try (LimpetDaemon daemon = ctx.daemon(backend, env); FloodClient ws = new FloodClient(ctx, daemon, stallSeconds(ctx))) {
                 if (!ctx.options.quick()) {
-                    limpetRun(ws, bytes / 10); // warm-up, not counted
+                    ws.flood(bytes / 10, LOSSLESS); // warm-up, not counted
+                    ws.flood(bytes / 10, LIVE);
                 }
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(bytes));
-                    limpet.add(limpetRun(ws, bytes));
+                    // Alternate which flow goes first, so neither always follows the raw run.
+                    if (i % 2 == 0) {
+                        lossless.add(ws.flood(bytes, LOSSLESS));
+                        live.add(ws.flood(bytes, LIVE));
+                    } else {
+                        live.add(ws.flood(bytes, LIVE));
+                        lossless.add(ws.flood(bytes, LOSSLESS));
+                    }
                     tmux.add(tmuxRun(bytes));
-                    ctx.log(String.format("throughput [%s] run %d: raw %s, limpet %s (%s), tmux %s (%s delivered)", backend, i + 1,
-                            Units.mbPerSecond(raw.getLast().bytesPerSecond()), Units.mbPerSecond(limpet.getLast().bytesPerSecond()),
-                            Units.percent(limpet.getLast().deliveredFraction()), Units.mbPerSecond(tmux.getLast().bytesPerSecond()),
+                    ctx.log(String.format("throughput [%s] run %d: raw %s, lossless %s (%s), live %s (%s, %d desyncs), tmux %s (%s delivered)",
+                            backend, i + 1, Units.mbPerSecond(raw.getLast().bytesPerSecond()),
+                            Units.mbPerSecond(lossless.getLast().bytesPerSecond()), Units.percent(lossless.getLast().deliveredFraction()),
+                            Units.mbPerSecond(live.getLast().bytesPerSecond()), Units.percent(live.getLast().deliveredFraction()),
+                            live.getLast().desyncs(), Units.mbPerSecond(tmux.getLast().bytesPerSecond()),
                             Units.percent(tmux.getLast().deliveredFraction())));
                 }
+                ackErrors = ws.ackErrors();
+                ctx.log(String.format("throughput [%s]: %d pty_ack sent, %d refused", backend, ws.acksSent(), ackErrors));
             }
-            String label = "1 throughput " + bytes / MB + " MB [" + backend + "]";
-            ctx.add(row(label + " vs raw PTY", limpet, raw, "≥ 0.80× raw, 100% delivered"));
-            ctx.add(row(label + " vs tmux", limpet, tmux, "—"));
+            String label = "1 throughput " + bytes / MB + " MB [" + backend + ", ";
+            Row losslessRow = row(label + "lossless] vs raw PTY", lossless, raw, "≥ 0.80× raw, 100% delivered");
+            if (lossless.stream().anyMatch(r -> !r.complete()) || ackErrors > 0) {
+                String why = lossless.stream().filter(r -> !r.complete()).map(ThroughputFigure::describe).findFirst()
+                        .orElse(ackErrors + " pty_ack refused");
+                ctx.log("!!! LOSSLESS FLOW DID NOT DELIVER EVERY BYTE EXACTLY ONCE [" + backend + "]: " + why
+                        + (ackErrors > 0 ? "; " + ackErrors + " pty_ack refused" : ""));
+                losslessRow = new Row(losslessRow.figure(), "⚠ NOT LOSSLESS: " + losslessRow.limpet(), losslessRow.reference(),
+                        losslessRow.ratio(), losslessRow.spread(), losslessRow.goal());
+            }
+            ctx.add(losslessRow);
+            ctx.add(row(label + "live] vs raw PTY", live, raw, "100% delivered"));
+            ctx.add(row(label + "lossless] vs tmux", lossless, tmux, "—"));
+        }
+    }
+
+    /** Give up on a flood after this long without a byte: long enough for a busy machine, short enough for --quick. */
+    private static int stallSeconds(BenchContext ctx) {
+        return ctx.options.pick(20, 10);
+    }
+
+    /**
+     * The measuring client: one WebSocket connection, replaced by a fresh one after a flood stalled
+     * (the daemon may no longer answer on the stalled connection); the stalled session is left as
+     * it is (its removal could block as well) and reported.
+     */
+    private static final class FloodClient implements AutoCloseable {
+        private final BenchContext ctx;
+        private final LimpetDaemon daemon;
+        private final int stallSeconds;
+        private WsClient ws;
+        private long acksSent;
+        private long ackErrors;
+
+        FloodClient(BenchContext ctx, LimpetDaemon daemon, int stallSeconds) throws IOException {
+            this.ctx = ctx;
+            this.daemon = daemon;
+            this.stallSeconds = stallSeconds;
+            this.ws = WsClient.connect(daemon.wsUrl());
+        }
+
+        FloodRun flood(long bytes, String flow) throws IOException, InterruptedException {
+            FloodRun run = limpetRun(ctx, ws, bytes, flow, stallSeconds);
+            if (run.stalled()) {
+                ctx.log("!!! the " + flow + " flood stalled; this connection is abandoned, the next run uses a new one");
+                acksSent += ws.acksSent();
+                ackErrors += ws.ackErrors();
+                ws.close();
+                ws = WsClient.connect(daemon.wsUrl());
+            }
+            return run;
+        }
+
+        long acksSent() {
+            return acksSent + ws.acksSent();
+        }
+
+        long ackErrors() {
+            return ackErrors + ws.ackErrors();
+        }
+
+        @Override
+        public void close() {
+            ws.close();
         }
     }
 
@@ -81,9 +161,27 @@ public final class ThroughputFigure implements Figure {
                 m.spread(), goal);
     }
 
+    /** Speed, the worst run's delivered share, and the desyncs of all runs when there were any. */
     private static String cell(double speed, List<FloodRun> runs) {
         double worst = runs.stream().mapToDouble(FloodRun::deliveredFraction).min().orElse(0);
-        return Units.mbPerSecond(speed) + ", " + Units.percent(worst) + " delivered";
+        int desyncs = runs.stream().mapToInt(FloodRun::desyncs).sum();
+        long overlap = runs.stream().mapToLong(FloodRun::overlapBytes).sum();
+        long stalls = runs.stream().filter(FloodRun::stalled).count();
+        String reasons = runs.stream().map(FloodRun::desyncReasons).filter(r -> !r.isEmpty()).distinct()
+                .collect(java.util.stream.Collectors.joining(","));
+        return Units.mbPerSecond(speed) + ", " + Units.percent(worst) + " delivered"
+                + (desyncs > 0 ? ", " + desyncs + " desync" + (desyncs > 1 ? "s" : "") + " (" + reasons + ")" : "")
+                + (overlap > 0 ? ", " + overlap + " B twice" : "")
+                + (stalls > 0 ? ", " + stalls + " STALLED" : "");
+    }
+
+    static String abbreviate(String s) {
+        return s.length() > 400 ? s.substring(0, 400) + "…" : s;
+    }
+
+    private static String describe(FloodRun r) {
+        return String.format("%d of %d bytes delivered, %d skipped, %d twice, %d desyncs (%s)%s", r.delivered(), r.produced(),
+                r.gapBytes(), r.overlapBytes(), r.desyncs(), r.desyncReasons(), r.stalled() ? ", stalled (no byte, no desync)" : "");
     }
 
     private static List<Double> speeds(List<FloodRun> runs) {
@@ -117,11 +215,25 @@ public final class ThroughputFigure implements Figure {
         }
     }
 
-    static FloodRun limpetRun(WsClient ws, long bytes) throws IOException, InterruptedException {
+    /**
+     * One flood watched by {@code ws} attached with {@code flow}; after a {@code pty_desync} the
+     * client re-attaches from the end of what it has, with the same flow. Gives up after
+     * {@code stallSeconds} without progress and reports what arrived (a stalled run's time is up to
+     * when it gave up); the session of a stalled run is not removed.
+     */
+    static FloodRun limpetRun(BenchContext ctx, WsClient ws, long bytes, String flow, int stallSeconds)
+            throws IOException, InterruptedException {
         String id = ws.spawn(Programs.gatedFlood(bytes), 80, 24).path("id").asText();
         StreamCounter counter = new StreamCounter(id, 0);
         ws.onOutput(counter);
-        ws.attach(id, 0L);
+        JsonNode attached = ws.attach(id, 0L, flow);
+        String granted = attached.path("flow").asText("(none)");
+        if (!flow.equals(granted)) {
+            ctx.log("!!! session " + id + ": asked for flow " + flow + ", attach_result granted " + granted + ": " + attached);
+        }
+        if (System.getenv("LIMPET_BENCH_VERBOSE") != null) {
+            System.err.println("  attach_result: flow " + granted + ", window " + attached.path("window"));
+        }
         if (!counter.awaitEnd(MARKER, 60_000)) {
             throw new IOException("session " + id + " did not print its ready marker within 60 s");
         }
@@ -129,29 +241,41 @@ public final class ThroughputFigure implements Figure {
         ws.input(id, "g");
         long target = MARKER + bytes;
         long lastProgress = System.nanoTime();
-        long lastEnd = counter.end();
+        long lastEnd = counter.reached();
         int desyncs = 0;
-        while (!counter.awaitEnd(target, 200)) {
+        java.util.Set<String> reasons = new java.util.TreeSet<>();
+        boolean stalled = false;
+        while (!counter.awaitReached(target, 200)) {
             JsonNode desync = ws.poll("pty_desync");
             if (desync != null && id.equals(desync.path("session_id").asText())) {
                 desyncs++;
-                ws.attach(id, counter.end());
+                reasons.add(desync.path("reason").asText("?"));
+                ws.attach(id, counter.reached(), flow);
             }
-            if (counter.end() != lastEnd) {
-                lastEnd = counter.end();
+            if (counter.reached() != lastEnd) {
+                lastEnd = counter.reached();
                 lastProgress = System.nanoTime();
-            } else if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(20)) {
+            } else if (System.nanoTime() - lastProgress > TimeUnit.SECONDS.toNanos(stallSeconds)) {
+                stalled = true;
                 break; // bytes lost for good: report what arrived
             }
         }
-        long t1 = counter.lastArrival();
-        FloodRun run = new FloodRun(bytes, counter.bytes() - MARKER, t1 - t0, desyncs);
-        if (run.delivered() < bytes) {
-            System.err.printf("  limpet session %s: %d of %d bytes delivered, %d bytes skipped, %d desyncs, stream end %d%n", id,
-                    run.delivered(), bytes, counter.gapBytes(), desyncs, counter.end());
+        long t1 = stalled ? System.nanoTime() : counter.lastArrival();
+        if (System.getenv("LIMPET_BENCH_VERBOSE") != null) {
+            System.err.printf("  %s flood: %d frames, %.0f bytes per frame, %d desyncs %s%n", flow, counter.frames(),
+                    (double) counter.bytes() / Math.max(1, counter.frames()), desyncs, reasons);
+        }
+        FloodRun run = new FloodRun(bytes, counter.bytes() - MARKER, t1 - t0, desyncs, String.join(",", reasons), counter.gapBytes(),
+                counter.overlapBytes(), stalled);
+        if (!run.complete()) {
+            System.err.printf("  limpet session %s (%s): %d of %d bytes delivered, %d bytes skipped, %d twice, %d desyncs %s, stream end %d%s%n",
+                    id, flow, run.delivered(), bytes, counter.gapBytes(), counter.overlapBytes(), desyncs, reasons, counter.end(),
+                    stalled ? ", STALLED (no byte for " + stallSeconds + " s); client: " + ws.flowState() + "; pending: " + abbreviate(ws.pending()) : "");
         }
         ws.onOutput((k, s, o, b, off, len) -> { });
-        ws.remove(id);
+        if (!stalled) {
+            ws.remove(id);
+        }
         return run;
     }
 

@@ -60,6 +60,12 @@ public final class LimpetDaemon implements AutoCloseable {
     /** @param env added to the daemon's environment (which its workers and sessions inherit) */
     public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, java.util.Map<String, String> env)
             throws IOException {
+        return start(jar, root, backend, extraJvm, env, List.of());
+    }
+
+    /** @param daemonArgs more {@code limpet daemon} options ({@code --ring-bytes 1048576}) */
+    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, java.util.Map<String, String> env,
+            List<String> daemonArgs) throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
@@ -70,6 +76,7 @@ public final class LimpetDaemon implements AutoCloseable {
         if (backend != null) {
             cmd.addAll(List.of("--backend", backend));
         }
+        cmd.addAll(daemonArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");
         pb.environment().remove("LIMPET_PTY_BACKEND");
@@ -120,6 +127,15 @@ public final class LimpetDaemon implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /**
+     * CPU time the daemon process has used so far (user + system, all its threads, from
+     * {@code /proc/PID/stat}), in seconds; clock-tick resolution (usually 10 ms). Its workers and
+     * sessions are other processes and not counted. -1 when the process is gone.
+     */
+    public double cpuSeconds() {
+        return ProcCpu.seconds(pid());
     }
 
     public String wsUrl() {
