@@ -23,15 +23,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One WebSocket connection: the handshake, its session streams, and its single writer draining a
- * byte-bounded outbound queue (each session stream bounded on its own) with a write deadline.
- * Commands are interpreted by {@link Commands}.
+ * One WebSocket connection: the handshake, its session streams, and a byte-bounded outbound queue
+ * (each session stream bounded on its own) with a write deadline. Commands are interpreted by
+ * {@link Commands}.
+ *
+ * <p>There is no writer thread: whoever queues a frame hands what is queued to the WebSocket,
+ * unless another thread is doing so already (it then hands on this frame too). The WebSocket sends
+ * asynchronously and keeps the order; a frame's bytes count against its stream until the send
+ * completed, so a client that stops reading fills its stream's share and is desynced (live) or
+ * holds the session to its credit (lossless). Handing over on the producing thread saves a thread
+ * wake-up on every keystroke's echo.
  */
 final class ClientConnection implements SessionStream.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
     private static final long WRITE_DEADLINE_SECONDS = 30;
-    private static final long MAX_BATCH_BYTES = 4L << 20;
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
@@ -42,14 +48,16 @@ final class ClientConnection implements SessionStream.Owner {
     private final ClientSessions clientSessions;
     private volatile ClientSessions.Record clientSession;
     private volatile boolean closed;
+    private final java.util.concurrent.atomic.AtomicBoolean pumping = new java.util.concurrent.atomic.AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicInteger sending = new java.util.concurrent.atomic.AtomicInteger();
+    /** When a send last completed (or the first pending one started); read by the deadline check. */
+    private volatile long lastProgressNanos = System.nanoTime();
 
     ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
         this.sink = sink;
         this.clock = clock;
         this.commands = commands;
         this.clientSessions = clientSessions;
-        // A platform thread: it is on the keystroke-echo path, where a virtual thread's wake-up costs.
-        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("ws-writer-" + id).start(this::writeLoop);
         LOG.debug("connection {} opened", id);
     }
 
@@ -140,6 +148,7 @@ final class ClientConnection implements SessionStream.Owner {
     void send(ServerMessage message) {
         String text = ProtocolCodec.encode(message);
         queue.offerControl(text, text.length());
+        flush();
     }
 
     void error(String reqId, String command, String sessionId, ErrorCode code, String message) {
@@ -152,6 +161,7 @@ final class ClientConnection implements SessionStream.Owner {
     void fail(ErrorCode code, String message, int closeStatus) {
         error(null, null, null, code, message);
         queue.offerControl(new CloseRequest(closeStatus, code.wire()), 0);
+        flush();
     }
 
     private void tooLarge() {
@@ -176,49 +186,64 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     /**
-     * Sends what piled up since the last send in one go: every frame of a batch is handed to the
-     * WebSocket at once (it keeps their order), then the writer waits for all of them, with a
-     * deadline. A frame per wake-up would make the queue, not the socket, the limit.
+     * Hands everything queued to the WebSocket, on the calling thread, unless another thread is
+     * doing it (that one then takes this caller's frames too: it looks again before it stops).
      */
-    private void writeLoop() {
-        List<Object> batch = new ArrayList<>();
-        List<CompletableFuture<Void>> sending = new ArrayList<>();
-        try {
-            while (queue.takeAll(batch, MAX_BATCH_BYTES)) {
-                for (Object f : batch) {
-                    if (f instanceof CloseRequest c) {
-                        awaitAll(sending);
-                        sink.close(c.status(), c.reason());
-                        return;
-                    }
-                    sending.add(f instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f));
+    @Override
+    public void flush() {
+        List<OutboundQueue.InFlight<Object>> batch = new ArrayList<>();
+        while (!queue.isEmpty() && pumping.compareAndSet(false, true)) {
+            try {
+                queue.pollInFlight(batch);
+                for (OutboundQueue.InFlight<Object> f : batch) {
+                    hand(f);
                 }
-                awaitAll(sending);
                 batch.clear();
+            } finally {
+                pumping.set(false);
             }
-        } catch (TimeoutException e) {
+        }
+    }
+
+    private void hand(OutboundQueue.InFlight<Object> f) {
+        if (f.item() instanceof CloseRequest c) {
+            queue.done(f);
+            sink.close(c.status(), c.reason());
+            return;
+        }
+        if (sending.getAndIncrement() == 0) {
+            lastProgressNanos = System.nanoTime();
+        }
+        CompletableFuture<Void> sent;
+        try {
+            sent = f.item() instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f.item());
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.failedFuture(e);
+        }
+        sent.whenComplete((ok, failure) -> {
+            sending.decrementAndGet();
+            lastProgressNanos = System.nanoTime();
+            queue.done(f);
+            if (failure != null) {
+                LOG.debug("connection {}: write failed: {}", id, failure.toString());
+            }
+        });
+    }
+
+    /** A client that has not taken a frame for the write deadline is cut off. */
+    private void checkWriteDeadline() {
+        if (sending.get() > 0 && System.nanoTime() - lastProgressNanos > TimeUnit.SECONDS.toNanos(WRITE_DEADLINE_SECONDS)) {
             LOG.warn("connection {}: a write took longer than {} s; closing", id, WRITE_DEADLINE_SECONDS);
             sink.close(1008, "write deadline");
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (Exception e) {
-            LOG.debug("connection {}: write failed: {}", id, e.toString());
         }
     }
 
-    private static void awaitAll(List<CompletableFuture<Void>> sending) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WRITE_DEADLINE_SECONDS);
-        for (CompletableFuture<Void> f : sending) {
-            f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        }
-        sending.clear();
-    }
-
-    /** Lossless streams that left bytes unacknowledged too long are downgraded. */
-    void checkAckTimeouts() {
+    /** Runs often: lossless streams that left bytes unacknowledged too long are downgraded; a stuck socket is cut. */
+    void tick() {
         for (SessionStream s : streams.values()) {
             s.checkAckTimeout();
         }
+        checkWriteDeadline();
     }
 
     /** The socket is gone: release every stream; the client session stays for its grace. */

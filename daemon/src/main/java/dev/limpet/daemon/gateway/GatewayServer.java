@@ -52,7 +52,7 @@ public final class GatewayServer implements AutoCloseable {
         this.commands = new Commands(sessions, barrier, clientSessions, initialState,
                 Commands.FlowSettings.forRing(settings.ringBytes(), settings.ackTimeout()));
         this.clock = clock;
-        this.ackTimer.scheduleWithFixedDelay(() -> broadcaster.forEach(ClientConnection::checkAckTimeouts), 250, 250,
+        this.ackTimer.scheduleWithFixedDelay(() -> broadcaster.forEach(ClientConnection::tick), 250, 250,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status);

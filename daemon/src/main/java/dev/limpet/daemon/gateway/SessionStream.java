@@ -44,6 +44,9 @@ final class SessionStream implements OutputListener {
     interface Owner {
         OutboundQueue<Object> queue();
 
+        /** Hands what is queued to the socket; never call it holding this stream's lock. */
+        void flush();
+
         Clock clock();
 
         void advanced(SessionStream stream, long offset);
@@ -116,7 +119,12 @@ final class SessionStream implements OutputListener {
      * Queues the attach reply, snapshot and replay, then releases held live output. {@code flow}
      * is what was granted (lossless only where the data plane honours credit).
      */
-    synchronized void prime(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
+    void prime(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
+        primeLocked(attachment, reply, flow);
+        owner.flush();
+    }
+
+    private synchronized void primeLocked(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
         this.attachment = attachment;
         AttachInfo info = attachment.info();
         OutboundQueue<Object> q = owner.queue();
@@ -142,10 +150,14 @@ final class SessionStream implements OutputListener {
     }
 
     @Override
-    public synchronized void onOutput(OutputChunk chunk) {
-        if (!stopped) {
+    public void onOutput(OutputChunk chunk) {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
             outcome(splice.offer(chunk, this::push));
         }
+        owner.flush();
     }
 
     private void outcome(Splice.Outcome o) {
@@ -252,6 +264,7 @@ final class SessionStream implements OutputListener {
             a = attachment;
             desync("ack_timeout");
         }
+        owner.flush();
         grant(a, Long.MAX_VALUE);
     }
 
@@ -264,10 +277,14 @@ final class SessionStream implements OutputListener {
     }
 
     @Override
-    public synchronized void onLost(long deliveredOffset) {
-        if (!stopped) {
+    public void onLost(long deliveredOffset) {
+        synchronized (this) {
+            if (stopped) {
+                return;
+            }
             desync("output_lost");
         }
+        owner.flush();
     }
 
     @Override

@@ -135,6 +135,32 @@ class BadInputTest {
     }
 
     @Test
+    void acknowledgementsThatDoNotFitTheAttachmentAreRefusedWithoutHarm() {
+        c.send(new ClientMessage.PtyAck("live-ack", live.id(), 0L));
+        assertThat(c.awaitError("invalid_ack").message()).contains("live");
+        WsTestClient lossless = d.client("bad-ack-lossless");
+        try {
+            lossless.attachLossless(live.id(), -1, null);
+            lossless.send(new ClientMessage.PtyAck("beyond", live.id(), 1L << 40));
+            assertThat(lossless.awaitError("invalid_ack").message()).contains("never sent");
+            lossless.send(new ClientMessage.PtyAck("none", live.id(), null));
+            lossless.awaitError("bad_request");
+            lossless.send(new ClientMessage.PtyAck("back", live.id(), 0L)); // backwards or equal: ignored
+            lossless.send(new ClientMessage.PtyFlow("odd", live.id(), "turbo", null));
+            assertThat(lossless.awaitError("invalid_flow").reqId()).isEqualTo("odd");
+            lossless.send(new ClientMessage.PtyFlow("tiny", live.id(), "lossless", 10L));
+            lossless.awaitError("invalid_flow");
+            lossless.send(new ClientMessage.PtyInput(null, live.id(), "still typing\r"));
+            await().atMost(Duration.ofSeconds(15)).until(() -> lossless.outputOf(live.id()).contains("got: still typing"));
+        } finally {
+            lossless.close();
+        }
+        c.send(new ClientMessage.PtyAck("unattached", "nosuchsession", 5L));
+        c.awaitError("not_attached");
+        assertStillServing();
+    }
+
+    @Test
     void binaryInputFramesType() {
         c.sendBinary(Frame.encode(FrameKind.INPUT, live.id(), 0, "raw bytes\r".getBytes(), 0, 10));
         await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(live.id()).contains("got: raw bytes"));

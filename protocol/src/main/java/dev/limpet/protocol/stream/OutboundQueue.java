@@ -20,6 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class OutboundQueue<T> {
     private record Entry<T>(T item, long bytes, Object stream) {}
 
+    /** An item handed to a writer whose writes complete later; its bytes count until {@link #done}. */
+    public record InFlight<T>(T item, long bytes, Object stream) {}
+
     private final ArrayDeque<Entry<T>> entries = new ArrayDeque<>();
     private final Map<Object, Long> perStream = new HashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
@@ -139,6 +142,80 @@ public final class OutboundQueue<T> {
         }
         onTake.run();
         return true;
+    }
+
+    /**
+     * Takes everything queued, up to {@code maxBytes} (at least one item when any), without
+     * waiting: for a writer that runs on the producers' threads. Returns whether it took anything.
+     */
+    public boolean pollAll(java.util.List<T> into, long maxBytes) {
+        lock.lock();
+        try {
+            long taken = 0;
+            while (!entries.isEmpty() && (taken == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {
+                Entry<T> e = entries.removeFirst();
+                queuedBytes -= e.bytes();
+                taken += e.bytes();
+                if (e.stream() != null) {
+                    perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
+                }
+                into.add(e.item());
+            }
+            if (taken > 0 || !into.isEmpty()) {
+                changed.signalAll();
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (!into.isEmpty()) {
+            onTake.run();
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Takes everything queued without waiting, for a writer whose writes complete later (an
+     * asynchronous socket): the items' bytes keep counting against their streams until
+     * {@link #done} is called for each, so a peer that stops reading fills its streams' limits.
+     */
+    public void pollInFlight(java.util.List<InFlight<T>> into) {
+        lock.lock();
+        try {
+            while (!entries.isEmpty()) {
+                Entry<T> e = entries.removeFirst();
+                into.add(new InFlight<>(e.item(), e.bytes(), e.stream()));
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The write of an item taken by {@link #pollInFlight} completed (or failed): its bytes no longer count. */
+    public void done(InFlight<T> item) {
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            queuedBytes -= item.bytes();
+            if (item.stream() != null) {
+                perStream.computeIfPresent(item.stream(), (k, v) -> v - item.bytes() <= 0 ? null : v - item.bytes());
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** True when nothing is queued (items in flight do not count). */
+    public boolean isEmpty() {
+        lock.lock();
+        try {
+            return entries.isEmpty();
+        } finally {
+            lock.unlock();
+        }
     }
 
     /**

@@ -373,4 +373,39 @@ class OutboundQueueTest {
         }
         q.close();
     }
+
+    // ---- writers on the producers' threads ----
+
+    @Test
+    void pollAllTakesWhatIsQueuedWithoutWaitingAndFreesItsStreamsShare() {
+        OutboundQueue<String> q = new OutboundQueue<>();
+        List<String> into = new ArrayList<>();
+        assertThat(q.pollAll(into, 1000)).as("nothing queued: returns at once").isFalse();
+        q.offer("a1", 60, "a", LIMIT);
+        q.offerControl("c", 1);
+        q.offer("a2", 40, "a", LIMIT);
+        assertThat(q.pollAll(into, 61)).isTrue();
+        assertThat(into).containsExactly("a1", "c");
+        assertThat(q.queuedBytes("a")).isEqualTo(40);
+        assertThat(q.isEmpty()).isFalse();
+        into.clear();
+        assertThat(q.pollAll(into, 1000)).isTrue();
+        assertThat(into).containsExactly("a2");
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.queuedBytes()).isZero();
+    }
+
+    @Test
+    void itemsInFlightKeepCountingAgainstTheirStreamUntilTheirWriteIsDone() {
+        OutboundQueue<String> q = new OutboundQueue<>();
+        q.offer("a1", 60, "a", LIMIT);
+        List<OutboundQueue.InFlight<String>> flying = new ArrayList<>();
+        q.pollInFlight(flying);
+        assertThat(flying).extracting(OutboundQueue.InFlight::item).containsExactly("a1");
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.offer("a2", 60, "a", LIMIT)).as("the first is still on its way").isFalse();
+        q.done(flying.getFirst());
+        assertThat(q.queuedBytes("a")).isZero();
+        assertThat(q.offer("a2", 60, "a", LIMIT)).isTrue();
+    }
 }

@@ -137,6 +137,32 @@ public final class OutputLog {
         ring = Arrays.copyOf(ring, (int) Math.min(size, capacity));
     }
 
+    /**
+     * Copies at most {@code max} bytes from {@code since} into the start of {@code dst}, without
+     * allocating: for a reader that follows the log closely with one buffer.
+     *
+     * @return the number of bytes copied; they start at {@code since}, or at {@link #startOffset()}
+     *     when those bytes are no longer held (a caller that must know compares first)
+     * @throws IllegalArgumentException when {@code since} is beyond the end
+     */
+    public int readInto(long since, byte[] dst, int max) {
+        lock.readLock().lock();
+        try {
+            if (since > end) {
+                throw new IllegalArgumentException("offset " + since + " is ahead of the end " + end);
+            }
+            long from = Math.max(since, start());
+            int len = (int) Math.min(end - from, Math.min(max, dst.length));
+            int pos = (int) (from % ring.length);
+            int first = Math.min(len, ring.length - pos);
+            System.arraycopy(ring, pos, dst, 0, first);
+            System.arraycopy(ring, 0, dst, first, len - first);
+            return len;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     private long start() {
         return Math.max(0, end - ring.length);
     }

@@ -44,6 +44,13 @@ public final class PtySession {
 
         /** The program ended; nothing follows. */
         void onExit(ExitStatus status);
+
+        /**
+         * Called on the reader thread after each chunk, outside the session lock: a listener that
+         * queued the chunk may write it out here (it may block: the reader then waits, as the
+         * program does for a full PTY).
+         */
+        default void afterOutput() {}
     }
 
     /**
@@ -138,6 +145,10 @@ public final class PtySession {
                         l.onOutput(chunk);
                     }
                 }
+                for (Listener l : listeners) {
+                    l.afterOutput();
+                }
+                // After the chunk is on its way: the screen model is never on the echo's path.
                 feeder.wake();
             }
         } catch (IOException e) {

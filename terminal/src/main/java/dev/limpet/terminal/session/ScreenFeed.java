@@ -1,11 +1,11 @@
 package dev.limpet.terminal.session;
 
 /**
- * What a session keeps of its screen, fed every output chunk under the session lock ({@link VtScreen}
+ * What a session keeps of its screen, fed the output in order by its {@link ScreenFeeder} ({@link VtScreen}
  * in production). An interface so a data plane depends on what it needs of a screen, not on the emulator.
  */
 public interface ScreenFeed {
-    void feed(byte[] chunk);
+    void feed(byte[] buf, int off, int len);
 
     void resize(int cols, int rows);
 

@@ -29,6 +29,8 @@ final class ScreenFeeder {
     private final Object lock = new Object();
     private final ArrayDeque<Resize> resizes = new ArrayDeque<>();
     private final Thread thread;
+    /** The feeder's one read buffer: the log is copied here batch after batch, nothing allocated. */
+    private final byte[] buffer = new byte[BATCH];
     /** Offset up to which the model has been fed; written under {@link #lock}, read without it by the reader. */
     private volatile long fed;
     private volatile boolean pending;
@@ -123,20 +125,22 @@ final class ScreenFeeder {
                     Resize next = resizes.peekFirst();
                     until = next == null ? Long.MAX_VALUE : next.offset();
                 }
-                int max = (int) Math.min(BATCH, until - from);
+                int max = (int) Math.min(buffer.length, until - from);
                 if (max <= 0) {
                     continue;
                 }
-                OutputLog.Slice slice = log.read(from, max);
-                if (slice.truncated()) {
+                long start = log.startOffset();
+                if (start > from) {
                     // The reader never runs a full ring ahead of the model; if it ever did, the
                     // screen misses bytes from here on: say so rather than hide it.
                     LOG.error("session {}: the screen model fell {} bytes behind its ring; the screen may be wrong until it is redrawn",
-                            sessionId, slice.from() - from);
+                            sessionId, start - from);
+                    from = start;
                 }
+                int n = log.readInto(from, buffer, max);
                 synchronized (lock) {
-                    screen.feed(slice.data());
-                    fed = slice.to();
+                    screen.feed(buffer, 0, n);
+                    fed = from + n;
                     lock.notifyAll();
                 }
                 onProgress.run();

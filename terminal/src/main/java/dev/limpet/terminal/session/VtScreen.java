@@ -18,8 +18,8 @@ public final class VtScreen implements ScreenFeed {
     }
 
     @Override
-    public void feed(byte[] chunk) {
-        model.feed(chunk, 0, chunk.length);
+    public void feed(byte[] buf, int off, int len) {
+        model.feed(buf, off, len);
     }
 
     @Override

@@ -22,7 +22,6 @@ import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,10 +35,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code replay} sends past bytes on a stream of their own. A 1.1 daemon gets the line protocol it
  * knows (output as base64 JSON events). {@code watch} adds {@code state}/{@code exit} events.
  *
- * <p>Everything leaves through one byte-bounded queue and one writer thread. A live stream whose
- * frames pile up in the queue holds the PTY reader back (the daemon reads at its own pace and no
- * byte is dropped on this link); a daemon that reads nothing for the stream's hold time is cut off,
- * so a stuck daemon never freezes a session.
+ * <p>Everything leaves through one byte-bounded queue, written by whichever thread queued (the PTY
+ * reader for output, the request reader for answers) unless another is writing already: no writer
+ * thread, no wake-up between the PTY and the socket. A slow daemon therefore holds the PTY reader
+ * back (no byte is dropped on this link), and frames that pile up behind another writer do too
+ * once they pass a high-water mark; a daemon that takes nothing for the stream's hold time is cut
+ * off by a watchdog, so a stuck daemon never freezes a session.
  */
 public final class ServerConnection implements ServedSession.Watcher {
     private static final AtomicInteger NUMBERS = new AtomicInteger();
@@ -61,12 +62,19 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     private record LegacyOutput(OutputChunk chunk) implements Out {}
 
+    /** Connections whose writes the watchdog looks at. */
+    private static final java.util.Set<ServerConnection> OPEN = ConcurrentHashMap.newKeySet();
+    private static final java.util.concurrent.atomic.AtomicBoolean WATCHDOG = new java.util.concurrent.atomic.AtomicBoolean();
+
     private final ServedSession served;
     private final FramedChannel channel;
     private final OutboundQueue<Out> out;
     private final String name;
     private final Map<String, LiveStream> streams = new ConcurrentHashMap<>();
-    private volatile Instant lastTake;
+    private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
+    /** When the write in progress began; 0 when none. */
+    private volatile long writeStartedNanos;
+    private volatile Duration stallLimit = DEFAULT_HOLD;
     private boolean authenticated;
     private int minor;
     private volatile boolean framed;
@@ -77,18 +85,42 @@ public final class ServerConnection implements ServedSession.Watcher {
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
         this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, 1 << 20);
-        this.lastTake = served.clock().instant();
-        this.out = new OutboundQueue<>(() -> {
-            lastTake = served.clock().instant();
-            served.session().gatesChanged();
-        });
+        this.out = new OutboundQueue<>(() -> served.session().gatesChanged());
     }
 
-    /** Serves {@code channel} on new platform threads (a reader and a writer). */
+    /** Serves {@code channel} on a new platform thread (its reader). */
     public static void start(ServedSession served, SocketChannel channel) {
         ServerConnection c = new ServerConnection(served, channel);
-        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-write-" + c.name).start(c::writeLoop);
+        OPEN.add(c);
+        if (WATCHDOG.compareAndSet(false, true)) {
+            Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-watchdog").start(ServerConnection::watch);
+        }
         Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-read-" + c.name).start(c::serve);
+    }
+
+    /** Cuts off connections whose peer has taken nothing for their stall limit. */
+    private static void watch() {
+        while (true) {
+            try {
+                Thread.sleep(250);
+            } catch (InterruptedException e) {
+                return;
+            }
+            long now = System.nanoTime();
+            for (ServerConnection c : OPEN) {
+                if (!c.writing.get() && !c.out.isEmpty()) {
+                    // What was queued where no write may happen (under the session lock); on a
+                    // thread of its own, so this watchdog never blocks on a socket.
+                    Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-flush-" + c.name).start(c::flush);
+                }
+                long started = c.writeStartedNanos;
+                if (started != 0 && now - started > c.stallLimit.toNanos()) {
+                    WorkerLog.warn("connection {}: the daemon read nothing for {} ms; cutting it off (it re-attaches with since)",
+                            c.name, c.stallLimit.toMillis());
+                    c.channel.close();
+                }
+            }
+        }
     }
 
     private void serve() {
@@ -99,6 +131,7 @@ public final class ServerConnection implements ServedSession.Watcher {
                     env = framed ? readFrame() : WorkerCodec.decode(channel.readLine());
                 } catch (WorkerRpcException e) {
                     send(WorkerCodec.failure(0, e.code(), e.getMessage()));
+                    flush();
                     continue;
                 }
                 if (env == null) {
@@ -106,9 +139,12 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 if (!(env instanceof WorkerEnvelope.Request req)) {
                     send(WorkerCodec.failure(0, WorkerErrorCode.BAD_REQUEST, "only requests are accepted"));
+                    flush();
                     continue;
                 }
-                if (!handle(req)) {
+                boolean goOn = handle(req);
+                flush();
+                if (!goOn) {
                     break;
                 }
             }
@@ -207,7 +243,7 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 case WorkerRpc.REMOVE -> {
                     answer(req, new WorkerPayloads.Empty());
-                    served.remove(this::flush);
+                    served.remove(this::drain);
                     return false;
                 }
                 default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
@@ -273,9 +309,11 @@ public final class ServerConnection implements ServedSession.Watcher {
         if (p.limit() != null) {
             stream.credit(p.limit());
         }
+        stallLimit = hold.isZero() ? DEFAULT_HOLD : hold;
         streams.put(id, stream);
         session.addGate(stream);
         served.attachedChanged(1);
+        flush();
     }
 
     private void replay(WorkerEnvelope.Request req, WorkerPayloads.ReplayParams p) {
@@ -288,6 +326,7 @@ public final class ServerConnection implements ServedSession.Watcher {
             }
             queueReplay(id, r);
         });
+        flush();
     }
 
     /** The replay's bytes as OUTPUT frames; queued whatever the queue holds (the daemon asked for them). */
@@ -317,7 +356,6 @@ public final class ServerConnection implements ServedSession.Watcher {
         final Duration hold;
         volatile PtySession.Subscription subscription;
         private volatile long limit = Long.MAX_VALUE;
-        private volatile boolean cut;
 
         LiveStream(String id, Duration hold) {
             this.id = id;
@@ -335,26 +373,21 @@ public final class ServerConnection implements ServedSession.Watcher {
         }
 
         @Override
+        public void afterOutput() {
+            flush();
+        }
+
+        @Override
         public void onExit(ExitStatus status) {
             if (!watching) {
                 exit(exitEvent(status));
             }
         }
 
+        /** Frames that piled up behind another writer hold the reader back past the high-water mark. */
         @Override
         public long allowance(long endOffset) {
-            long backlog = out.queuedBytes(id);
-            if (backlog < LINK_HIGH_WATER || cut) {
-                return LINK_HIGH_WATER - backlog;
-            }
-            if (!served.clock().instant().isBefore(lastTake.plus(hold))) {
-                cut = true;
-                WorkerLog.warn("connection {}: the daemon read nothing of stream {} for {} ms; cutting it off (it re-attaches with since)",
-                        name, id, hold.toMillis());
-                channel.close();
-                return Long.MAX_VALUE;
-            }
-            return 0;
+            return out.isClosed() ? Long.MAX_VALUE : LINK_HIGH_WATER - out.queuedBytes(id);
         }
 
         void end(boolean keepCredit) {
@@ -388,10 +421,16 @@ public final class ServerConnection implements ServedSession.Watcher {
                     exit(exitEvent(status));
                 }
             }
+
+            @Override
+            public void afterOutput() {
+                flush();
+            }
         };
         legacy = served.session().attach(since, Long.MAX_VALUE, listener, r -> send(WorkerCodec.success(req.id(),
                 new WorkerPayloads.AttachResult(served.info(), r.replayFrom(), r.data(), r.truncated(), r.snapshot()))));
         served.attachedChanged(1);
+        flush();
     }
 
     /** Ends one stream ({@code null}: every stream and the 1.1 attachment). */
@@ -418,6 +457,7 @@ public final class ServerConnection implements ServedSession.Watcher {
         send(WorkerCodec.success(req.id(), result));
     }
 
+    /** Queues a control message; the caller flushes once it holds no session lock (never write under it). */
     private void send(WorkerEnvelope envelope) {
         out.offerControl(new Control(envelope, framed), 256);
     }
@@ -429,46 +469,57 @@ public final class ServerConnection implements ServedSession.Watcher {
     @Override
     public void state(WorkerPayloads.Info info) {
         send(WorkerCodec.event(WorkerRpc.EVENT_STATE, new WorkerPayloads.StateEvent(info)));
+        flush();
     }
 
+    /** Also called under the session lock (an attachment's exit): then the watchdog writes it. */
     @Override
     public void exit(WorkerPayloads.ExitEvent exit) {
         send(WorkerCodec.event(WorkerRpc.EVENT_EXIT, exit));
     }
 
     /**
-     * Writes what piled up since the last write in one go: consecutive output chunks of a stream
-     * leave as one frame (one gathering write, no copy), so a flood crosses the link in large
-     * frames however small the PTY's reads are.
+     * Writes what is queued, on the calling thread, unless another thread is writing (it then
+     * writes this caller's frames too: it looks again before it stops). What piled up leaves in
+     * one go: consecutive output chunks of a stream as one frame (one gathering write, no copy),
+     * so a flood crosses the link in large frames however small the PTY's reads are.
      */
-    private void writeLoop() {
+    private void flush() {
         List<Out> batch = new ArrayList<>();
-        try {
-            while (out.takeAll(batch, MAX_BATCH_BYTES)) {
-                for (int i = 0; i < batch.size(); i++) {
-                    switch (batch.get(i)) {
-                        case Control c -> {
-                            String json = WorkerCodec.encode(c.envelope());
-                            if (c.framed()) {
-                                channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
-                            } else {
-                                channel.writeLine(json);
-                            }
-                        }
-                        case Data d -> i = writeRun(batch, i) - 1;
-                        case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
-                                new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
+        while (!out.isEmpty() && writing.compareAndSet(false, true)) {
+            try {
+                while (out.pollAll(batch, MAX_BATCH_BYTES)) {
+                    writeStartedNanos = System.nanoTime();
+                    write(batch);
+                    batch.clear();
+                }
+            } catch (IOException | FrameException e) {
+                WorkerLog.info("connection {}: write failed: {}", name, e.toString());
+                out.close();
+                channel.close();
+                return;
+            } finally {
+                writeStartedNanos = 0;
+                writing.set(false);
+            }
+        }
+    }
+
+    private void write(List<Out> batch) throws IOException {
+        for (int i = 0; i < batch.size(); i++) {
+            switch (batch.get(i)) {
+                case Control c -> {
+                    String json = WorkerCodec.encode(c.envelope());
+                    if (c.framed()) {
+                        channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+                    } else {
+                        channel.writeLine(json);
                     }
                 }
-                batch.clear();
+                case Data d -> i = writeRun(batch, i) - 1;
+                case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
+                        new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
             }
-        } catch (IOException | FrameException e) {
-            WorkerLog.info("connection {}: write failed: {}", name, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            out.close();
-            channel.close();
         }
     }
 
@@ -498,12 +549,14 @@ public final class ServerConnection implements ServedSession.Watcher {
         return to;
     }
 
-    /** Waits (a bounded time) until everything queued is written, or the connection failed. */
-    private void flush() {
-        try {
-            out.awaitDrained(Duration.ofSeconds(2));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /** Writes what is queued and waits (a bounded time) for a writer on another thread to finish. */
+    private void drain() {
+        flush();
+        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
+        while ((writing.get() || !out.isEmpty()) && !out.isClosed() && System.nanoTime() < deadline) {
+            flush();
+            Thread.onSpinWait();
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
         }
     }
 
@@ -516,8 +569,9 @@ public final class ServerConnection implements ServedSession.Watcher {
         if (authenticated) {
             served.connectionClosed();
         }
-        flush(); // the last answer (a refused hello, say) reaches the peer before the close
+        drain(); // the last answer (a refused hello, say) reaches the peer before the close
         out.close();
         channel.close();
+        OPEN.remove(this);
     }
 }
