@@ -25,7 +25,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * thread to leave after close.
  */
 final class PtyMaster implements AutoCloseable {
-    private static final int CHUNK = 16 * 1024;
+    private static final int CHUNK = 64 * 1024;
     private static final long POLLFD_SIZE = 8;
 
     private final int fd;
@@ -54,6 +54,11 @@ final class PtyMaster implements AutoCloseable {
 
     /** See {@link PtyProcess#read}. */
     int read(byte[] buf, int off, int len) throws IOException {
+        return read(buf, off, len, -1);
+    }
+
+    /** See {@link PtyProcess#read(byte[], int, int, int)}; {@code waitMillis} -1 waits for ever. */
+    int read(byte[] buf, int off, int len, int waitMillis) throws IOException {
         Objects.checkFromIndexSize(off, len, buf.length);
         if (len == 0) {
             return 0;
@@ -72,6 +77,16 @@ final class PtyMaster implements AutoCloseable {
                 while (!isClosed()) {
                     long n = Libc.read(fd, readBuffer, want);
                     if (n > 0) {
+                        // The line discipline hands over a few KiB per read: under a flood, take
+                        // what else is there already (no waiting), so output moves on in large
+                        // chunks. A keystroke's echo pays one read that finds nothing.
+                        while (n < want) {
+                            long more = Libc.read(fd, readBuffer.asSlice(n), want - n);
+                            if (more <= 0) {
+                                break;
+                            }
+                            n += more;
+                        }
                         MemorySegment.copy(readBuffer, JAVA_BYTE, 0, buf, off, (int) n);
                         return (int) n;
                     }
@@ -79,8 +94,12 @@ final class PtyMaster implements AutoCloseable {
                     if (n == 0 || errno == Errno.EIO) {
                         return -1; // every holder of the slave side is gone
                     } else if (errno == Errno.EAGAIN) {
-                        if (!awaitReady(readPoll, Libc.POLLIN)) {
+                        int ready = awaitReady(readPoll, Libc.POLLIN, waitMillis);
+                        if (ready < 0) {
                             return -1;
+                        }
+                        if (ready == 0) {
+                            return 0; // nothing within waitMillis
                         }
                     } else if (errno != Errno.EINTR) {
                         throw new ErrnoException("read from pty master", errno);
@@ -123,7 +142,7 @@ final class PtyMaster implements AutoCloseable {
                         }
                         int errno = (int) -n;
                         if (errno == Errno.EAGAIN) {
-                            if (!awaitReady(writePoll, Libc.POLLOUT)) {
+                            if (awaitReady(writePoll, Libc.POLLOUT, -1) < 0) {
                                 throw new IOException("pty is closed");
                             }
                         } else if (errno == Errno.EIO) {
@@ -159,9 +178,10 @@ final class PtyMaster implements AutoCloseable {
      * Parks in {@code poll} until the master is ready for {@code events} (or hung up) or the PTY is
      * closed.
      *
-     * @return false when woken by {@link #close}
+     * @param timeoutMillis -1 to wait for ever
+     * @return 1 when ready, 0 when the timeout passed, -1 when woken by {@link #close}
      */
-    private boolean awaitReady(MemorySegment pollFds, short events) throws ErrnoException {
+    private int awaitReady(MemorySegment pollFds, short events, int timeoutMillis) throws ErrnoException {
         pollFds.set(JAVA_INT, 0, fd);
         pollFds.set(JAVA_SHORT, 4, events);
         pollFds.set(JAVA_INT, 8, wakeFd);
@@ -169,9 +189,12 @@ final class PtyMaster implements AutoCloseable {
         while (true) {
             pollFds.set(JAVA_SHORT, 6, (short) 0);
             pollFds.set(JAVA_SHORT, 14, (short) 0);
-            int n = Libc.poll(pollFds, 2, -1);
-            if (n >= 0) {
-                return pollFds.get(JAVA_SHORT, 14) == 0;
+            int n = Libc.poll(pollFds, 2, timeoutMillis);
+            if (n == 0) {
+                return 0;
+            }
+            if (n > 0) {
+                return pollFds.get(JAVA_SHORT, 14) == 0 ? 1 : -1;
             }
             if (-n != Errno.EINTR) {
                 throw new ErrnoException("poll on pty master", -n);

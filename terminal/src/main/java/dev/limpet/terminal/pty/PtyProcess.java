@@ -42,6 +42,14 @@ public interface PtyProcess extends AutoCloseable {
     int read(byte[] buf, int off, int len) throws IOException;
 
     /**
+     * As {@link #read(byte[], int, int)}, but waits at most {@code waitMillis} for a first byte.
+     *
+     * @return the number of bytes read, 0 when nothing came within {@code waitMillis}, or -1 as
+     *     {@link #read(byte[], int, int)}
+     */
+    int read(byte[] buf, int off, int len, int waitMillis) throws IOException;
+
+    /**
      * Writes all of {@code len} bytes to the child's terminal, blocking while the PTY's input buffer
      * is full (a child that does not read). Must be called from a platform thread.
      *

@@ -35,6 +35,11 @@ final class UnixPtyProcess implements PtyProcess {
     }
 
     @Override
+    public int read(byte[] buf, int off, int len, int waitMillis) throws IOException {
+        return master.read(buf, off, len, waitMillis);
+    }
+
+    @Override
     public void write(byte[] buf, int off, int len) throws IOException {
         master.write(buf, off, len);
     }

@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class PtySession {
     private static final Logger LOG = LoggerFactory.getLogger(PtySession.class);
     private static final int READ_CHUNK = 64 * 1024;
+    /** A read at least this large is taken for part of a flood (see {@link #gather}). */
+    private static final int FLOOD_READ = 2048;
     /** How often a waiting reader looks at its gates again (gates may open with time). */
     private static final long GATE_RECHECK_MILLIS = 50;
     /** An attach from the stream's current end: no replay. */
@@ -131,13 +133,15 @@ public final class PtySession {
                     waitForGates();
                     continue;
                 }
-                int n = pty.read(buf, 0, (int) Math.min(buf.length, allowance));
+                int want = (int) Math.min(buf.length, allowance);
+                int n = pty.read(buf, 0, want);
                 if (n < 0) {
                     break;
                 }
                 if (n == 0) {
                     continue;
                 }
+                n = gather(buf, n, want);
                 byte[] data = Arrays.copyOf(buf, n);
                 synchronized (lock) {
                     OutputChunk chunk = OutputChunk.of(data, log.append(data, 0, n));
@@ -156,6 +160,26 @@ public final class PtySession {
         } catch (RuntimeException e) {
             LOG.error("session {}: output pipeline failed; output is no longer recorded", id, e);
         }
+    }
+
+    /**
+     * A read that came back full-ish means a flood: the line discipline hands over a few KiB at a
+     * time, so gather what follows within a millisecond before passing it on. Every hop downstream
+     * (socket, daemon, WebSocket, client) then moves one large chunk instead of many small ones. A
+     * keystroke's echo is small and goes on at once.
+     */
+    private int gather(byte[] buf, int n, int want) throws IOException {
+        if (n < FLOOD_READ) {
+            return n;
+        }
+        while (n < want) {
+            int more = pty.read(buf, n, want - n, 1);
+            if (more <= 0) {
+                break;
+            }
+            n += more;
+        }
+        return n;
     }
 
     private long allowance() {
