@@ -2,38 +2,13 @@ package dev.limpet.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limpet.testkit.ManualClock;
 import dev.limpet.worker.WorkerLifecycle.Decision;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import org.junit.jupiter.api.Test;
 
 class WorkerLifecycleTest {
-    static final class FakeClock extends Clock {
-        Instant now = Instant.parse("2026-01-01T00:00:00Z");
-
-        void advance(Duration d) {
-            now = now.plus(d);
-        }
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
-    final FakeClock clock = new FakeClock();
+    final ManualClock clock = new ManualClock();
     final WorkerLifecycle lifecycle = new WorkerLifecycle(clock, Duration.ofSeconds(45), Duration.ofHours(24));
 
     @Test

@@ -2,39 +2,22 @@ package dev.limpet.daemon.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
+import dev.limpet.testkit.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class ClientSessionsTest {
-    static final class MutableClock extends Clock {
-        Instant now = Instant.parse("2026-11-25T22:00:00Z");
-
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-
-        public Instant instant() {
-            return now;
-        }
-    }
-
     @Test
     void aReconnectWithinTheGraceResumesWithTheLastOffsets() {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-25T22:00:00Z"));
         ClientSessions sessions = new ClientSessions(clock, Duration.ofMinutes(10));
         ClientSessions.Bound first = sessions.connect("key-123456");
         assertThat(first.resumed()).isFalse();
         sessions.attached(first.record(), "s1", 10, false);
         sessions.advanced(first.record(), "s1", 99, false);
         sessions.disconnect(first.record());
-        clock.now = clock.now.plus(Duration.ofMinutes(9));
+        clock.advance(Duration.ofMinutes(9));
         ClientSessions.Bound second = sessions.connect("key-123456");
         assertThat(second.resumed()).isTrue();
         assertThat(second.attachments()).singleElement().satisfies(a -> {
@@ -45,22 +28,22 @@ class ClientSessionsTest {
 
     @Test
     void aClientSessionExpiresAfterTheGraceWithNoConnection() {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-25T22:00:00Z"));
         ClientSessions sessions = new ClientSessions(clock, Duration.ofMinutes(10));
         sessions.disconnect(sessions.connect("key-123456").record());
-        clock.now = clock.now.plus(Duration.ofMinutes(11));
+        clock.advance(Duration.ofMinutes(11));
         assertThat(sessions.connect("key-123456").resumed()).isFalse();
     }
 
     @Test
     void aClientSessionWithALiveConnectionNeverExpires() {
-        MutableClock clock = new MutableClock();
+        ManualClock clock = new ManualClock(Instant.parse("2026-11-25T22:00:00Z"));
         ClientSessions sessions = new ClientSessions(clock, Duration.ofMinutes(10));
         ClientSessions.Bound a = sessions.connect("shared-key-1");
         ClientSessions.Bound b = sessions.connect("shared-key-1");
         assertThat(b.resumed()).isTrue();
         sessions.disconnect(b.record());
-        clock.now = clock.now.plus(Duration.ofHours(5));
+        clock.advance(Duration.ofHours(5));
         sessions.expire();
         assertThat(sessions.size()).isEqualTo(1);
         sessions.disconnect(a.record());
@@ -68,7 +51,7 @@ class ClientSessionsTest {
 
     @Test
     void removedSessionsAreForgottenByEveryClient() {
-        ClientSessions sessions = new ClientSessions(new MutableClock(), Duration.ofMinutes(10));
+        ClientSessions sessions = new ClientSessions(new ManualClock(), Duration.ofMinutes(10));
         ClientSessions.Bound a = sessions.connect("key-aaaaaaaa");
         sessions.attached(a.record(), "gone", 5, false);
         sessions.sessionRemoved("gone");

@@ -17,37 +17,17 @@ import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import dev.limpet.testkit.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class SessionStreamTest {
     static final Duration ACK_TIMEOUT = Duration.ofSeconds(10);
 
-    /** A clock the test moves by hand. */
-    static final class ManualClock extends Clock {
-        Instant now = Instant.parse("2026-11-26T00:00:00Z");
-
-        @Override
-        public Instant instant() {
-            return now;
-        }
-
-        @Override
-        public java.time.ZoneId getZone() {
-            return ZoneOffset.UTC;
-        }
-
-        @Override
-        public Clock withZone(java.time.ZoneId zone) {
-            return this;
-        }
-    }
-
     static final class Owner implements SessionStream.Owner {
         final OutboundQueue<Object> queue = new OutboundQueue<>();
-        final ManualClock clock = new ManualClock();
+        final ManualClock clock = new ManualClock(Instant.parse("2026-11-26T00:00:00Z"));
         final List<Long> advanced = new ArrayList<>();
         boolean desynced;
 
@@ -215,10 +195,10 @@ class SessionStreamTest {
         Recorded a = new Recorded(0, new byte[0]);
         stream.prime(a, reply(), new SessionStream.Flow(1L << 20));
         stream.onOutput(chunk("unacked", 7));
-        owner.clock.now = owner.clock.now.plus(ACK_TIMEOUT.minusMillis(1));
+        owner.clock.advance(ACK_TIMEOUT.minusMillis(1));
         stream.checkAckTimeout();
         assertThat(owner.desynced).isFalse();
-        owner.clock.now = owner.clock.now.plusMillis(1);
+        owner.clock.advance(Duration.ofMillis(1));
         stream.checkAckTimeout();
         assertThat(owner.desynced).isTrue();
         assertThat(a.grants).containsExactly(Long.MAX_VALUE);
@@ -233,7 +213,7 @@ class SessionStreamTest {
         Owner owner = new Owner();
         SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
         stream.prime(new Recorded(0, new byte[0]), reply(), new SessionStream.Flow(1L << 20));
-        owner.clock.now = owner.clock.now.plus(Duration.ofHours(1));
+        owner.clock.advance(Duration.ofHours(1));
         stream.checkAckTimeout();
         assertThat(owner.desynced).isFalse();
     }

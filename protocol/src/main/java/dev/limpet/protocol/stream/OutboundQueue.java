@@ -99,10 +99,7 @@ public final class OutboundQueue<T> {
                 return null;
             }
             e = entries.removeFirst();
-            queuedBytes -= e.bytes();
-            if (e.stream() != null) {
-                perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
-            }
+            release(e.bytes(), e.stream());
             writing = true;
         } finally {
             lock.unlock();
@@ -126,16 +123,7 @@ public final class OutboundQueue<T> {
             if (closed) {
                 return false;
             }
-            long taken = 0;
-            while (!entries.isEmpty() && (taken == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {
-                Entry<T> e = entries.removeFirst();
-                queuedBytes -= e.bytes();
-                taken += e.bytes();
-                if (e.stream() != null) {
-                    perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
-                }
-                into.add(e.item());
-            }
+            removeUpTo(into, maxBytes);
             writing = true;
         } finally {
             lock.unlock();
@@ -151,17 +139,7 @@ public final class OutboundQueue<T> {
     public boolean pollAll(java.util.List<T> into, long maxBytes) {
         lock.lock();
         try {
-            long taken = 0;
-            while (!entries.isEmpty() && (taken == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {
-                Entry<T> e = entries.removeFirst();
-                queuedBytes -= e.bytes();
-                taken += e.bytes();
-                if (e.stream() != null) {
-                    perStream.computeIfPresent(e.stream(), (k, v) -> v - e.bytes() <= 0 ? null : v - e.bytes());
-                }
-                into.add(e.item());
-            }
-            if (taken > 0 || !into.isEmpty()) {
+            if (removeUpTo(into, maxBytes) > 0) {
                 changed.signalAll();
             }
         } finally {
@@ -198,10 +176,7 @@ public final class OutboundQueue<T> {
             if (closed) {
                 return;
             }
-            queuedBytes -= item.bytes();
-            if (item.stream() != null) {
-                perStream.computeIfPresent(item.stream(), (k, v) -> v - item.bytes() <= 0 ? null : v - item.bytes());
-            }
+            release(item.bytes(), item.stream());
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -215,6 +190,28 @@ public final class OutboundQueue<T> {
             return entries.isEmpty();
         } finally {
             lock.unlock();
+        }
+    }
+
+    /** Moves queued items into {@code into}, at least one and at most {@code maxBytes} worth; under the lock. */
+    private int removeUpTo(java.util.List<T> into, long maxBytes) {
+        long taken = 0;
+        int count = 0;
+        while (!entries.isEmpty() && (count == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {
+            Entry<T> e = entries.removeFirst();
+            release(e.bytes(), e.stream());
+            taken += e.bytes();
+            count++;
+            into.add(e.item());
+        }
+        return count;
+    }
+
+    /** Takes bytes off the counts; under the lock. */
+    private void release(long bytes, Object stream) {
+        queuedBytes -= bytes;
+        if (stream != null) {
+            perStream.computeIfPresent(stream, (k, v) -> v - bytes <= 0 ? null : v - bytes);
         }
     }
 
