@@ -1,7 +1,8 @@
 // Tokens people can use: `limpet open` gives a link that opens the UI; the browser keeps the token
 // for the origin (a bookmark of the plain address works) until "Forget token"; a page without a
 // token, and one whose token the daemon refuses, say to run `limpet open`; an unreachable daemon
-// gets a different message and the page keeps retrying.
+// gets a different message and the page keeps retrying; so does a page from an origin the daemon
+// does not allow, naming --allow-origin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { javaBinary, limpetJar } from './support/paths.mjs';
+import { TcpProxy } from './support/tcp-proxy.mjs';
 
 let browser;
 let scratch;
@@ -145,4 +147,21 @@ test('an unreachable daemon gets another message and retries; a new daemon there
   assert.equal(await unreachable.count(), 0);
   await waitForSnapshot(page, (s) => s.host === 'stopped', 'the page to stop retrying');
   await page.context().close();
+});
+
+test('a page reached through a proxy the daemon does not allow says to use --allow-origin, not to fix the token', async () => {
+  const daemon = await startDaemon();
+  const proxy = await new TcpProxy(daemon.port).listen();
+  try {
+    const page = await newPage(browser);
+    await page.goto(`http://127.0.0.1:${proxy.port}/#token=${daemon.token}`);
+    const banner = await page.locator('[data-testid=banner-upgrade-refused]').innerText({ timeout: 20_000 });
+    assert.match(banner, new RegExp(`--allow-origin http://127\\.0\\.0\\.1:${proxy.port}`));
+    assert.doesNotMatch(banner, /limpet open/);
+    assert.equal(await page.locator('[data-testid=banner-wrong-token]').count(), 0);
+    assert.notEqual((await waitForSnapshot(page, (s) => s.host !== 'online', 'the link to be down')).host, 'stopped', 'it keeps retrying');
+    await page.context().close();
+  } finally {
+    await proxy.close();
+  }
 });

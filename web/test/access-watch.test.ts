@@ -29,11 +29,12 @@ function setUp() {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('telling a wrong token from an unreachable daemon', () => {
-  it('maps the REST answer: 401 is a wrong token, no answer is unreachable, anything else is no finding', () => {
-    expect(problemFrom(401)).toBe('wrong_token');
-    expect(problemFrom('no_answer')).toBe('unreachable');
-    expect(problemFrom(200)).toBeNull();
-    expect(problemFrom(503)).toBeNull();
+  it('maps the REST answer: 401 is a wrong token, no answer is unreachable, a refused upgrade the daemon answers for is its origin check', () => {
+    expect(problemFrom(401, 'connect_failed')).toBe('wrong_token');
+    expect(problemFrom('no_answer', 'connect_timeout')).toBe('unreachable');
+    expect(problemFrom(200, 'connect_failed')).toBe('upgrade_refused');
+    expect(problemFrom(200, 'connect_timeout')).toBeNull();
+    expect(problemFrom(503, 'connect_failed')).toBeNull();
   });
 
   it('checks only attempts that failed before the connection opened, once each', () => {
@@ -70,6 +71,21 @@ describe('telling a wrong token from an unreachable daemon', () => {
     t.network.last().open();
     expect(t.watch.problem).toBeNull();
     expect(t.changes).toEqual(['unreachable', null]);
+  });
+
+  it('a daemon that takes the token but refuses the upgrade twice in a row is reported, and the page keeps retrying', async () => {
+    const t = setUp();
+    t.answers.push(200, 200);
+    t.runtime.start();
+    t.network.last().drop(1006);
+    await settle();
+    expect(t.watch.problem, 'once may be a daemon that came up in between').toBeNull();
+    t.clock.advance(100);
+    t.network.last().drop(1006);
+    await settle();
+    expect(t.watch.problem).toBe('upgrade_refused');
+    t.clock.advance(100);
+    expect(t.network.connections).toHaveLength(3);
   });
 
   it('an answer that arrives after the connection came back is ignored', async () => {

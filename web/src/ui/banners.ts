@@ -16,6 +16,12 @@ export function banners(s: WorkspaceSnapshot, access: AccessProblem | null, orig
       h('strong', {}, 'Daemon unreachable. '),
       `Nothing answers at ${origin}; the page keeps trying. If the daemon stopped, start it again with `,
       h('code', {}, 'limpet daemon'), '.'));
+  } else if (access === 'upgrade_refused') {
+    out.push(h('div.banner.error', { role: 'alert', 'data-testid': 'banner-upgrade-refused' },
+      h('strong', {}, 'Connection refused. '),
+      `The daemon answers at ${origin} and takes the token, but refused this page's WebSocket. If you reach it through a proxy `
+      + 'or by another name than the one it listens on, start it with ', h('code', {}, `--allow-origin ${origin}`),
+      ' (and let the proxy pass WebSockets). The page keeps trying.'));
   }
   if (s.handshake === 'recovering') {
     out.push(h('div.banner.info', { 'data-testid': 'banner-recovering' }, 'The daemon is recovering its sessions after a restart; your tabs reconnect as soon as it is done.'));

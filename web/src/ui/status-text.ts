@@ -20,6 +20,7 @@ export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | n
       return { tone: 'down', text: `offline — reconnecting (attempt ${connection.attempt})` };
     }
     if (access === 'unreachable') return { tone: 'down', text: 'daemon unreachable — retrying' };
+    if (access === 'upgrade_refused') return { tone: 'down', text: 'connection refused — retrying' };
     return { tone: 'down', text: host.everOnline ? 'offline' : 'cannot reach the daemon' };
   }
   return { tone: 'busy', text: host.everOnline ? 'reconnecting…' : 'connecting…' };

@@ -85,14 +85,20 @@ export class TabBar {
     h(`span.dot.${tab.phase}`, { 'aria-hidden': 'true' }),
     h('span.tab-name', {}, tab.name),
     phase ? h('span.visually-hidden', {}, ` (${phase})`) : null),
-    h('button.icon', {
-      type: 'button', tabindex: '-1', 'aria-hidden': 'true', 'data-action': 'rename', 'aria-label': `Rename ${tab.name}`, title: 'Rename (F2)',
-      onclick: (e: Event) => { e.stopPropagation(); this.actions.rename(tab); },
-    }, '✎'),
-    h('button.icon', {
-      type: 'button', tabindex: '-1', 'aria-hidden': 'true', 'data-action': 'close', 'aria-label': `Close ${tab.name}`, title: 'Close: ends the program (Ctrl+Shift+X)',
-      onclick: (e: Event) => { e.stopPropagation(); this.actions.close(tab); },
-    }, '×'));
+    this.mouseButton('rename', `Rename ${tab.name}`, 'Rename (F2)', '✎', () => this.actions.rename(tab)),
+    this.mouseButton('close', `Close ${tab.name}`, 'Close: ends the program (Ctrl+Shift+X)', '×', () => this.actions.close(tab)));
+  }
+
+  /** A small button for the mouse: it never takes the focus, so a cancelled dialog gives it back to where it was. */
+  private mouseButton(action: string, label: string, title: string, text: string, run: () => void): HTMLElement {
+    return h('button.icon', {
+      type: 'button', tabindex: '-1', 'aria-hidden': 'true', 'data-action': action, 'aria-label': label, title,
+      onmousedown: (e: Event) => e.preventDefault(),
+      onclick: (e: Event) => {
+        e.stopPropagation();
+        run();
+      },
+    }, text);
   }
 
   private onKey(event: KeyboardEvent): void {
