@@ -50,6 +50,8 @@ public final class SessionService implements BackendListener {
     /** The size each running session was last given (spawn or resize). */
     private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
     private volatile boolean stopping;
+    private static final Duration VIEWERS_BROADCAST_DELAY = Duration.ofMillis(250);
+    private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -167,6 +169,7 @@ public final class SessionService implements BackendListener {
         Attachment a = backend.attach(id, since, window, listener);
         attachments.merge(id, 1, Integer::sum);
         orphans.attached(id);
+        viewersChanged();
         return new CountedAttachment(a, () -> detached(id));
     }
 
@@ -174,6 +177,21 @@ public final class SessionService implements BackendListener {
         Integer left = attachments.computeIfPresent(id, (k, v) -> v <= 1 ? null : v - 1);
         if (left == null) {
             orphans.detached(id);
+        }
+        viewersChanged();
+    }
+
+    /**
+     * Viewer counts changed: clients learn it from {@code sessions_changed}, at most every
+     * {@link #VIEWERS_BROADCAST_DELAY} (a desync and its re-attach, or a page of tabs opening, are one
+     * change, not many).
+     */
+    private void viewersChanged() {
+        if (viewersBroadcastPending.compareAndSet(false, true)) {
+            scheduler.schedule(() -> {
+                viewersBroadcastPending.set(false);
+                broadcastList();
+            }, VIEWERS_BROADCAST_DELAY.toMillis(), TimeUnit.MILLISECONDS);
         }
     }
 

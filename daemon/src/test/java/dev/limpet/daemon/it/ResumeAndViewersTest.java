@@ -202,4 +202,19 @@ class ResumeAndViewersTest {
         }
         assertThat(expected).isGreaterThan(20);
     }
+
+    @Test
+    void everyClientLearnsHowManyViewAJoinsAndLeavesOfOthers() {
+        WsTestClient watcher = d.client("viewers-watcher");
+        WsTestClient viewer = d.client("viewers-viewer");
+        SessionInfo s = d.spawn(watcher, DaemonHarness.program(EchoLines.class));
+        d.attach(viewer, s.id(), -1L);
+        watcher.await(ServerMessage.SessionsChanged.class, m -> attached(m, s.id()) == 1, Duration.ofSeconds(10));
+        viewer.send(new ClientMessage.DetachSession("bye", s.id()));
+        watcher.await(ServerMessage.SessionsChanged.class, m -> attached(m, s.id()) == 0, Duration.ofSeconds(10));
+    }
+
+    private static int attached(ServerMessage.SessionsChanged m, String id) {
+        return m.sessions().stream().filter(x -> x.id().equals(id)).mapToInt(SessionInfo::attached).findFirst().orElse(-1);
+    }
 }
