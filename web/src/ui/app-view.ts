@@ -4,7 +4,7 @@ import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
 import { askCommand, askName, confirmClose } from './dialogs';
 import { fill, h } from './dom';
-import { commandText, indicator, sessionStateText } from './status-text';
+import { commandText, indicator } from './status-text';
 import { XtermTerminal } from './xterm-terminal';
 import { SearchBar } from './search-bar';
 
@@ -135,18 +135,17 @@ export class AppView {
       return fill(this.sessionsEl, h('div.list-loading', {}, h('div.spinner', { 'aria-label': 'loading' })));
     }
     if (presentation.error) return fill(this.sessionsEl, h('div.list-error', {}, `Could not load sessions: ${presentation.error}`));
-    const openHere = new Map(s.tabs.filter((t) => t.sessionId).map((t) => [t.sessionId!, t]));
-    const rows = s.sync.sessions.map((session) => {
-      const tab = openHere.get(session.id);
-      return h(`div.session${tab?.tabId === s.activeTabId ? '.active' : ''}`, {
-        'data-session-id': session.id, 'data-state': session.state, title: `${session.id} · ${session.cwd}`,
+    const rows = s.sessionRows.map((row) => {
+      const session = row.session;
+      return h(`div.session${row.tabId !== null && row.tabId === s.activeTabId ? '.active' : ''}`, {
+        'data-session-id': session.id, 'data-state': row.state, title: `${session.id} · ${session.cwd}`,
         onclick: () => this.workspace?.openSession(session.id),
       },
-      h('div.session-head', {}, h('span.session-label', {}, session.label || session.id),
-        h(`span.state.${session.state}`, {}, sessionStateText(session))),
+      h('div.session-head', {}, h('span.session-label', {}, row.name),
+        h(`span.state.${row.state}`, {}, row.stateText)),
       h('div.session-command', {}, commandText(session.command)),
-      h('div.session-foot', {}, tab ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
-        session.attached > 0 ? h('span.viewers', {}, `${session.attached} viewer${session.attached > 1 ? 's' : ''}`) : null));
+      h('div.session-foot', {}, row.tabId ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
+        row.viewers ? h('span.viewers', {}, `${row.viewers} viewer${row.viewers > 1 ? 's' : ''}`) : null));
     });
     fill(this.sessionsEl, ...(rows.length ? rows : [h('div.list-empty', {}, 'No sessions yet.')]));
   }
@@ -159,6 +158,7 @@ export class AppView {
     },
     h(`span.dot.${tab.phase}`, {}),
     h('span.tab-name', {}, tab.name),
+    tab.pendingKeys > 0 ? h('span.state.starting', { 'data-testid': 'pending-keys' }, `${tab.pendingKeys} key${tab.pendingKeys > 1 ? 's' : ''} pending`) : null,
     h('button.icon', { title: 'Rename', 'data-action': 'rename', onclick: (e: Event) => { e.stopPropagation(); void this.rename(tab); } }, '✎'),
     h('button.icon', { title: 'Close (ends the program)', 'data-action': 'close', onclick: (e: Event) => { e.stopPropagation(); void this.close(tab); } }, '×'))));
   }
@@ -204,22 +204,19 @@ export class AppView {
   private renderNotice(tab: TabView | undefined): void {
     const parts: HTMLElement[] = [];
     if (tab?.notice) parts.push(h('div.notice', { 'data-testid': 'tab-notice' }, tab.notice));
-    if (tab?.phase === 'exited') {
-      const s = tab.session;
-      const how = s ? sessionStateText(s) : 'exited';
-      parts.push(h('div.notice.exited', { 'data-testid': 'tab-exited' }, `The program ${how}. `,
-        h('button', { onclick: () => this.workspace?.restart(tab.tabId) }, 'Restart'),
+    const offer = tab?.offer;
+    if (tab && offer) {
+      parts.push(h(`div.notice.${tab.phase === 'exited' ? 'exited' : 'failed'}`, { 'data-testid': tab.phase === 'exited' ? 'tab-exited' : 'tab-offer', 'data-offer': offer.kind },
+        `${offer.message} `,
+        h('button', { 'data-action': offer.action, onclick: () => (offer.action === 'retry' ? this.workspace?.retry(tab.tabId) : this.workspace?.restart(tab.tabId)) }, offer.button),
         h('button', { onclick: () => void this.close(tab) }, 'Close')));
-    }
-    if (tab?.phase === 'failed') {
-      parts.push(h('div.notice.failed', {}, h('button', { onclick: () => this.workspace?.restart(tab.tabId) }, 'Try again')));
     }
     fill(this.noticeEl, ...parts);
   }
 
   private renderToasts(s: WorkspaceSnapshot): void {
     const presentation = syncPresentation(s.sync);
-    const toasts = [presentation.toast, s.error].filter((t): t is string => !!t);
+    const toasts = [presentation.toast, s.error, ...s.toasts.map((t) => t.text)].filter((t): t is string => !!t);
     fill(this.toastsEl, ...toasts.map((text) => h('div.toast', { 'data-testid': 'toast' }, text)));
   }
 
