@@ -45,7 +45,7 @@ describe('Workspace: typing while reconnecting', () => {
     expect(terminal.bells).toBe(1);
     expect(h.workspace.snapshot.tabs[0]!.pendingKeys).toBe(1);
     expect(h.workspace.snapshot.toasts.map((t) => t.text)).toEqual([
-      'Typing refused in “s1”: it already holds 4 KiB of keys waiting for the connection.',
+      'Typing refused in “s1”: at most 4 KiB of keys can wait for the connection.',
     ]);
     h.workspace.input('tab1', 'c'.repeat(96)); // still fits exactly
     await reconnect(h, [session('s1')]);

@@ -71,7 +71,7 @@ export function keyCount(keys: number): string {
 export function keysNotSentText(name: string, keys: number, reason: KeysNotSentReason, limitBytes: number): string {
   switch (reason) {
     case 'full':
-      return `Typing refused in “${name}”: it already holds ${limitBytes / 1024} KiB of keys waiting for the connection.`;
+      return `Typing refused in “${name}”: at most ${limitBytes / 1024} KiB of keys can wait for the connection.`;
     case 'read_only':
       return `“${name}” is read-only here: ${keyCount(keys)} not sent.`;
     case 'ended':
