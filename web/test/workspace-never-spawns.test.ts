@@ -102,6 +102,32 @@ describe('Workspace: no session is started unless a person asks', () => {
     expect(h.daemon.sent('spawn_session')).toHaveLength(1);
   });
 
+  it('the list the daemon pushes before it answers a spawn counts: removing that session later closes the new tab', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.workspace.newTerminal();
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1'), session('n1')] }); // pushed before the reply
+    await answerSpawn(h, 'n1');
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1')] });
+    expect(h.workspace.snapshot.tabs.map((t) => t.sessionId)).toEqual(['s1']);
+    expect(h.daemon.sent('spawn_session')).toHaveLength(1);
+  });
+
+  it('a live tab whose session no list has shown is asked about by attaching again when a list lacks it; session_not_found closes it', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.workspace.newTerminal();
+    await answerSpawn(h, 'n1');
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1')] });
+    expect(h.workspace.snapshot.tabs.map((t) => t.sessionId)).toEqual(['s1', 'n1']);
+    const again = h.daemon.sent('attach_session').filter((a) => a.session_id === 'n1');
+    expect(again).toHaveLength(2);
+    h.daemon.reply(again[1]!, { type: 'command_error', command: 'attach_session', code: 'session_not_found', message: 'no session n1', retryable: false });
+    await flush();
+    expect(h.workspace.snapshot.tabs.map((t) => t.sessionId)).toEqual(['s1']);
+    expect(h.daemon.sent('spawn_session')).toHaveLength(1);
+  });
+
   it('an attach answered session_not_found is never answered with a new session: the tab waits for a person or closes with the list', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]); // listed, and removed before the attach arrives

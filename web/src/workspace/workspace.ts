@@ -60,6 +60,9 @@ export class Workspace {
       runtime: options.runtime, session: options.session, isOpen: (tab) => this.tabs.includes(tab),
       daemonInstanceId: () => this.daemon?.instanceId ?? null, changed: () => this.changed(),
       started: (tab) => {
+        // The daemon pushes the list with a new session before it answers the spawn.
+        const listed = this.sync.sessions.find((s) => s.id === tab.sessionId);
+        if (listed) tab.markListed(listed);
         this.attach(tab, undefined);
         this.changed();
       },
@@ -298,13 +301,17 @@ export class Workspace {
       tab.markListed(session);
       if (pushed && session.state === 'exited' && tab.view.phase === 'live') tab.onExited(session);
     }
-    // A session removed while this page is connected (another page, the CLI) closes its tab here.
+    // A session removed while this page is connected (another page, the CLI) closes its tab here;
+    // one no list has shown yet is asked about by attaching again (session_not_found closes it).
     if (!pushed || !this.daemon || this.handshake !== 'ready') return;
     const plan = planAttach({
       tabs: this.tabs.map((t) => t.record), sessions: this.sync.sessions, daemonInstanceId: this.daemon.instanceId,
       refused: this.refused, hasRenderedContent: () => false,
     });
-    for (const step of plan.steps) if (step.kind === 'close') carryOut(step, this.stepHost);
+    for (const step of plan.steps) {
+      const attaching = this.tabById(step.tabId)?.stream.attachment === 'attaching';
+      if (step.kind === 'close' || (step.kind === 'confirm' && !attaching)) carryOut(step, this.stepHost);
+    }
   }
 
   private attach(tab: TabSession, since: number | undefined): void {
