@@ -1,34 +1,40 @@
 // Wires the page: token, client key, HostRuntime with the WebSocket transport, the workspace,
-// and the view. Nothing here decides connection lifecycle; the machines do.
+// the access check and the view. Nothing here decides connection lifecycle; the machines do.
 import { DEFAULT_BACKOFF, backoffDelay } from './core/backoff';
 import { systemClock } from './core/clock';
 import { documentVisibility } from './core/page-visibility';
+import { browserStorage } from './ui/storage';
 import { DaemonClient } from './client/daemon-client';
 import { HostRuntime } from './client/host-runtime';
 import { webSocketTransportFactory, webSocketUrl, type WebSocketConstructor } from './client/websocket-transport';
 import { PROTOCOL_VERSION } from './protocol/messages';
+import { AccessWatch, fetchStatusProbe } from './ui/access-watch';
 import { AppView } from './ui/app-view';
-import { h, fill } from './ui/dom';
-import { takeToken } from './ui/token';
+import { renderNoToken } from './ui/no-token';
+import { forgetToken, rememberToken, remembersToken, takeToken, type TokenStores } from './ui/token';
 import { clientSessionKey } from './workspace/persistence';
 import { Workspace } from './workspace/workspace';
 
 const root = document.getElementById('app')!;
+const stores: TokenStores = { tab: browserStorage(() => sessionStorage), origin: browserStorage(() => localStorage) };
 const token = takeToken({
   hash: location.hash, pathname: location.pathname, search: location.search,
   replaceState: (url) => history.replaceState(history.state, '', url),
-}, sessionStorage);
+}, stores);
 
 if (!token) {
-  fill(root, h('div.no-token', {}, h('h1', {}, 'limpet'),
-    h('p', {}, 'Open the link the daemon printed when it started (it ends in #token=…).'),
-    h('p', {}, 'Run ', h('code', {}, 'limpet status'), ' to see it again.')));
+  renderNoToken(root, !remembersToken(stores));
 } else {
   start(token);
 }
+// A link pasted into this page's address bar changes only the fragment, which loads nothing:
+// start again with it (the page without a token, or one whose token was refused, waits for this).
+addEventListener('hashchange', () => {
+  if (new URLSearchParams(location.hash.replace(/^#/, '')).has('token')) location.reload();
+});
 
 function start(token: string): void {
-  const key = clientSessionKey(localStorage, (n) => crypto.getRandomValues(new Uint8Array(n)));
+  const key = clientSessionKey(stores.origin, (n) => crypto.getRandomValues(new Uint8Array(n)));
   const transportFactory = webSocketTransportFactory(webSocketUrl(location), token, WebSocket as unknown as WebSocketConstructor);
   const runtime = new HostRuntime({
     clock: systemClock,
@@ -41,14 +47,22 @@ function start(token: string): void {
       log: (line) => console.debug(`limpet ${line}`),
     }),
   });
-  const view = new AppView(root);
+  const view = new AppView(root, {
+    origin: location.origin,
+    token: {
+      remembered: () => remembersToken(stores),
+      forget: () => forgetToken(stores),
+      remember: () => rememberToken(stores, token),
+    },
+  });
+  const access = new AccessWatch(runtime, fetchStatusProbe(fetch.bind(globalThis), token), (problem) => view.setAccess(problem));
   const visibility = documentVisibility(document);
   let tabCounter = 0;
   const workspace = new Workspace({
     runtime,
     clock: systemClock,
     visibility,
-    session: sessionStorage,
+    session: stores.tab,
     newTabId: () => `t${Date.now().toString(36)}${(tabCounter++).toString(36)}`,
     createTerminal: (tabId) => view.createTerminal(tabId),
   });
@@ -60,6 +74,7 @@ function start(token: string): void {
     snapshot: () => workspace.snapshot,
     screen: (tabId: string) => view.screenText(tabId),
     probe: () => runtime.probe(),
+    access: () => access.problem,
   };
   runtime.start();
 }

@@ -1,12 +1,22 @@
-// The page: renders WorkspaceSnapshots and turns clicks and keys into workspace intents.
+// The page: renders WorkspaceSnapshots and turns clicks and keys into workspace intents. The tab
+// bar, the session list and the sidebar are their own components; this class lays them out, runs
+// the keyboard map (keymap.ts) and decides where the focus goes after each action.
 import type { Workspace, WorkspaceSnapshot } from '../workspace/workspace';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
-import { askCommand, askName, confirmClose } from './dialogs';
+import type { TabOffer } from '../sessions/tab-messages';
+import type { AccessProblem } from './access-watch';
+import { banners } from './banners';
+import { askCommand, askName, confirmClose, isDialogOpen, showShortcuts } from './dialogs';
 import { fill, h } from './dom';
-import { commandText, indicator } from './status-text';
-import { XtermTerminal } from './xterm-terminal';
+import { commandFor, neighbourTab, type Command, type FocusArea } from './keymap';
 import { SearchBar } from './search-bar';
+import { SessionList } from './session-list';
+import { Sidebar } from './sidebar';
+import { indicator } from './status-text';
+import { TabBar } from './tab-bar';
+import { TokenButton, type TokenControl } from './token-button';
+import { XtermTerminal } from './xterm-terminal';
 
 interface TerminalSlot {
   host: HTMLElement;
@@ -14,41 +24,77 @@ interface TerminalSlot {
   xterm: XtermTerminal;
 }
 
+export interface AppViewOptions {
+  /** The daemon's address, for messages. */
+  origin: string;
+  token: TokenControl;
+}
+
+const NOTE_MS = 8_000;
+
 export class AppView {
   private workspace: Workspace | null = null;
+  private access: AccessProblem | null = null;
   private readonly slots = new Map<string, TerminalSlot>();
-  private readonly indicatorEl = h('span.indicator', { 'data-testid': 'indicator' });
+  private readonly indicatorEl = h('span.indicator', { 'data-testid': 'indicator', role: 'status' });
   private readonly metaEl = h('span.meta');
   private readonly bannersEl = h('div.banners');
-  private readonly sessionsEl = h('div.session-list', { 'data-testid': 'session-list' });
-  private readonly tabbarEl = h('nav.tabbar', { 'data-testid': 'tabbar' });
   private readonly noticeEl = h('div.notice-strip');
   private readonly terminalsEl = h('div.terminals');
   private readonly placeholderEl = h('div.placeholder');
   private readonly toastsEl = h('div.toasts', { 'aria-live': 'polite' });
+  private readonly newTerminalButton: HTMLButtonElement;
   private readonly search: SearchBar;
+  private readonly tabBar: TabBar;
+  private readonly sessionList: SessionList;
+  private readonly sidebar: Sidebar;
+  private note: string | null = null;
+  private noteTimer = 0;
   private renderQueued = false;
   private shownTabId: string | null = null;
 
-  constructor(root: HTMLElement) {
+  constructor(root: HTMLElement, private readonly options: AppViewOptions) {
     this.search = new SearchBar(() => this.activeSlot()?.xterm ?? null);
-    const newTerminal = h('button.primary', { 'data-testid': 'new-terminal', onclick: () => this.workspace?.newTerminal() }, '+ Terminal');
-    const newCommand = h('button', {
-      'data-testid': 'new-command',
-      onclick: async () => {
-        const spec = await askCommand();
-        if (spec) this.workspace?.newTerminal(spec);
+    this.tabBar = new TabBar({
+      enter: (tabId) => {
+        this.workspace?.activate(tabId);
+        this.focusTerminalNow();
       },
+      activate: (tabId) => this.workspace?.activate(tabId),
+      rename: (tab) => void this.rename(tab),
+      close: (tab) => void this.close(tab),
+    });
+    this.sessionList = new SessionList((sessionId) => this.openSession(sessionId));
+    this.newTerminalButton = h('button.primary', { type: 'button', 'data-testid': 'new-terminal', title: 'New terminal (Ctrl+Shift+`)', onclick: () => this.newTerminal() }, '+ Terminal');
+    const newCommand = h('button', {
+      type: 'button', 'data-testid': 'new-command', title: 'Start any command, e.g. an agent', onclick: () => void this.newCommand(),
     }, '+ Command');
-    fill(root, h('div.app', {},
-      h('header.topbar', {}, h('span.brand', {}, 'limpet'), this.indicatorEl, this.metaEl),
-      this.bannersEl,
-      h('div.main', {},
-        h('aside.sidebar', {}, h('div.sidebar-actions', {}, newTerminal, newCommand), h('h3', {}, 'Sessions'), this.sessionsEl),
-        h('section.workarea', {}, this.tabbarEl, this.noticeEl,
-          h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element))),
-      this.toastsEl));
-    new ResizeObserver(() => this.activeSlot()?.xterm.fit()).observe(this.terminalsEl);
+    const shortcuts = h('button.icon.shortcuts-button', {
+      type: 'button', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts', 'data-testid': 'shortcuts-button',
+      onclick: () => void showShortcuts(),
+    }, '⌨');
+    const tokenButton = new TokenButton(options.token, (text) => this.showNote(text));
+    const sidebarEl = h('aside.sidebar', { 'aria-label': 'Sessions' },
+      h('div.sidebar-actions', {}, this.newTerminalButton, newCommand),
+      h('h2.sidebar-title', {}, 'Sessions'), this.sessionList.element);
+    const workarea = h('main.workarea', {}, this.tabBar.element, this.noticeEl,
+      h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element));
+    const app = h('div.app', {});
+    this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive());
+    fill(app,
+      h('header.header', {},
+        h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, tokenButton.element, shortcuts),
+        this.bannersEl),
+      h('div.main', {}, sidebarEl, workarea),
+      this.toastsEl);
+    fill(root, app);
+    // In a narrow window the open sidebar lies over the terminal: using the terminal closes it.
+    workarea.addEventListener('pointerdown', () => this.sidebar.overlays && this.sidebar.setOpen(false));
+    addEventListener('keydown', (event) => this.onKeyDown(event), { capture: true });
+    new ResizeObserver(() => {
+      this.activeSlot()?.xterm.fit();
+      this.tabBar.revealActive();
+    }).observe(this.terminalsEl);
   }
 
   bind(workspace: Workspace): void {
@@ -57,16 +103,21 @@ export class AppView {
     this.queueRender();
   }
 
+  /** What the access check found (wrong token, unreachable daemon), or null once connected. */
+  setAccess(problem: AccessProblem | null): void {
+    this.access = problem;
+    this.queueRender();
+  }
+
   /** The workspace's terminal factory: one xterm per tab, kept while the tab lives. */
   createTerminal(tabId: string): XtermTerminal {
     const overlay = h('div.overlay');
     const mount = h('div.xterm-mount');
-    const host = h('div.term-host', { 'data-tab-id': tabId }, mount, overlay);
+    const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` }, mount, overlay);
     this.terminalsEl.append(host);
     const xterm = new XtermTerminal(mount, {
       onInput: (data) => this.workspace?.input(tabId, data),
       onResize: (cols, rows) => this.workspace?.resize(tabId, cols, rows),
-      onSearchRequest: () => this.search.open(),
     });
     const slot = { host, overlay, xterm };
     this.slots.set(tabId, slot);
@@ -89,6 +140,116 @@ export class AppView {
     return lines.join('\n').replace(/\n+$/, '');
   }
 
+  // ---- keyboard and focus -------------------------------------------------------------------
+
+  private onKeyDown(event: KeyboardEvent): void {
+    if (!this.workspace || isDialogOpen()) return;
+    const command = commandFor(event, focusArea(document.activeElement));
+    if (!command) return;
+    // Taken before xterm sees it: a page shortcut never reaches the program.
+    event.preventDefault();
+    event.stopPropagation();
+    this.run(command, this.workspace);
+  }
+
+  private run(command: Command, workspace: Workspace): void {
+    const s = workspace.snapshot;
+    switch (command) {
+      case 'new-terminal':
+        return this.newTerminal();
+      case 'close-tab':
+      case 'rename-tab': {
+        const id = this.tabBar.focusedTabId() ?? s.activeTabId;
+        const tab = s.tabs.find((t) => t.tabId === id);
+        if (tab) void (command === 'close-tab' ? this.close(tab) : this.rename(tab));
+        return;
+      }
+      case 'next-tab':
+      case 'previous-tab': {
+        const id = neighbourTab(s.tabs.map((t) => t.tabId), s.activeTabId, command === 'next-tab' ? 1 : -1);
+        if (id) workspace.activate(id);
+        return this.focusTerminalNow();
+      }
+      case 'focus-sessions':
+        if (!this.sidebar.isOpen) this.sidebar.setOpen(true);
+        this.flushRender();
+        if (!this.sessionList.focus(s.tabs.find((t) => t.tabId === s.activeTabId)?.sessionId ?? null)) this.newTerminalButton.focus();
+        return;
+      case 'leave-terminal':
+        if (s.tabs.length > 0) this.tabBar.focusActive();
+        else this.newTerminalButton.focus();
+        return;
+      case 'search':
+        return this.search.open();
+      case 'back-to-terminal':
+        this.closeOverlaidSidebar();
+        return this.focusTerminalNow();
+    }
+  }
+
+  private newTerminal(): void {
+    this.workspace?.newTerminal();
+    this.closeOverlaidSidebar();
+    this.focusTerminalNow();
+  }
+
+  private async newCommand(): Promise<void> {
+    const spec = await askCommand();
+    if (!spec || !this.workspace) return;
+    this.workspace.newTerminal(spec);
+    this.closeOverlaidSidebar();
+    this.focusTerminalNow();
+  }
+
+  private openSession(sessionId: string): void {
+    this.workspace?.openSession(sessionId);
+    this.closeOverlaidSidebar();
+    this.focusTerminalNow();
+  }
+
+  /** A sidebar lying over the terminal (narrow window) has done its job once a terminal is chosen. */
+  private closeOverlaidSidebar(): void {
+    if (this.sidebar.overlays) this.sidebar.setOpen(false);
+  }
+
+  /** Renders now (so a new or newly active terminal is visible) and puts the focus in it. */
+  private focusTerminalNow(): void {
+    this.flushRender();
+    this.activeSlot()?.xterm.focus();
+  }
+
+  private async rename(tab: TabView): Promise<void> {
+    const name = await askName(tab.name);
+    if (name === null) return;
+    this.workspace?.rename(tab.tabId, name);
+    this.focusTerminalNow();
+  }
+
+  private async close(tab: TabView): Promise<void> {
+    if (!(await confirmClose(tab.name))) return;
+    this.workspace?.close(tab.tabId);
+    this.focusTerminalNow();
+  }
+
+  /** Restart, New, Start again or Try again: the program runs in the tab, and the focus goes there. */
+  private takeOffer(tabId: string, action: TabOffer['action']): void {
+    if (action === 'retry') this.workspace?.retry(tabId);
+    else this.workspace?.restart(tabId);
+    this.focusTerminalNow();
+  }
+
+  private showNote(text: string): void {
+    this.note = text;
+    clearTimeout(this.noteTimer);
+    this.noteTimer = window.setTimeout(() => {
+      this.note = null;
+      this.queueRender();
+    }, NOTE_MS);
+    this.queueRender();
+  }
+
+  // ---- rendering ----------------------------------------------------------------------------
+
   private activeSlot(): TerminalSlot | undefined {
     const id = this.workspace?.snapshot.activeTabId;
     return id ? this.slots.get(id) : undefined;
@@ -97,70 +258,24 @@ export class AppView {
   private queueRender(): void {
     if (this.renderQueued) return;
     this.renderQueued = true;
-    requestAnimationFrame(() => {
-      this.renderQueued = false;
-      if (this.workspace) this.render(this.workspace.snapshot);
-    });
+    requestAnimationFrame(() => this.flushRender());
+  }
+
+  private flushRender(): void {
+    this.renderQueued = false;
+    if (this.workspace) this.render(this.workspace.snapshot);
   }
 
   private render(s: WorkspaceSnapshot): void {
-    const tone = indicator(s);
+    const tone = indicator(s, this.access);
     this.indicatorEl.dataset.tone = tone.tone;
     this.indicatorEl.textContent = tone.text;
     this.metaEl.textContent = s.daemon ? `${s.daemon.backend} backend · v${s.daemon.version}` : '';
-    this.renderBanners(s);
-    this.renderSessions(s);
-    this.renderTabs(s);
+    fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
+    this.sessionList.render(s, this.access === 'wrong_token');
+    this.tabBar.render(s.tabs, s.activeTabId);
     this.renderTerminals(s);
     this.renderToasts(s);
-  }
-
-  private renderBanners(s: WorkspaceSnapshot): void {
-    const banners: HTMLElement[] = [];
-    if (s.handshake === 'recovering') {
-      banners.push(h('div.banner.info', { 'data-testid': 'banner-recovering' }, 'The daemon is recovering its sessions after a restart; your tabs reconnect as soon as it is done.'));
-    }
-    for (const line of [...(s.daemon?.degraded ?? []), ...s.warnings]) {
-      banners.push(h('div.banner.warn', { 'data-testid': 'banner-degraded' }, `Degraded: ${line}`));
-    }
-    if (s.host.connection?.reason?.kind === 'rejected') {
-      banners.push(h('div.banner.error', {}, `The daemon refused this client: ${s.host.connection.reason.reason || 'protocol mismatch'}. Reload the page.`));
-    }
-    fill(this.bannersEl, ...banners);
-  }
-
-  private renderSessions(s: WorkspaceSnapshot): void {
-    const presentation = syncPresentation(s.sync);
-    if (presentation.blockingSpinner || (s.sync.status === 'idle' && !s.sync.everLoaded)) {
-      return fill(this.sessionsEl, h('div.list-loading', {}, h('div.spinner', { 'aria-label': 'loading' })));
-    }
-    if (presentation.error) return fill(this.sessionsEl, h('div.list-error', {}, `Could not load sessions: ${presentation.error}`));
-    const rows = s.sessionRows.map((row) => {
-      const session = row.session;
-      return h(`div.session${row.tabId !== null && row.tabId === s.activeTabId ? '.active' : ''}`, {
-        'data-session-id': session.id, 'data-state': row.state, title: `${session.id} · ${session.cwd}`,
-        onclick: () => this.workspace?.openSession(session.id),
-      },
-      h('div.session-head', {}, h('span.session-label', {}, row.name),
-        h(`span.state.${row.state}`, {}, row.stateText)),
-      h('div.session-command', {}, commandText(session.command)),
-      h('div.session-foot', {}, row.tabId ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
-        row.viewers ? h('span.viewers', {}, `${row.viewers} viewer${row.viewers > 1 ? 's' : ''}`) : null));
-    });
-    fill(this.sessionsEl, ...(rows.length ? rows : [h('div.list-empty', {}, 'No sessions yet.')]));
-  }
-
-  private renderTabs(s: WorkspaceSnapshot): void {
-    fill(this.tabbarEl, ...s.tabs.map((tab) => h(`div.tab${tab.tabId === s.activeTabId ? '.active' : ''}`, {
-      'data-tab-id': tab.tabId, 'data-session-id': tab.sessionId ?? '', 'data-phase': tab.phase, role: 'tab',
-      onclick: () => this.workspace?.activate(tab.tabId),
-      ondblclick: () => void this.rename(tab),
-    },
-    h(`span.dot.${tab.phase}`, {}),
-    h('span.tab-name', {}, tab.name),
-    tab.pendingKeys > 0 ? h('span.state.starting', { 'data-testid': 'pending-keys' }, `${tab.pendingKeys} key${tab.pendingKeys > 1 ? 's' : ''} pending`) : null,
-    h('button.icon', { title: 'Rename', 'data-action': 'rename', onclick: (e: Event) => { e.stopPropagation(); void this.rename(tab); } }, '✎'),
-    h('button.icon', { title: 'Close (ends the program)', 'data-action': 'close', onclick: (e: Event) => { e.stopPropagation(); void this.close(tab); } }, '×'))));
   }
 
   private renderTerminals(s: WorkspaceSnapshot): void {
@@ -176,9 +291,9 @@ export class AppView {
     this.renderNotice(active);
     const showPlaceholder = s.tabs.length === 0 && s.sync.status === 'ready';
     this.placeholderEl.classList.toggle('hidden', !showPlaceholder);
-    if (showPlaceholder) {
+    if (showPlaceholder && !this.placeholderEl.hasChildNodes()) {
       fill(this.placeholderEl, h('p', {}, 'No terminal open in this tab.'),
-        h('button.primary', { onclick: () => this.workspace?.newTerminal() }, 'Open a terminal'));
+        h('button.primary', { type: 'button', onclick: () => this.newTerminal() }, 'Open a terminal'));
     }
     if (s.activeTabId !== this.shownTabId) {
       this.shownTabId = s.activeTabId;
@@ -194,11 +309,14 @@ export class AppView {
     let kind = '';
     if (!tab.loadedOnce && tab.phase !== 'failed') kind = 'first-open';
     else if (tab.phase === 'reconnecting' || (linkDown && tab.phase === 'live')) kind = 'reconnecting';
+    if (overlay.dataset.kind === kind && kind !== 'reconnecting') return;
     overlay.dataset.kind = kind;
     overlay.className = `overlay ${kind}`;
-    if (kind === 'first-open') fill(overlay, h('div.spinner', { 'aria-label': 'opening' }));
-    else if (kind === 'reconnecting') fill(overlay, h('div.reconnecting-label', {}, h('div.spinner.small'), 'reconnecting…'));
-    else fill(overlay);
+    if (kind === 'first-open') fill(overlay, h('div.spinner', { role: 'status', 'aria-label': 'Opening' }));
+    else if (kind === 'reconnecting') {
+      const label = this.access === 'wrong_token' ? 'stopped: the daemon refused the token' : 'reconnecting…';
+      fill(overlay, h('div.reconnecting-label', {}, h('div.spinner.small', { 'aria-hidden': 'true' }), label));
+    } else fill(overlay);
   }
 
   private renderNotice(tab: TabView | undefined): void {
@@ -206,26 +324,28 @@ export class AppView {
     if (tab?.notice) parts.push(h('div.notice', { 'data-testid': 'tab-notice' }, tab.notice));
     const offer = tab?.offer;
     if (tab && offer) {
-      parts.push(h(`div.notice.${tab.phase === 'exited' ? 'exited' : 'failed'}`, { 'data-testid': tab.phase === 'exited' ? 'tab-exited' : 'tab-offer', 'data-offer': offer.kind },
+      const exited = tab.phase === 'exited';
+      parts.push(h(`div.notice.${exited ? 'exited' : 'failed'}`, { 'data-testid': exited ? 'tab-exited' : 'tab-offer', 'data-offer': offer.kind },
         `${offer.message} `,
-        h('button', { 'data-action': offer.action, onclick: () => (offer.action === 'retry' ? this.workspace?.retry(tab.tabId) : this.workspace?.restart(tab.tabId)) }, offer.button),
-        h('button', { onclick: () => void this.close(tab) }, 'Close')));
+        h('button', { type: 'button', 'data-action': offer.action, onclick: () => this.takeOffer(tab.tabId, offer.action) }, offer.button),
+        h('button', { type: 'button', 'data-action': 'close', onclick: () => void this.close(tab) }, 'Close')));
     }
     fill(this.noticeEl, ...parts);
   }
 
   private renderToasts(s: WorkspaceSnapshot): void {
     const presentation = syncPresentation(s.sync);
-    const toasts = [presentation.toast, s.error, ...s.toasts.map((t) => t.text)].filter((t): t is string => !!t);
+    const toasts = [presentation.toast, s.error, ...s.toasts.map((t) => t.text), this.note].filter((t): t is string => !!t);
     fill(this.toastsEl, ...toasts.map((text) => h('div.toast', { 'data-testid': 'toast' }, text)));
   }
+}
 
-  private async rename(tab: TabView): Promise<void> {
-    const name = await askName(tab.name);
-    if (name) this.workspace?.rename(tab.tabId, name);
-  }
-
-  private async close(tab: TabView): Promise<void> {
-    if (await confirmClose(tab.name)) this.workspace?.close(tab.tabId);
-  }
+/** Where the focus is, in the keyboard map's terms. */
+function focusArea(element: Element | null): FocusArea {
+  if (!element) return 'other';
+  if (element.closest('.xterm')) return 'terminal';
+  if (element.closest('[role=tablist]')) return 'tabs';
+  if (element.closest('.session-list')) return 'sessions';
+  if (element.matches('input, textarea, select, [contenteditable]')) return 'field';
+  return 'other';
 }

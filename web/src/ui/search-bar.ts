@@ -10,16 +10,16 @@ export class SearchBar {
 
   constructor(private readonly target: () => XtermTerminal | null) {
     this.input = h('input', { placeholder: 'Search scrollback', 'aria-label': 'Search scrollback', 'data-testid': 'search-input' });
-    this.status = h('span.search-status');
+    this.status = h('span.search-status', { role: 'status' });
     this.input.addEventListener('keydown', (event) => {
       if (event.key === 'Escape') this.close();
       else if (event.key === 'Enter') this.find(!event.shiftKey);
     });
-    this.element = h('div.searchbar.hidden', {}, this.input,
-      h('button', { title: 'Previous', onclick: () => this.find(false) }, '↑'),
-      h('button', { title: 'Next', onclick: () => this.find(true) }, '↓'),
+    this.element = h('div.searchbar.hidden', { role: 'search' }, this.input,
+      h('button', { type: 'button', title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match', onclick: () => this.find(false) }, '↑'),
+      h('button', { type: 'button', title: 'Next match (Enter)', 'aria-label': 'Next match', onclick: () => this.find(true) }, '↓'),
       this.status,
-      h('button', { title: 'Close', onclick: () => this.close() }, '×'));
+      h('button', { type: 'button', title: 'Close (Escape)', 'aria-label': 'Close search', onclick: () => this.close() }, '×'));
   }
 
   open(): void {

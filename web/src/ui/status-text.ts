@@ -1,11 +1,13 @@
 // Words for the connection indicator and banners, from machine snapshots only.
 import type { WorkspaceSnapshot } from '../workspace/workspace';
 import type { SessionInfo } from '../protocol/messages';
+import type { AccessProblem } from './access-watch';
 
 export type IndicatorTone = 'ok' | 'busy' | 'down';
 
-export function indicator(snapshot: WorkspaceSnapshot): { tone: IndicatorTone; text: string } {
+export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | null = null): { tone: IndicatorTone; text: string } {
   const { host, handshake } = snapshot;
+  if (access === 'wrong_token') return { tone: 'down', text: 'token refused' };
   if (host.status === 'online') {
     if (handshake === 'ready') return { tone: 'ok', text: 'connected' };
     return { tone: 'busy', text: handshake === 'recovering' ? 'daemon recovering…' : 'connecting…' };
@@ -17,6 +19,8 @@ export function indicator(snapshot: WorkspaceSnapshot): { tone: IndicatorTone; t
     if (connection.retryInMs !== null && host.everOnline) {
       return { tone: 'down', text: `offline — reconnecting (attempt ${connection.attempt})` };
     }
+    if (access === 'unreachable') return { tone: 'down', text: 'daemon unreachable — retrying' };
+    if (access === 'upgrade_refused') return { tone: 'down', text: 'connection refused — retrying' };
     return { tone: 'down', text: host.everOnline ? 'offline' : 'cannot reach the daemon' };
   }
   return { tone: 'busy', text: host.everOnline ? 'reconnecting…' : 'connecting…' };

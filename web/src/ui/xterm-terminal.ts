@@ -1,5 +1,6 @@
 // xterm.js behind the TerminalPort the workspace writes to, plus what a person needs: fit to the
 // window, copy/paste (Ctrl+Shift+C / Ctrl+Shift+V), clickable links, search in the scrollback.
+// The page's own shortcuts (keymap.ts) are taken before xterm sees them.
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { SerializeAddon } from '@xterm/addon-serialize';
@@ -10,7 +11,6 @@ import type { TerminalPort } from '../workspace/terminal-port';
 export interface XtermCallbacks {
   onInput(data: string): void;
   onResize(cols: number, rows: number): void;
-  onSearchRequest(): void;
 }
 
 const SAVED_SCROLLBACK_LINES = 2000;
@@ -27,7 +27,11 @@ export class XtermTerminal implements TerminalPort {
       scrollback: 10_000,
       fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
-      theme: { background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252' },
+      theme: {
+        background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252',
+        scrollbarSliderBackground: 'rgba(76, 86, 106, 0.45)', scrollbarSliderHoverBackground: 'rgba(76, 86, 106, 0.7)',
+        scrollbarSliderActiveBackground: 'rgba(94, 105, 128, 0.85)',
+      },
     });
     for (const addon of [this.fitAddon, this.serializer, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
     this.term.open(element);
@@ -42,10 +46,6 @@ export class XtermTerminal implements TerminalPort {
       }
       if (key === 'v') {
         void navigator.clipboard?.readText().then((text) => text && this.term.paste(text), () => undefined);
-        return false;
-      }
-      if (key === 'f') {
-        callbacks.onSearchRequest();
         return false;
       }
       return true;

@@ -93,4 +93,30 @@ class AttachTmuxIT {
         assertThat(pane.screen()).contains("no session 'no-such-thing'");
     }
 
+    /**
+     * A shell asked its terminal questions while nobody watched; attaching replays them and the
+     * person's terminal (tmux here) answers: those answers must never be typed into the shell.
+     */
+    @Test
+    void attachingNeverTypesTheTerminalsAnswersToReplayedQueriesIntoTheSession() throws Exception {
+        DaemonProcess daemon = DaemonProcess.start(tmp.resolve("root"));
+        daemons.add(daemon);
+        String id = daemon.spawnShell();
+        daemon.input(id, "printf 'asked\\033[c\\033[6n\\n'\n");
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        while (!LimpetCli.run(daemon.root, "capture", id).out().contains("asked") && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        String env = "LIMPET_URL=http://127.0.0.1:" + daemon.port() + "/ LIMPET_TOKEN=" + daemon.token()
+                + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
+        pane = new TmuxPane(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach " + id
+                + "; sleep 600", () -> "");
+        pane.awaitScreen(s -> s.contains("asked"), "attached: the replay is shown");
+        Thread.sleep(1500); // tmux answers as it parses the replay
+        pane.type("echo after-$((4+5))", "Enter");
+        pane.awaitScreen(s -> s.contains("after-9"), "typing works");
+        String screen = LimpetCli.run(daemon.root, "capture", id).out();
+        String prompt = screen.substring(screen.indexOf("asked"));
+        assertThat(prompt).as("no answer (1;2c, n;mR) on the prompt:%n%s", screen).doesNotContainPattern("\\d;\\d+c|\\d+;\\d+R|\\?1;2c");
+    }
 }

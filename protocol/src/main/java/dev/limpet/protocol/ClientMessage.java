@@ -95,8 +95,21 @@ public sealed interface ClientMessage {
     @JsonTypeName("detach_session")
     record DetachSession(String reqId, String sessionId) implements SessionCommand {}
 
+    /**
+     * {@code reply} (added in protocol 1): the bytes are the client terminal's automatic answer to a
+     * query in the output (device attributes, cursor position, colours), not something a person
+     * typed; the daemon passes on only the replies of the attachment that typed last.
+     */
     @JsonTypeName("pty_input")
-    record PtyInput(String reqId, String sessionId, String data) implements SessionCommand {}
+    record PtyInput(String reqId, String sessionId, String data, Boolean reply) implements SessionCommand {
+        public PtyInput(String reqId, String sessionId, String data) {
+            this(reqId, sessionId, data, null);
+        }
+
+        public boolean isReply() {
+            return Boolean.TRUE.equals(reply);
+        }
+    }
 
     @JsonTypeName("pty_resize")
     record PtyResize(String reqId, String sessionId, Integer cols, Integer rows) implements SessionCommand {}

@@ -36,6 +36,9 @@ import java.util.concurrent.CompletionException;
  * daemon grants only {@code live}, it sends no acknowledgements. Every attachment (after a
  * {@code pty_desync} or a reconnect) asks for lossless again and starts its acknowledgements afresh.
  *
+ * <p>The person's terminal answers queries it finds in the output ({@link ReplyGuard}): answers to
+ * replayed output are dropped, answers to live queries are marked as replies.
+ *
  * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are discarded with a
  * bell, never queued: the person cannot see what those keys would do, and replaying them later into a
  * screen that changed meanwhile could run something unintended.
@@ -57,6 +60,7 @@ public final class AttachController implements HostRuntime.Listener {
     private final AttachSettings settings;
     private final OutputCursor cursor = new OutputCursor();
     private final AckPacer acks = new AckPacer();
+    private final ReplyGuard replies = new ReplyGuard();
     private final CompletableFuture<AttachOutcome> outcome = new CompletableFuture<>();
 
     // Loop-confined.
@@ -71,6 +75,8 @@ public final class AttachController implements HostRuntime.Listener {
     private Instant lastBell = Instant.MIN;
     private String statusShown;
     private boolean ackFlushQueued;
+    /** Where the current attachment's replay ends (live output follows). */
+    private long replayEnd = -1;
 
     public AttachController(HostRuntime runtime, Scheduler scheduler, AttachTerminal terminal, AttachSettings settings) {
         this.runtime = runtime;
@@ -149,7 +155,11 @@ public final class AttachController implements HostRuntime.Listener {
                 }
                 OutputChunk fresh = cursor.onOutput(OutputChunk.fromFrame(frame));
                 if (fresh != null && !fresh.isEmpty()) {
-                    terminal.write(fresh.bytes());
+                    byte[] bytes = fresh.bytes();
+                    terminal.write(bytes);
+                    if (!replies.replaying()) {
+                        replies.liveWritten(bytes, scheduler.clock().instant());
+                    }
                 }
             }
             case SNAPSHOT -> {
@@ -160,8 +170,16 @@ public final class AttachController implements HostRuntime.Listener {
             }
             default -> { }
         }
+        replayWrittenIfDone();
         acknowledge();
         finishIfExitReached();
+    }
+
+    /** The replay has been written once the cursor reaches the end offset the attach answered with. */
+    private void replayWrittenIfDone() {
+        if (replies.replaying() && cursor.have() >= replayEnd) {
+            replies.replayWritten(scheduler.clock().instant());
+        }
     }
 
     // ---- connection ------------------------------------------------------------------------------
@@ -273,6 +291,9 @@ public final class AttachController implements HostRuntime.Listener {
         }
         phase = Phase.ATTACHED;
         everAttached = true;
+        replayEnd = r.endOffset();
+        replies.replayStarted();
+        replayWrittenIfDone();
         switch (resume) {
             case LOST -> notice("limpet: reconnected to " + settings.hostName() + "; " + cursor.lostBytes()
                     + " bytes of output were lost (truncated: older than the daemon's buffer)");
@@ -359,9 +380,15 @@ public final class AttachController implements HostRuntime.Listener {
     }
 
     private void forward(byte[] keys) {
+        ReplyGuard.Verdict verdict = replies.classify(keys, scheduler.clock().instant());
+        if (verdict == ReplyGuard.Verdict.DROP) {
+            return; // the person's terminal answering a query in replayed output: never typed into the session
+        }
         DaemonClient client = runtime.active();
+        // Offset 1 marks the terminal's automatic reply to a live query (docs/protocol.md, "Terminal replies").
+        long kind = verdict == ReplyGuard.Verdict.REPLY ? 1 : 0;
         boolean sent = !settings.readOnly() && phase == Phase.ATTACHED && client != null
-                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, 0, keys));
+                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, kind, keys));
         if (!sent) {
             Instant now = scheduler.clock().instant();
             if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {

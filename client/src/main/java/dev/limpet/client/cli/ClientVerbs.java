@@ -7,7 +7,7 @@ public final class ClientVerbs {
     private ClientVerbs() {}
 
     public static List<Object> all() {
-        return List.of(new StatusCommand(), new NewCommand(), new LsCommand(), new SendCommand(), new CaptureCommand(),
+        return List.of(new StatusCommand(), new OpenCommand(), new NewCommand(), new LsCommand(), new SendCommand(), new CaptureCommand(),
                 new KillCommand(), new RmCommand(), new RenameCommand());
     }
 }

@@ -1,14 +1,23 @@
 package dev.limpet.client.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 @Command(name = "status", description = "Show the daemon this client reaches: pid, url, version, backend, sessions.")
 final class StatusCommand extends Verb {
+    @Option(names = "--show-token", description = "Also print the web UI's link with its token (keep it to yourself).")
+    boolean showToken;
+
     @Override
     public Integer call() {
-        JsonNode s = daemon().get("/api/status");
+        DaemonHttp http = daemon();
+        JsonNode s = http.get("/api/status");
         if (common.json) {
+            if (showToken && s instanceof ObjectNode o) {
+                o.put("link", UiLink.withToken(http.endpoint()));
+            }
             printJson(s);
             return 0;
         }
@@ -19,6 +28,7 @@ final class StatusCommand extends Verb {
         JsonNode r = s.path("recovery");
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),
                 text(r, "pruned"), text(r, "missing"), text(r, "failed"), text(r, "quarantined"));
+        out.println(webUiLine(http.endpoint(), showToken));
         for (JsonNode d : s.path("degraded")) {
             out.println("DEGRADED: " + d.asText());
         }
@@ -27,5 +37,11 @@ final class StatusCommand extends Verb {
         }
         out.flush();
         return 0;
+    }
+
+    /** The web UI's address; its token only when asked for, since a terminal's scrollback is often shared. */
+    static String webUiLine(DaemonEndpoint endpoint, boolean showToken) {
+        return showToken ? "web UI: " + UiLink.withToken(endpoint)
+                : "web UI: " + endpoint.baseUrl() + " (the link with its token: `limpet open`, or `limpet status --show-token`)";
     }
 }

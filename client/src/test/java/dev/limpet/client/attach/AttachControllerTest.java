@@ -430,4 +430,25 @@ class AttachControllerTest {
         assertThat(acksOn(first)).containsExactly(6L);
         assertThat(acksOn(daemon())).containsExactly(6L, 12L);
     }
+
+    List<String> repliesInto(FakeTransport t) {
+        return t.sentFrames().stream().filter(f -> f.kind() == FrameKind.INPUT && f.offset() == 1)
+                .map(f -> new String(f.payload(), StandardCharsets.UTF_8)).toList();
+    }
+
+    @Test
+    void theTerminalsAnswersToReplayedQueriesNeverReachTheSessionButAnswersToLiveOnesGoAsReplies() {
+        controller(false, true, "build");
+        ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        attachResult(attach, running, 0, 12, false);
+        output(12, "$ \033[c\033[6n ");  // the replay: questions asked while nobody watched
+        type("\033[?1;2c\033[5;3R");    // the person's terminal answers them
+        assertThat(typedInto(daemon())).as("no answer typed into the shell").isEmpty();
+        scheduler.advance(Duration.ofSeconds(2));
+        output(15, "\033[c");            // a live question
+        type("\033[?1;2c");
+        assertThat(repliesInto(daemon())).containsExactly("\033[?1;2c");
+        type("ls\r");
+        assertThat(typedInto(daemon())).contains("s1:ls\r");
+    }
 }

@@ -123,7 +123,8 @@ final class ClientConnection implements SessionStream.Owner {
             if (frame.kind() != FrameKind.INPUT) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "clients may send only pty_input binary frames");
             }
-            commands.binaryInput(this, dev.limpet.protocol.SessionIds.requireValid(frame.streamId()), frame.payload());
+            // The offset of an input frame says who produced it: 0 a person, 1 the client's terminal answering a query.
+            commands.binaryInput(this, dev.limpet.protocol.SessionIds.requireValid(frame.streamId()), frame.payload(), frame.offset() == 1);
         } catch (ProtocolException e) {
             error(null, "pty_input", null, e.code(), e.getMessage());
         } catch (BackendException e) {

@@ -29,6 +29,7 @@ final class Commands {
     private final ClientSessions clientSessions;
     private final Supplier<ServerMessage.InitialState> initialState;
     private final FlowSettings flow;
+    private final QueryAnswerer answerer = new QueryAnswerer();
 
     /**
      * Lossless flow: the window a client gets unless it asks for another ({@code defaultWindow}),
@@ -72,13 +73,14 @@ final class Commands {
                     sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env()))));
             case AttachSession m -> attach(c, m);
             case DetachSession m -> detach(c, m);
-            case PtyInput m -> input(c, validId(m.sessionId()), data(m));
+            case PtyInput m -> input(c, validId(m.sessionId()), data(m), m.isReply());
             case PtyResize m -> resize(c, m);
             case KillSession m -> kill(c, m);
             case RemoveSession m -> {
                 String id = validId(m.sessionId());
                 sessions.remove(id);
                 clientSessions.sessionRemoved(id);
+                answerer.forget(id);
                 c.send(new ServerMessage.Ack(m.reqId(), m.type()));
             }
             case RenameSession m -> {
@@ -125,6 +127,7 @@ final class Commands {
         boolean readOnly = m.wantsReadOnly();
         SessionStream previous = c.streams().remove(id);
         if (previous != null) {
+            answerer.detached(id, previous);
             previous.close();
         }
         if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
@@ -138,6 +141,9 @@ final class Commands {
         long since = m.since() == null ? -1 : m.since();
         Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         c.streams().put(id, stream);
+        if (!readOnly) {
+            answerer.attached(id, stream);
+        }
         var info = attachment.info();
         // A data plane without credit (a worker from before rpc 1.2) serves the attachment live.
         SessionStream.Flow granted = asked.lossless() && !info.credit() ? SessionStream.Flow.LIVE : asked;
@@ -182,23 +188,34 @@ final class Commands {
         if (stream == null) {
             throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
         }
+        answerer.detached(id, stream);
         stream.close();
         clientSessions.detached(c.clientSession(), id);
         c.send(new ServerMessage.Ack(m.reqId(), m.type()));
     }
 
-    void binaryInput(ClientConnection c, String sessionId, byte[] data) {
+    /** A binary {@code pty_input} frame; {@code reply}: its offset field said 1 (see docs/protocol.md). */
+    void binaryInput(ClientConnection c, String sessionId, byte[] data, boolean reply) {
         if (!c.helloDone()) {
             throw new ProtocolException(ErrorCode.HELLO_REQUIRED, "send hello{clientSessionKey, protocol} first");
         }
         barrier.check();
-        input(c, sessionId, data);
+        input(c, sessionId, data, reply);
     }
 
-    private void input(ClientConnection c, String id, byte[] data) {
+    private void input(ClientConnection c, String id, byte[] data, boolean reply) {
         SessionStream stream = c.streams().get(id);
         if (stream != null && stream.readOnly()) {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
+        }
+        if (reply) {
+            if (!answerer.answers(id, stream)) {
+                // Another viewer's terminal answers this session's queries: one answer, not one per viewer.
+                LOG.debug("connection {}: a terminal reply for {} from an attachment that does not answer; dropped", c.id(), id);
+                return;
+            }
+        } else if (stream != null) {
+            answerer.typed(id, stream);
         }
         if (stream != null && stream.cols() > 0) {
             // Resize policy "latest": the client that types sets the size.

@@ -110,10 +110,15 @@ final class SessionFeed {
         }
     }
 
+    /** The caller gave up on a join: it must not complete later, or its viewer would stay with nobody to close it. */
     private void abandon(Joining j) {
         synchronized (lock) {
             joining.remove(j.stream, j);
+            j.done.cancel(false); // tryComplete (under the same lock) then does nothing
             closeIfIdleLocked();
+        }
+        if (!j.done.isCancelled()) {
+            j.done.thenAccept(Attachment::close); // it completed just before: close what nobody will use
         }
     }
 

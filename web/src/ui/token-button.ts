@@ -1,0 +1,39 @@
+// The top bar's "Forget token" / "Remember token" control: the opt-out of keeping the daemon's
+// token in this browser (token.ts), with a note saying what changed.
+import { h } from './dom';
+
+/** Whether the browser keeps the token, and changing that. */
+export interface TokenControl {
+  remembered(): boolean;
+  forget(): void;
+  remember(): void;
+}
+
+export class TokenButton {
+  readonly element = h('button.token-button', { type: 'button', 'data-testid': 'token-button' });
+
+  constructor(private readonly control: TokenControl, private readonly note: (text: string) => void) {
+    this.element.addEventListener('click', () => this.toggle());
+    this.render();
+  }
+
+  private toggle(): void {
+    if (this.control.remembered()) {
+      this.control.forget();
+      this.note('This browser forgot the token. This page stays connected until you close or reload it; '
+        + '`limpet open` gives the link again.');
+    } else {
+      this.control.remember();
+      this.note('This browser keeps the token again: the plain address (a bookmark) opens limpet.');
+    }
+    this.render();
+  }
+
+  private render(): void {
+    const remembered = this.control.remembered();
+    this.element.textContent = remembered ? 'Forget token' : 'Remember token';
+    this.element.title = remembered
+      ? 'This browser keeps the daemon\'s token, so the plain address (a bookmark) opens limpet. Forget it here.'
+      : 'Keep the daemon\'s token in this browser, so the plain address (a bookmark) opens limpet.';
+  }
+}
