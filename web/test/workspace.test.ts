@@ -354,6 +354,18 @@ describe('Workspace', () => {
     expect(h.terminals.get('tab1')!.disposed).toBe(true);
   });
 
+  it('a refused rename shows a toast that goes away by itself', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.workspace.rename('tab1', 'api');
+    const rename = h.daemon.sent('rename_session').pop()!;
+    h.daemon.reply(rename, { type: 'command_error', code: 'session_not_found', message: 'no such session', retryable: false });
+    await flush();
+    expect(h.workspace.snapshot.toasts.map((t) => t.text)).toEqual([expect.stringMatching(/^rename session failed: /)]);
+    h.clock.advance(10_000);
+    expect(h.workspace.snapshot.toasts).toEqual([]);
+  });
+
   it('closing a tab stops its ack timer: nothing is acknowledged for a removed session', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]);

@@ -335,7 +335,7 @@ export class AppView {
 
   private renderToasts(s: WorkspaceSnapshot): void {
     const presentation = syncPresentation(s.sync);
-    const toasts = [presentation.toast, s.error, ...s.toasts.map((t) => t.text), this.note].filter((t): t is string => !!t);
+    const toasts = [presentation.toast, ...s.toasts.map((t) => t.text), this.note].filter((t): t is string => !!t);
     fill(this.toastsEl, ...toasts.map((text) => h('div.toast', { 'data-testid': 'toast' }, text)));
   }
 }

@@ -31,9 +31,7 @@ export interface WorkspaceSnapshot {
   /** Daemon sessions that no tab of this page holds. */
   unclaimed: SessionInfo[];
   warnings: string[];
-  /** The last failed intent, for a toast. */
-  error: string | null;
-  /** Passing messages: a tab closed elsewhere, keys refused. Each goes away by itself. */
+  /** Passing messages: a tab closed elsewhere, keys refused, a failed rename or close. Each goes away by itself. */
   toasts: Toast[];
 }
 

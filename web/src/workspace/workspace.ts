@@ -33,7 +33,6 @@ export class Workspace {
   private daemon: DaemonInfo | null = null;
   private sync: SyncState = INITIAL_SYNC_STATE;
   private warnings: string[] = [];
-  private error: string | null = null;
   private readonly toasts: Toasts;
   private readonly starter: SessionStarter;
   private readonly stepHost: StepHost = {
@@ -358,8 +357,7 @@ export class Workspace {
   private ask(command: Parameters<HostRuntime['request']>[0]): void {
     this.options.runtime.request(command).catch((error: unknown) => {
       if (error instanceof StaleGenerationError) return;
-      this.error = `${command.type.replace('_', ' ')} failed: ${describeError(error)}`;
-      this.changed();
+      this.toasts.show(`${command.type.replace('_', ' ')} failed: ${describeError(error)}`);
     });
   }
 
@@ -415,7 +413,7 @@ export class Workspace {
     return {
       host: this.options.runtime.snapshot, handshake: this.handshake, daemon: this.daemon, sync: this.sync,
       tabs, activeTabId: this.activeTabId, sessionRows: sessionRows(this.sync.sessions, tabs, link),
-      unclaimed: this.sync.sessions.filter((s) => !held.has(s.id)), warnings: this.warnings, error: this.error,
+      unclaimed: this.sync.sessions.filter((s) => !held.has(s.id)), warnings: this.warnings,
       toasts: this.toasts.list,
     };
   }
