@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import {
   launchBrowser, newPage, screenshot, snapshot, waitForLiveTab, waitForSnapshot,
 } from './support/browser.mjs';
+import { seriousViolations } from './support/axe.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { javaBinary, limpetJar } from './support/paths.mjs';
 
@@ -59,6 +60,8 @@ test('a finished command runs once: two reloads and a daemon restart never run i
   const tabId = first.tabs[1].tabId;
   await page.locator('[data-testid=tab-exited] button[data-action=restart]').waitFor();
   assert.match(await page.locator('[data-testid=tab-exited]').innerText(), /exited with code 0/);
+  await page.click(`.tab[data-tab-id="${tabId}"] .tab-name`);
+  assert.deepEqual(await seriousViolations(page, 'the exited offer'), [], 'axe on the exited tab and its offer');
   assert.deepEqual(linesOf(file), ['RAN']);
   const sessions = sessionIds();
   assert.equal(sessions.length, 2, 'a shell and the command');

@@ -6,6 +6,7 @@ import {
   countOccurrences, launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt,
   waitForScreen, waitForSnapshot,
 } from './support/browser.mjs';
+import { seriousViolations } from './support/axe.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { TcpProxy } from './support/tcp-proxy.mjs';
 
@@ -58,6 +59,11 @@ test('keys typed while the connection is down are shown as pending and arrive ex
   assert.equal(held.tabs[0].pendingKeys, 'echo ahead-$((40+2))'.length + 1, 'one pending key per key typed');
   await page.locator('[data-testid=pending-keys]', { hasText: `${held.tabs[0].pendingKeys} keys pending` }).waitFor();
   await screenshot(page, '60-keys-pending');
+  // Offline: the session list says so (not the green "running"), and the screen stays accessible.
+  const row = page.locator(`.session[data-session-id="${held.tabs[0].sessionId}"] .state`);
+  assert.match(await row.getAttribute('class'), /\bstate (offline|reconnecting)\b/);
+  assert.notEqual(await row.evaluate((e) => getComputedStyle(e).color), 'rgb(126, 192, 126)', 'not the colour of running');
+  assert.deepEqual(await seriousViolations(page, 'keys pending while offline'), [], 'axe with keys pending');
   assert.equal(outputLines(await screenOf(page, tabId), 'ahead-42'), 0, 'nothing ran while the link was down');
 
   await restore();
@@ -81,6 +87,7 @@ test('beyond 4 KiB held, typing is refused with a toast, and the refused keys ne
   await page.locator('[data-testid=toast]', { hasText: 'Typing refused' }).waitFor();
   await page.keyboard.press('Enter');
   await screenshot(page, '62-typing-refused');
+  assert.deepEqual(await seriousViolations(page, 'typing refused'), [], 'axe with the refusal toast');
   await restore();
   await waitForScreen(page, tabId, (t) => outputLines(t, 'kept') === 1, 'the keys that fitted to run');
   await page.waitForTimeout(500);
