@@ -1,6 +1,7 @@
 // Restart the daemon with kill -9 on the same data root and port: the page reconnects by itself
-// and typing works. With the embedded backend the session died with the daemon, so the tab must
-// say so and hold a fresh one; with a backend whose sessions survive, it is the same session.
+// and typing works. With the embedded backend the session died with the daemon: the tab says so
+// and offers Restart (it never starts one by itself); with a backend whose sessions survive, it is
+// the same session.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
@@ -30,8 +31,8 @@ test('kill -9 and restart: tabs reconnect and typing works', async () => {
   await screenshot(page, '30-daemon-down');
   await daemon.start();
 
-  const after = await waitForSnapshot(page, (s) => s.host === 'online' && s.handshake === 'ready' && s.tabs.length === 1 && s.tabs[0].phase === 'live',
-    'the tab to reconnect', 40_000);
+  let after = await waitForSnapshot(page, (s) => s.host === 'online' && s.handshake === 'ready' && s.tabs.length === 1
+    && (s.tabs[0].phase === 'live' || s.tabs[0].offer?.kind === 'lost'), 'the tab to reconnect', 40_000);
   const survived = after.tabs[0].sessionId === tab.sessionId;
   const backend = after.daemon.backend;
   const sessionsSurviveRestarts = backend !== 'embedded';
@@ -39,10 +40,12 @@ test('kill -9 and restart: tabs reconnect and typing works', async () => {
     assert.ok(survived, `backend ${backend}: the session survives the restart`);
     await waitForScreen(page, tab.tabId, 'before-restart', 'the old output');
   } else {
-    assert.ok(!survived, 'embedded backend: the old session died with the daemon, the tab holds a new one');
-    assert.match(after.tabs[0].notice ?? '', /gone|new one/);
-    await page.locator('[data-testid=tab-notice]').waitFor();
+    assert.equal(after.tabs[0].offer?.kind, 'lost', 'embedded backend: the session died with the daemon and the tab says so');
+    assert.equal((await daemon.api('/api/sessions')).length, 1, 'no session was started by the page');
     await page.locator('[data-testid=banner-degraded]').first().waitFor();
+    await page.locator('[data-testid=tab-offer] button[data-action=restart]').click();
+    after = await waitForSnapshot(page, (s) => s.tabs[0].phase === 'live', 'the restarted session', 20_000);
+    assert.notEqual(after.tabs[0].sessionId, tab.sessionId, 'Restart bound the tab to a new session');
   }
   assert.equal(after.tabs[0].tabId, tab.tabId, 'the same tab');
   await typeInTerminal(page, 'echo after-restart\n');

@@ -78,3 +78,12 @@ describe('session list sync machine', () => {
     expect(syncPresentation(failed)).toEqual({ blockingSpinner: false, toast: null, error: 'down' });
   });
 });
+
+describe('session list sync: one session seen in an attach_result', () => {
+  it('replaces that session in the list (a fresher viewer count) and never adds one the lists do not hold', () => {
+    const ready = run(INITIAL_SYNC_STATE, { type: 'LOAD' }, { type: 'LOADED', loadId: 1, sessions: [session('a'), session('b')] });
+    const seen = run(ready, { type: 'SEEN', session: { ...session('b'), attached: 2 } });
+    expect(seen.sessions.map((s) => [s.id, s.attached])).toEqual([['a', 0], ['b', 2]]);
+    expect(run(ready, { type: 'SEEN', session: session('gone') })).toBe(ready);
+  });
+});

@@ -78,29 +78,13 @@ describe('Workspace', () => {
     store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'hello' }));
     const h = makeWorkspace(store);
     expect(h.terminals.get('t1')!.text).toBe('hello');
-    await connectAndList(h, [session('s1', { end_offset: 11 })]);
-    const attach = h.daemon.attached('s1', 5);
+    await connectAndList(h, [session('s1', { end_offset: 11, label: 'build' })]);
+    const attach = h.daemon.attached('s1', 5, { session: session('s1', { end_offset: 11, label: 'build' }) });
     expect(attach.since).toBe(5);
     h.daemon.output('s1', 11, ' world');
     expect(h.terminals.get('t1')!.text).toBe('hello world');
     expect(h.terminals.get('t1')!.resets).toBe(0);
     expect(h.workspace.snapshot.tabs[0]).toMatchObject({ name: 'build', phase: 'live' });
-  });
-
-  it('respawns a remembered tab whose session is gone and says so', async () => {
-    const store = new MemoryStore();
-    store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: 't1', tabs: [
-      { tabId: 't1', name: 'work', serverSessionId: 'old', daemonInstanceId: 'd-1', renderedOffset: 50, command: ['bash', '-l'], cwd: '/srv' },
-    ] }));
-    const h = makeWorkspace(store);
-    await connectAndList(h, []);
-    const spawn = h.daemon.sent('spawn_session')[0]!;
-    expect(spawn).toMatchObject({ command: ['bash', '-l'], cwd: '/srv', label: 'work' });
-    expect(h.workspace.snapshot.tabs[0]!.notice).toContain('gone');
-    h.daemon.reply(spawn, { type: 'spawn_result', session: session('new1', { label: 'work' }) });
-    await flush();
-    h.daemon.attached('new1', 0);
-    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ sessionId: 'new1', phase: 'live' });
   });
 
   it('when the link drops: reconnecting overlay, then reattach from the received offset, overlap dropped', async () => {
@@ -349,14 +333,12 @@ describe('Workspace', () => {
     expect(reattach.pop()).toMatchObject({ session_id: 'yes', since: 4500, flow: 'lossless' });
   });
 
-  it('input and resize go to the live session only', async () => {
+  it('resize goes to the live session only', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]);
-    h.workspace.input('tab1', 'early');
+    h.workspace.resize('tab1', 90, 20);
     h.daemon.attached('s1', 0);
-    h.workspace.input('tab1', 'ls\r');
     h.workspace.resize('tab1', 120, 40);
-    expect(h.daemon.sent('pty_input')).toEqual([{ type: 'pty_input', session_id: 's1', data: 'ls\r' }]);
     expect(h.daemon.sent('pty_resize')).toEqual([{ type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 }]);
   });
 
@@ -370,6 +352,18 @@ describe('Workspace', () => {
     expect(h.daemon.sent('remove_session')).toEqual([expect.objectContaining({ session_id: 's1' })]);
     expect(h.workspace.snapshot.tabs.map((t) => t.tabId)).toEqual(['tab2']);
     expect(h.terminals.get('tab1')!.disposed).toBe(true);
+  });
+
+  it('a refused rename shows a toast that goes away by itself', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.workspace.rename('tab1', 'api');
+    const rename = h.daemon.sent('rename_session').pop()!;
+    h.daemon.reply(rename, { type: 'command_error', code: 'session_not_found', message: 'no such session', retryable: false });
+    await flush();
+    expect(h.workspace.snapshot.toasts.map((t) => t.text)).toEqual([expect.stringMatching(/^rename session failed: /)]);
+    h.clock.advance(10_000);
+    expect(h.workspace.snapshot.toasts).toEqual([]);
   });
 
   it('closing a tab stops its ack timer: nothing is acknowledged for a removed session', async () => {

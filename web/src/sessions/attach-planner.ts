@@ -1,36 +1,49 @@
 // The attach planner: given the tabs this browser tab remembers and the daemon's session list,
-// decide which tabs reattach (and from which offset), which need a fresh session (and why), and
-// which daemon sessions no tab holds.
+// decide what each tab does: reattach (and from which offset), show how its program ended, wait
+// for a person to show it, close because its session was removed, or say that it has none.
+//
+// The rule it enforces: a plan never starts a session on its own. The only step that spawns is
+// `start`, for a tab whose start a person asked for (+ Terminal, Restart, New) and that was never
+// sent to the daemon. A finished program is shown finished, never run again; a session removed
+// elsewhere closes its tab; a session the daemon does not know says so and waits for a person.
+// A `recoverable` session (its program was lost with a daemon or machine) is attached when a
+// person shows its tab: the daemon decides whether to revive it; the page never spawns for it.
 import type { SessionInfo } from '../protocol/messages';
 import type { TabRecord } from './tab-record';
 
-export type RespawnReason =
-  | 'never_started' // the tab has no session yet (its spawn never completed)
-  | 'gone' // the daemon does not know the session any more
-  | 'exited' // the session's program ended
-  | 'other_daemon'; // the tab's session belongs to a different daemon
-
-export interface ReattachStep {
-  tabId: string;
-  sessionId: string;
-  /** Offset to resume from; undefined = "I have nothing" (the daemon sends snapshot/ring). */
-  since: number | undefined;
-  session: SessionInfo;
-}
-
-export interface RespawnStep {
-  tabId: string;
-  reason: RespawnReason;
-  previousSessionId: string | null;
-  /** The exited session, when there is one, to say how it ended. */
-  previous: SessionInfo | null;
-}
+export type TabStep =
+  /** Running or starting (or a state this page does not know): reattach from `since`. */
+  | { kind: 'attach'; tabId: string; sessionId: string; since: number | undefined; session: SessionInfo }
+  /** The program exited: attach to show its output and exit status; nothing is started. */
+  | { kind: 'show_exit'; tabId: string; sessionId: string; since: number | undefined; session: SessionInfo }
+  /** Recoverable: attach once a person shows the tab; the daemon decides (revive or refuse). */
+  | { kind: 'attach_when_shown'; tabId: string; sessionId: string; session: SessionInfo }
+  /** Not in the list, never seen in one (spawned moments ago): attach, the daemon's answer decides. */
+  | { kind: 'confirm'; tabId: string; sessionId: string }
+  /** The daemon refused to attach a session it lists (recoverable and not revived, or a stale list). */
+  | { kind: 'refused'; tabId: string; sessionId: string; session: SessionInfo }
+  /** The session was removed (elsewhere: another page, the CLI) or another tab holds it: close the tab. */
+  | { kind: 'close'; tabId: string; sessionId: string; reason: 'removed' | 'duplicate' }
+  /** The session belonged to another daemon: "this session no longer exists", a New button. */
+  | { kind: 'no_longer_exists'; tabId: string; sessionId: string }
+  /** A person asked for a session (while offline) and the request was never sent: send it now. */
+  | { kind: 'start'; tabId: string }
+  /** A start was sent but its answer was lost with the connection: it may be running; ask a person. */
+  | { kind: 'start_unconfirmed'; tabId: string }
+  /** No session and no start pending (a start failed): wait for a person. */
+  | { kind: 'idle'; tabId: string };
 
 export interface AttachPlan {
-  reattach: ReattachStep[];
-  respawn: RespawnStep[];
+  steps: TabStep[];
   /** Server sessions no tab holds, oldest first. */
   unclaimed: SessionInfo[];
+  /** Sessions a fresh page opens as tabs on its first plan: the running ones no tab holds. */
+  open: SessionInfo[];
+  /**
+   * Whether a fresh page starts one shell on its first plan: a person opened limpet in a new
+   * browser tab and the daemon runs nothing to show. Never on a reload or a reconnect.
+   */
+  startShell: boolean;
 }
 
 export interface PlanInput {
@@ -39,55 +52,49 @@ export interface PlanInput {
   daemonInstanceId: string;
   /** Whether each tab's terminal still holds the output up to its renderedOffset. */
   hasRenderedContent(tabId: string): boolean;
+  /** Sessions whose attach the daemon answered with `session_not_found` on this connection. */
+  refused?: ReadonlySet<string>;
+  /** True for the first plan of a page that remembered no tabs (a new browser tab, not a reload). */
+  firstPlanOfFreshPage?: boolean;
 }
 
 export function planAttach(input: PlanInput): AttachPlan {
   const byId = new Map(input.sessions.map((s) => [s.id, s]));
   const claimed = new Set<string>();
-  const reattach: ReattachStep[] = [];
-  const respawn: RespawnStep[] = [];
-  for (const tab of input.tabs) {
-    const id = tab.serverSessionId;
-    if (id === null) {
-      respawn.push({ tabId: tab.tabId, reason: 'never_started', previousSessionId: null, previous: null });
-      continue;
-    }
-    if (tab.daemonInstanceId !== null && tab.daemonInstanceId !== input.daemonInstanceId) {
-      respawn.push({ tabId: tab.tabId, reason: 'other_daemon', previousSessionId: id, previous: null });
-      continue;
-    }
-    const session = byId.get(id);
-    if (!session || claimed.has(id)) {
-      respawn.push({ tabId: tab.tabId, reason: 'gone', previousSessionId: id, previous: null });
-      continue;
-    }
-    claimed.add(id);
-    if (session.state === 'exited') {
-      respawn.push({ tabId: tab.tabId, reason: 'exited', previousSessionId: id, previous: session });
-      continue;
-    }
-    const canResume = tab.renderedOffset >= 0 && tab.renderedOffset <= session.end_offset && input.hasRenderedContent(tab.tabId);
-    reattach.push({ tabId: tab.tabId, sessionId: id, since: canResume ? tab.renderedOffset : undefined, session });
-  }
+  const steps = input.tabs.map((tab) => {
+    const step = planTab(tab, byId, claimed, input);
+    if (tab.serverSessionId !== null && step.kind !== 'close' && step.kind !== 'no_longer_exists') claimed.add(tab.serverSessionId);
+    return step;
+  });
   const unclaimed = input.sessions
     .filter((s) => !claimed.has(s.id))
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
-  return { reattach, respawn, unclaimed };
+  const fresh = input.firstPlanOfFreshPage === true;
+  const open = fresh ? unclaimed.filter((s) => s.state === 'running' || s.state === 'starting') : [];
+  return { steps, unclaimed, open, startShell: fresh && input.tabs.length === 0 && open.length === 0 };
 }
 
-/** A line for the tab saying why it shows a new session. */
-export function respawnNotice(step: RespawnStep): string | null {
-  switch (step.reason) {
-    case 'never_started':
-      return null;
-    case 'gone':
-      return 'The previous session is gone (the daemon no longer has it); this is a new one.';
-    case 'other_daemon':
-      return 'The previous session belonged to another daemon; this is a new one.';
-    case 'exited': {
-      const p = step.previous;
-      const how = p?.exit_signal ? `was killed by SIG${p.exit_signal}` : `exited with code ${p?.exit_code ?? '?'}`;
-      return `The previous session ${how}; this is a new one.`;
-    }
+function planTab(tab: TabRecord, byId: Map<string, SessionInfo>, claimed: Set<string>, input: PlanInput): TabStep {
+  const tabId = tab.tabId;
+  const sessionId = tab.serverSessionId;
+  if (sessionId === null) {
+    if (tab.start === 'requested') return { kind: 'start', tabId };
+    if (tab.start === 'sent') return { kind: 'start_unconfirmed', tabId };
+    return { kind: 'idle', tabId };
   }
+  if (tab.daemonInstanceId !== null && tab.daemonInstanceId !== input.daemonInstanceId) {
+    return { kind: 'no_longer_exists', tabId, sessionId };
+  }
+  if (claimed.has(sessionId)) return { kind: 'close', tabId, sessionId, reason: 'duplicate' };
+  const session = byId.get(sessionId);
+  const refused = input.refused?.has(sessionId) ?? false;
+  if (!session) {
+    return tab.listed || refused ? { kind: 'close', tabId, sessionId, reason: 'removed' } : { kind: 'confirm', tabId, sessionId };
+  }
+  if (refused) return { kind: 'refused', tabId, sessionId, session };
+  if (session.state === 'recoverable') return { kind: 'attach_when_shown', tabId, sessionId, session };
+  const canResume = tab.renderedOffset >= 0 && tab.renderedOffset <= session.end_offset && input.hasRenderedContent(tabId);
+  const since = canResume ? tab.renderedOffset : undefined;
+  if (session.state === 'exited') return { kind: 'show_exit', tabId, sessionId, since, session };
+  return { kind: 'attach', tabId, sessionId, since, session };
 }

@@ -26,6 +26,8 @@ export type SyncEvent =
   | { type: 'LOADED'; loadId: number; sessions: SessionInfo[] }
   | { type: 'FAILED'; loadId: number; error: string }
   | { type: 'PUSHED'; sessions: SessionInfo[] }
+  /** One session as an attach_result described it (fresher than the list: its viewer count includes us). */
+  | { type: 'SEEN'; session: SessionInfo }
   | { type: 'RESET' };
 
 export const INITIAL_SYNC_STATE: SyncState = { status: 'idle', sessions: [], error: null, loadId: 0, everLoaded: false };
@@ -54,6 +56,11 @@ export function syncTransition(state: SyncState, event: SyncEvent): SyncState {
         return { ...state, status: 'ready', sessions: event.sessions, error: null, everLoaded: true, loadId: state.loadId + 1 };
       }
       return { ...state, sessions: event.sessions };
+    case 'SEEN': {
+      const i = state.sessions.findIndex((s) => s.id === event.session.id);
+      if (i < 0) return state; // not listed (yet, or any more): the lists decide what exists
+      return { ...state, sessions: state.sessions.map((s, j) => (j === i ? event.session : s)) };
+    }
     case 'RESET':
       return { ...INITIAL_SYNC_STATE, loadId: state.loadId + 1 };
   }

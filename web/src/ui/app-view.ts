@@ -4,6 +4,7 @@
 import type { Workspace, WorkspaceSnapshot } from '../workspace/workspace';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
+import type { TabOffer } from '../sessions/tab-messages';
 import type { AccessProblem } from './access-watch';
 import { banners } from './banners';
 import { askCommand, askName, confirmClose, isDialogOpen, showShortcuts } from './dialogs';
@@ -12,7 +13,7 @@ import { commandFor, neighbourTab, type Command, type FocusArea } from './keymap
 import { SearchBar } from './search-bar';
 import { SessionList } from './session-list';
 import { Sidebar } from './sidebar';
-import { indicator, sessionStateText } from './status-text';
+import { indicator } from './status-text';
 import { TabBar } from './tab-bar';
 import { TokenButton, type TokenControl } from './token-button';
 import { XtermTerminal } from './xterm-terminal';
@@ -230,6 +231,13 @@ export class AppView {
     this.focusTerminalNow();
   }
 
+  /** Restart, New, Start again or Try again: the program runs in the tab, and the focus goes there. */
+  private takeOffer(tabId: string, action: TabOffer['action']): void {
+    if (action === 'retry') this.workspace?.retry(tabId);
+    else this.workspace?.restart(tabId);
+    this.focusTerminalNow();
+  }
+
   private showNote(text: string): void {
     this.note = text;
     clearTimeout(this.noteTimer);
@@ -314,22 +322,20 @@ export class AppView {
   private renderNotice(tab: TabView | undefined): void {
     const parts: HTMLElement[] = [];
     if (tab?.notice) parts.push(h('div.notice', { 'data-testid': 'tab-notice' }, tab.notice));
-    if (tab?.phase === 'exited') {
-      const s = tab.session;
-      const how = s ? sessionStateText(s) : 'exited';
-      parts.push(h('div.notice.exited', { 'data-testid': 'tab-exited' }, `The program ${how}. `,
-        h('button', { type: 'button', onclick: () => this.workspace?.restart(tab.tabId) }, 'Restart'),
-        h('button', { type: 'button', onclick: () => void this.close(tab) }, 'Close')));
-    }
-    if (tab?.phase === 'failed') {
-      parts.push(h('div.notice.failed', {}, h('button', { type: 'button', onclick: () => this.workspace?.restart(tab.tabId) }, 'Try again')));
+    const offer = tab?.offer;
+    if (tab && offer) {
+      const exited = tab.phase === 'exited';
+      parts.push(h(`div.notice.${exited ? 'exited' : 'failed'}`, { 'data-testid': exited ? 'tab-exited' : 'tab-offer', 'data-offer': offer.kind },
+        `${offer.message} `,
+        h('button', { type: 'button', 'data-action': offer.action, onclick: () => this.takeOffer(tab.tabId, offer.action) }, offer.button),
+        h('button', { type: 'button', 'data-action': 'close', onclick: () => void this.close(tab) }, 'Close')));
     }
     fill(this.noticeEl, ...parts);
   }
 
   private renderToasts(s: WorkspaceSnapshot): void {
     const presentation = syncPresentation(s.sync);
-    const toasts = [presentation.toast, s.error, this.note].filter((t): t is string => !!t);
+    const toasts = [presentation.toast, ...s.toasts.map((t) => t.text), this.note].filter((t): t is string => !!t);
     fill(this.toastsEl, ...toasts.map((text) => h('div.toast', { 'data-testid': 'toast' }, text)));
   }
 }

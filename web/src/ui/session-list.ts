@@ -1,11 +1,12 @@
-// The sidebar's session list: every daemon session, one button each, with one Tab stop for the
+// The sidebar's session list: every daemon session, one button each (the workspace's session rows:
+// a tab's name, "offline" while not connected, live viewer counts), with one Tab stop for the
 // list (roving tabindex). ↑/↓ and Home/End move the focus; Enter or Space opens the session in a
 // tab of this page (or shows the tab that has it) and puts the focus in its terminal.
 import { syncPresentation } from '../sessions/session-list-sync';
 import type { WorkspaceSnapshot } from '../workspace/workspace';
 import { fill, h } from './dom';
 import { rovingTarget } from './keymap';
-import { commandText, sessionStateText } from './status-text';
+import { commandText } from './status-text';
 
 export class SessionList {
   readonly element = h('div.session-list', { 'data-testid': 'session-list' });
@@ -20,9 +21,8 @@ export class SessionList {
   /** `refused`: the daemon refused the token, so there is nothing to load (the page stopped). */
   render(s: WorkspaceSnapshot, refused: boolean): void {
     const presentation = syncPresentation(s.sync);
-    const openHere = new Map(s.tabs.filter((t) => t.sessionId).map((t) => [t.sessionId!, t.tabId]));
     const loading = presentation.blockingSpinner || (s.sync.status === 'idle' && !s.sync.everLoaded);
-    const signature = JSON.stringify([refused, loading, presentation.error, s.activeTabId, [...openHere], s.sync.sessions]);
+    const signature = JSON.stringify([refused, loading, presentation.error, s.activeTabId, s.sessionRows]);
     if (signature === this.signature) return;
     this.signature = signature;
     if (refused) {
@@ -37,25 +37,25 @@ export class SessionList {
       this.ids = [];
       return fill(this.element, h('div.list-error', {}, `Could not load sessions: ${presentation.error}`));
     }
-    this.ids = s.sync.sessions.map((session) => session.id);
+    this.ids = s.sessionRows.map((row) => row.session.id);
     if (!this.rovingId || !this.ids.includes(this.rovingId)) {
       const shownHere = s.tabs.find((t) => t.tabId === s.activeTabId)?.sessionId;
       this.rovingId = shownHere && this.ids.includes(shownHere) ? shownHere : this.ids[0] ?? null;
     }
     const focused = this.focusedId();
-    const rows = s.sync.sessions.map((session) => {
-      const tabId = openHere.get(session.id);
-      const shown = tabId !== undefined && tabId === s.activeTabId;
+    const rows = s.sessionRows.map((row) => {
+      const session = row.session;
+      const shown = row.tabId !== null && row.tabId === s.activeTabId;
       return h('li', {}, h(`button.session${shown ? '.active' : ''}`, {
-        type: 'button', 'data-session-id': session.id, 'data-state': session.state, title: `${session.id} · ${session.cwd}`,
+        type: 'button', 'data-session-id': session.id, 'data-state': row.state, title: `${session.id} · ${session.cwd}`,
         tabindex: session.id === this.rovingId ? '0' : '-1', 'aria-current': shown ? 'true' : undefined,
         onclick: () => this.open(session.id),
       },
-      h('span.session-head', {}, h('span.session-label', {}, session.label || session.id),
-        h(`span.state.${session.state}`, {}, sessionStateText(session))),
+      h('span.session-head', {}, h('span.session-label', {}, row.name),
+        h(`span.state.${row.state}`, {}, row.stateText)),
       h('span.session-command', {}, commandText(session.command)),
-      h('span.session-foot', {}, tabId ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
-        session.attached > 0 ? h('span.viewers', {}, `${session.attached} viewer${session.attached > 1 ? 's' : ''}`) : null)));
+      h('span.session-foot', {}, row.tabId ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
+        row.viewers ? h('span.viewers', {}, `${row.viewers} viewer${row.viewers > 1 ? 's' : ''}`) : null)));
     });
     fill(this.element, rows.length ? h('ul.sessions', { 'aria-label': 'Sessions' }, ...rows) : h('div.list-empty', {}, 'No sessions yet.'));
     if (focused) this.button(focused)?.focus();

@@ -1,6 +1,5 @@
 // Words for the connection indicator and banners, from machine snapshots only.
 import type { WorkspaceSnapshot } from '../workspace/workspace';
-import type { SessionInfo } from '../protocol/messages';
 import type { AccessProblem } from './access-watch';
 
 export type IndicatorTone = 'ok' | 'busy' | 'down';
@@ -24,13 +23,6 @@ export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | n
     return { tone: 'down', text: host.everOnline ? 'offline' : 'cannot reach the daemon' };
   }
   return { tone: 'busy', text: host.everOnline ? 'reconnecting…' : 'connecting…' };
-}
-
-export function sessionStateText(session: SessionInfo): string {
-  if (session.state === 'exited') {
-    return session.exit_signal ? `killed (SIG${session.exit_signal})` : `exited (${session.exit_code ?? '?'})`;
-  }
-  return session.state;
 }
 
 export function commandText(command: string[]): string {

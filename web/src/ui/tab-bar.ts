@@ -2,7 +2,7 @@
 // focus, Enter or Space shows the tab and puts the focus in its terminal. Rename and close also
 // have keys (F2, Delete; see keymap.ts, announced with aria-keyshortcuts), so their small buttons
 // are for the mouse only: out of the Tab order and hidden from assistive technology (a tablist may
-// hold nothing but tabs).
+// hold nothing but tabs). A tab holding keys typed while reconnecting shows how many are pending.
 import type { TabView } from '../workspace/tab-session';
 import { fill, h } from './dom';
 import { rovingTarget } from './keymap';
@@ -35,7 +35,7 @@ export class TabBar {
 
   /** Renders when something shown changed, keeping the focus on the tab that had it. */
   render(tabs: TabView[], activeTabId: string | null): void {
-    const signature = JSON.stringify([activeTabId, tabs.map((t) => [t.tabId, t.name, t.phase, t.sessionId])]);
+    const signature = JSON.stringify([activeTabId, tabs.map((t) => [t.tabId, t.name, t.phase, t.sessionId, t.pendingKeys])]);
     if (signature === this.signature) return;
     const activeChanged = activeTabId !== this.activeTabId;
     this.signature = signature;
@@ -79,12 +79,14 @@ export class TabBar {
     },
     h('div.tab-handle', {
       role: 'tab', id: `tab-${tab.tabId}`, 'aria-selected': String(active), 'aria-controls': `panel-${tab.tabId}`,
-      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: phase ? `${tab.name} (${phase})` : tab.name,
+      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: [tab.name, phase ? ` (${phase})` : '', tab.pendingKeys > 0 ? `, ${pendingText(tab.pendingKeys)}` : ''].join(''),
       'aria-keyshortcuts': 'F2 Delete',
     },
     h(`span.dot.${tab.phase}`, { 'aria-hidden': 'true' }),
     h('span.tab-name', {}, tab.name),
-    phase ? h('span.visually-hidden', {}, ` (${phase})`) : null),
+    phase ? h('span.visually-hidden', {}, ` (${phase})`) : null,
+    tab.pendingKeys > 0 ? h('span.state.starting.pending-keys', { 'data-testid': 'pending-keys' },
+      h('span.visually-hidden', {}, ', '), pendingText(tab.pendingKeys)) : null),
     this.mouseButton('rename', `Rename ${tab.name}`, 'Rename (F2)', '✎', () => this.actions.rename(tab)),
     this.mouseButton('close', `Close ${tab.name}`, 'Close: ends the program (Ctrl+Shift+X)', '×', () => this.actions.close(tab)));
   }
@@ -129,4 +131,9 @@ export class TabBar {
   private handle(tabId: string): HTMLElement | null {
     return this.element.querySelector<HTMLElement>(`.tab[data-tab-id="${tabId}"] [role=tab]`);
   }
+}
+
+/** The badge on a tab holding keys typed while reconnecting (part of the tab's accessible name). */
+function pendingText(keys: number): string {
+  return `${keys} key${keys > 1 ? 's' : ''} pending`;
 }

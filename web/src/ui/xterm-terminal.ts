@@ -82,6 +82,15 @@ export class XtermTerminal implements TerminalPort {
     this.term.focus();
   }
 
+  onTitleChange(listener: (title: string) => void): void {
+    this.term.onTitleChange(listener);
+  }
+
+  /** A visible bell: the terminal flashes (no sound: a refused key must not startle). */
+  bell(): void {
+    this.element.animate?.([{ filter: 'brightness(2.2)' }, { filter: 'none' }], { duration: 250 });
+  }
+
   dispose(): void {
     this.term.dispose();
     this.element.remove();

@@ -6,6 +6,7 @@ import type { KeyValueStore } from './terminal-port';
 export const CLIENT_KEY = 'limpet.clientSessionKey';
 export const WORKSPACE_KEY = 'limpet.workspace';
 const SCREEN_PREFIX = 'limpet.screen.';
+const DEFAULT_PROGRAM_KEY = 'limpet.defaultProgram';
 
 export interface SavedScreen {
   offset: number;
@@ -48,6 +49,18 @@ export function saveScreen(session: KeyValueStore, tabId: string, screen: SavedS
 
 export function forgetScreen(session: KeyValueStore, tabId: string): void {
   session.removeItem(SCREEN_PREFIX + tabId);
+}
+
+/**
+ * The name of the program the daemon starts when asked for no command in particular (the user's
+ * shell), learnt from the last such start: a tab opened while offline is named after it at once.
+ */
+export function loadDefaultProgram(session: KeyValueStore): string | null {
+  return session.getItem(DEFAULT_PROGRAM_KEY);
+}
+
+export function saveDefaultProgram(session: KeyValueStore, name: string): void {
+  trySet(session, DEFAULT_PROGRAM_KEY, name);
 }
 
 /** Storage can be full or disabled; losing a saved screen only costs a full replay. */

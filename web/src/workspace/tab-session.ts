@@ -2,20 +2,25 @@
 // without gaps or duplicates, tracks the rendered offset in xterm's write callbacks, and carries out
 // the flow decisions of its OutputStream (lossless with coalesced pty_ack, live via pty_flow while
 // the backlog is high or the page hidden, re-attach with `since` after a desync). The decisions are
-// the stream's; this class only runs their effects with the clock and the link.
+// the stream's; this class only runs their effects with the clock and the link. It also holds the
+// keys typed while it waits for its session (type-ahead.ts) and names itself (tab-name.ts).
 import type { Clock, TimerHandle } from '../core/clock';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
 import type { AttachResult, ClientCommand, SessionInfo } from '../protocol/messages';
 import { OutputStream, type AttachFlow, type FlowEffect, type FlowLimits } from '../sessions/output-stream';
+import { exitedOffer, type KeysNotSentReason, type TabOffer } from '../sessions/tab-messages';
+import { cleanTitle, isPersonLabel, tabName } from '../sessions/tab-name';
 import type { TabRecord } from '../sessions/tab-record';
-import type { TerminalPort } from './terminal-port';
+import { decideInput, TypeAhead, type InputTarget } from '../sessions/type-ahead';
+import { forgetScreen, loadScreen, saveScreen } from './persistence';
+import type { KeyValueStore, TerminalPort } from './terminal-port';
 
 export type TabPhase =
   | 'opening' // waiting for its first attach in this page (overlay spinner)
   | 'live' // attached, output flowing
   | 'reconnecting' // the link is down or a re-attach is in flight (overlay over the old screen)
-  | 'exited' // the program ended
-  | 'failed'; // could not be started or attached
+  | 'exited' // the program ended (the offer says how, and offers Restart)
+  | 'failed'; // no program to show: not started, not attachable, or no longer existing (see offer)
 
 export interface TabView {
   tabId: string;
@@ -26,24 +31,33 @@ export interface TabView {
   /** Whether the first attach in this page has completed. */
   loadedOnce: boolean;
   readOnly: boolean;
-  /** Shown above the terminal: why this tab holds a new session, or what failed. */
+  /** Shown above the terminal: what the tab is waiting for. */
   notice: string | null;
+  /** Why the tab shows no live program, and what a person can ask for (Restart, New, Try again). */
+  offer: TabOffer | null;
+  /** Keys typed while reconnecting, waiting to be sent (see type-ahead.ts). */
+  pendingKeys: number;
 }
 
 export interface TabLink {
   attach(tab: TabSession, since: number | undefined): void;
   /** Detaches (the backlog passed the ceiling); the stream asks to re-attach once drained. */
   detach(tab: TabSession): void;
-  /** Sends a command that has no reply (pty_ack, pty_flow); dropped when offline. */
-  send(command: ClientCommand): void;
+  /** Sends a command that has no reply (pty_input, pty_ack, pty_flow); false when offline. */
+  send(command: ClientCommand): boolean;
   changed(): void;
+  /** `keys` typed into this tab will not be sent; the bell has rung, the link says why. */
+  keysNotSent(tab: TabSession, keys: number, reason: KeysNotSentReason): void;
 }
 
 export class TabSession {
   readonly stream: OutputStream;
+  readonly typeAhead = new TypeAhead();
   view: TabView;
   /** Whether the terminal shows output that `stream.rendered` describes (restored or rendered). */
   hasContent = false;
+  /** A recoverable session waits for a person to show this tab before it is attached. */
+  awaitingShow = false;
   /** Set while an attach is in flight whose answer should reset the terminal first. */
   private resetOnAttach = false;
   private ackTimer: TimerHandle | null = null;
@@ -58,8 +72,9 @@ export class TabSession {
     this.stream = new OutputStream(limits);
     this.view = {
       tabId: record.tabId, name: record.name, sessionId: record.serverSessionId, session: null,
-      phase: 'opening', loadedOnce: false, readOnly: false, notice: null,
+      phase: 'opening', loadedOnce: false, readOnly: false, notice: null, offer: null, pendingKeys: 0,
     };
+    terminal.onTitleChange((title) => this.onTitle(title));
   }
 
   get sessionId(): string | null {
@@ -73,15 +88,104 @@ export class TabSession {
     this.hasContent = true;
   }
 
+  /** After a reload: restores the screen saved on pagehide if it is the one the record describes. */
+  restoreScreen(store: KeyValueStore): void {
+    const screen = loadScreen(store, this.record.tabId);
+    if (screen && screen.offset === this.record.renderedOffset && screen.daemonInstanceId === this.record.daemonInstanceId && screen.offset >= 0) {
+      this.restore(screen.data, screen.offset);
+    }
+  }
+
+  /** Saves the screen and the offset it shows, for a reload (on pagehide). */
+  saveScreen(store: KeyValueStore): void {
+    if (!this.hasContent || this.stream.rendered < 0) return;
+    this.record = { ...this.record, renderedOffset: this.stream.rendered };
+    const ok = saveScreen(store, this.record.tabId, {
+      offset: this.stream.rendered, daemonInstanceId: this.record.daemonInstanceId, data: this.terminal.serialize(),
+    });
+    if (!ok) forgetScreen(store, this.record.tabId);
+  }
+
   /** Binds the tab to a (new) session; the old screen is kept until the attach answers. */
   bindSession(session: SessionInfo, daemonInstanceId: string): void {
     this.record = {
       ...this.record, serverSessionId: session.id, daemonInstanceId, renderedOffset: -1,
-      command: session.command, cwd: session.cwd, name: session.label || this.record.name,
+      command: session.command, cwd: session.cwd, start: null, listed: false, title: null,
     };
     this.run(this.stream.forget());
     this.hasContent = false;
-    this.update({ sessionId: session.id, session, name: session.label || this.view.name });
+    this.awaitingShow = false;
+    this.update({ sessionId: session.id, session, offer: null, notice: null });
+    this.refreshName();
+  }
+
+  /**
+   * A person asked for a new session in this tab (+ Terminal, Restart, New): the tab lets go of
+   * its old session (its screen stays until the new one answers) and waits for the start.
+   */
+  requestStart(notice: string | null): void {
+    const label = this.personLabel(); // a person's label for the old session names the new one too
+    this.record = {
+      ...this.record, serverSessionId: null, daemonInstanceId: null, renderedOffset: -1, start: 'requested', title: null,
+      ...(label ? { name: label, userNamed: true } : {}),
+    };
+    this.run(this.stream.forget());
+    this.hasContent = false;
+    this.awaitingShow = false;
+    this.update({ sessionId: null, session: null, offer: null, notice, phase: this.view.loadedOnce ? 'reconnecting' : 'opening' });
+  }
+
+  /** spawn_session went out: from now on a lost answer leaves the outcome unknown. */
+  startSent(): void {
+    this.record = { ...this.record, start: 'sent' };
+    this.update({ notice: null });
+  }
+
+  /** The start was never sent after all (the connection was gone): it waits for the next connection. */
+  startNotSent(): void {
+    this.record = { ...this.record, start: 'requested' };
+    this.update({ notice: 'Starts as soon as the daemon is reachable again.' });
+  }
+
+  /** No program to show, and why: the offer says what a person can ask for. */
+  showOffer(offer: TabOffer): void {
+    if (this.record.serverSessionId === null) this.record = { ...this.record, start: null };
+    this.dropHeldKeys('ended');
+    this.update({ phase: offer.kind === 'exited' ? 'exited' : 'failed', offer, notice: null });
+  }
+
+  /** The session was seen in a daemon list: its absence from a later one means it was removed. */
+  markListed(session: SessionInfo): void {
+    if (!this.record.listed) this.record = { ...this.record, listed: true };
+    this.update({ session });
+    this.refreshName();
+  }
+
+  /** A person renamed the tab: their name wins over titles and defaults from now on. */
+  rename(name: string): void {
+    this.record = { ...this.record, name, userNamed: true };
+    this.update({ name });
+  }
+
+  /** The label to give a new session of this tab: a person's name, else none (the daemon's default). */
+  personLabel(): string | undefined {
+    const label = this.view.session?.label ?? null;
+    if (this.record.userNamed) return this.record.name;
+    return label !== null && isPersonLabel(label, this.view.session?.command ?? null) ? label : undefined;
+  }
+
+  /**
+   * A person typed `data`: sent now when attached, held (in order, bounded) while the tab waits
+   * for its session, refused with the bell when it cannot be held or has nowhere to go.
+   */
+  type(data: string, linkReady: boolean): void {
+    const decision = decideInput({ target: this.inputTarget(), readOnly: this.view.readOnly, linkReady, holding: this.typeAhead.keys > 0 });
+    if (decision === 'send' && this.sendInput(data)) return;
+    if (decision === 'send' || decision === 'hold') {
+      if (this.typeAhead.hold(data)) return this.update({ pendingKeys: this.typeAhead.keys });
+      return this.refuseKeys(1, 'full');
+    }
+    this.refuseKeys(1, decision === 'refuse_read_only' ? 'read_only' : 'ended');
   }
 
   /**
@@ -91,7 +195,9 @@ export class TabSession {
   attaching(since: number | undefined): AttachFlow {
     this.resetOnAttach = since === undefined;
     this.run(this.stream.attachRequested());
-    if (this.view.loadedOnce && this.view.phase !== 'exited') this.update({ phase: 'reconnecting' });
+    this.awaitingShow = false;
+    if (this.view.phase === 'failed') this.update({ offer: null, phase: this.view.loadedOnce ? 'reconnecting' : 'opening' });
+    else if (this.view.loadedOnce && this.view.phase !== 'exited') this.update({ phase: 'reconnecting' });
     return this.stream.attachFlow();
   }
 
@@ -103,8 +209,13 @@ export class TabSession {
       this.resetOnAttach = false;
     }
     this.run(this.stream.attached(result));
-    const exited = result.session.state === 'exited';
-    this.update({ phase: exited ? 'exited' : 'live', loadedOnce: true, readOnly: result.read_only, session: result.session });
+    this.update({ loadedOnce: true, readOnly: result.read_only, session: result.session, notice: null });
+    this.refreshName();
+    if (result.session.state === 'exited') return this.showOffer(exitedOffer(result.session));
+    this.update({ phase: 'live', offer: null });
+    if (result.read_only) return this.dropHeldKeys('read_only');
+    // Keys typed while the tab waited go now, once, in the order typed, before anything typed later.
+    if (this.typeAhead.flush((data) => this.sendInput(data)) > 0) this.update({ pendingKeys: 0 });
   }
 
   onFrame(frame: BinaryFrame): void {
@@ -150,8 +261,11 @@ export class TabSession {
     this.terminal.dispose();
   }
 
-  onExited(): void {
-    this.update({ phase: 'exited' });
+  /** The program ended (session_exited, or a list saying so). */
+  onExited(exit: Pick<SessionInfo, 'exit_code' | 'exit_signal'>): void {
+    const session = this.view.session ? { ...this.view.session, ...exit, state: 'exited' as const } : null;
+    if (session) this.update({ session });
+    this.showOffer(exitedOffer(session));
   }
 
   /** Where a re-attach continues: after the last byte handed to the terminal. */
@@ -162,6 +276,54 @@ export class TabSession {
   update(patch: Partial<TabView>): void {
     this.view = { ...this.view, ...patch };
     this.link.changed();
+  }
+
+  /** Recomputes the tab's name (see tab-name.ts) after its session, title or label changed. */
+  refreshName(): void {
+    const session = this.view.session;
+    const name = tabName({
+      userNamed: this.record.userNamed, current: this.record.name, label: session?.label ?? null,
+      command: session?.command ?? this.record.command, title: this.record.title,
+    });
+    if (name !== this.record.name) this.record = { ...this.record, name };
+    if (name !== this.view.name) this.update({ name });
+  }
+
+  private onTitle(title: string): void {
+    const clean = cleanTitle(title);
+    if (clean === this.record.title) return;
+    this.record = { ...this.record, title: clean };
+    this.refreshName();
+  }
+
+  private inputTarget(): InputTarget {
+    switch (this.view.phase) {
+      case 'live':
+        return 'live';
+      case 'opening':
+      case 'reconnecting':
+        return 'waiting';
+      default:
+        return 'ended';
+    }
+  }
+
+  private sendInput(data: string): boolean {
+    const sessionId = this.sessionId;
+    return sessionId !== null && this.link.send({ type: 'pty_input', session_id: sessionId, data });
+  }
+
+  private refuseKeys(keys: number, reason: KeysNotSentReason): void {
+    this.terminal.bell();
+    this.link.keysNotSent(this, keys, reason);
+  }
+
+  /** Held keys that can no longer be delivered: said out loud, never dropped silently. */
+  private dropHeldKeys(reason: KeysNotSentReason): void {
+    const keys = this.typeAhead.clear();
+    if (keys === 0) return;
+    this.update({ pendingKeys: 0 });
+    this.refuseKeys(keys, reason);
   }
 
   private feed(data: Uint8Array, endOffset: number): void {

@@ -8,6 +8,10 @@ export interface TerminalPort {
   size(): { cols: number; rows: number };
   /** The screen and scrollback as escape sequences, for restoring after a reload. */
   serialize(): string;
+  /** Calls `listener` with each title the program sets (OSC 0 or 2). */
+  onTitleChange(listener: (title: string) => void): void;
+  /** Tells the person, visibly, that the terminal refused what they typed. */
+  bell(): void;
   dispose(): void;
 }
 

@@ -3,10 +3,12 @@ import type { Clock } from '../core/clock';
 import type { PageVisibility } from '../core/page-visibility';
 import type { HostRuntime, HostSnapshot } from '../client/host-runtime';
 import type { SessionInfo } from '../protocol/messages';
+import type { SessionRow } from '../sessions/session-rows';
 import type { FlowLimits } from '../sessions/output-stream';
 import type { SyncState } from '../sessions/session-list-sync';
 import type { TabView } from './tab-session';
 import type { KeyValueStore, TerminalPort } from './terminal-port';
+import type { Toast } from './toasts';
 
 export type Handshake = 'offline' | 'waiting' | 'recovering' | 'ready';
 
@@ -24,11 +26,13 @@ export interface WorkspaceSnapshot {
   sync: SyncState;
   tabs: TabView[];
   activeTabId: string | null;
+  /** The daemon's sessions as the session list shows them (offline state, live viewer counts, tab names). */
+  sessionRows: SessionRow[];
   /** Daemon sessions that no tab of this page holds. */
   unclaimed: SessionInfo[];
   warnings: string[];
-  /** The last failed intent, for a toast. */
-  error: string | null;
+  /** Passing messages: a tab closed elsewhere, keys refused, a failed rename or close. Each goes away by itself. */
+  toasts: Toast[];
 }
 
 export interface SpawnOptions {

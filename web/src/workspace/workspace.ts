@@ -1,18 +1,27 @@
 // The workspace: this browser tab's terminal tabs and their daemon sessions. It listens to the
 // HostRuntime, waits for `initial_state` on every (re)connect, lists sessions, runs the attach
-// planner, reattaches / respawns, and turns user intents into commands. The UI renders its
-// snapshot and calls its intent methods; it holds no connection logic of its own.
+// planner and carries out its steps, and turns user intents into commands. It starts a session
+// only when a person asks (newTerminal, restart): never on a reload, a reconnect or a list change.
+// The UI renders its snapshot and calls its intent methods; it holds no connection logic of its own.
 import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
 import { RequestError } from '../client/daemon-client';
 import { StaleGenerationError, type HostRuntime, type HostSnapshot } from '../client/host-runtime';
-import type { AttachResult, InitialState, ServerEvent, SessionInfo } from '../protocol/messages';
-import { planAttach, respawnNotice } from '../sessions/attach-planner';
+import type { InitialState, ServerEvent, SessionInfo } from '../protocol/messages';
+import { planAttach } from '../sessions/attach-planner';
+import { sessionRows } from '../sessions/session-rows';
 import { INITIAL_SYNC_STATE, syncTransition, type SyncEvent, type SyncState } from '../sessions/session-list-sync';
+import { defaultLabel } from '../sessions/tab-name';
+import { attachFailedOffer, closedElsewhereText, keysNotSentText, type KeysNotSentReason } from '../sessions/tab-messages';
 import type { TabRecord } from '../sessions/tab-record';
-import { forgetScreen, loadScreen, loadWorkspace, saveScreen, saveWorkspace } from './persistence';
+import { TYPE_AHEAD_LIMIT } from '../sessions/type-ahead';
+import { describeError } from './describe-error';
+import { forgetScreen, loadDefaultProgram, loadWorkspace, saveWorkspace } from './persistence';
+import { carryOut, type StepHost } from './plan-steps';
+import { SessionStarter } from './session-starter';
 import { TabSession } from './tab-session';
 import type { TerminalPort } from './terminal-port';
+import { Toasts } from './toasts';
 
 export type { DaemonInfo, Handshake, SpawnOptions, WorkspaceOptions, WorkspaceSnapshot } from './workspace-types';
 import type { DaemonInfo, Handshake, SpawnOptions, WorkspaceOptions, WorkspaceSnapshot } from './workspace-types';
@@ -24,9 +33,19 @@ export class Workspace {
   private daemon: DaemonInfo | null = null;
   private sync: SyncState = INITIAL_SYNC_STATE;
   private warnings: string[] = [];
-  private error: string | null = null;
+  private readonly toasts: Toasts;
+  private readonly starter: SessionStarter;
+  private readonly stepHost: StepHost = {
+    tabById: (tabId) => this.tabById(tabId),
+    isShown: (tab) => this.activeTabId === tab.record.tabId,
+    attach: (tab, since) => this.attach(tab, since),
+    start: (tab) => this.starter.start(tab),
+    close: (tab, reason) => this.closeFromElsewhere(tab, reason),
+  };
   private readonly freshPage: boolean;
   private plannedOnce = false;
+  /** Sessions whose attach the daemon answered `session_not_found` on this connection. */
+  private readonly refused = new Set<string>();
   private recoveringTimer: TimerHandle | null = null;
   private saveTimer: TimerHandle | null = null;
   /** Whether the page is hidden (document.hidden); every tab's stream is told, new ones too. */
@@ -35,15 +54,24 @@ export class Workspace {
   private readonly listeners = new Listeners<WorkspaceSnapshot>();
 
   constructor(private readonly options: WorkspaceOptions) {
+    this.toasts = new Toasts(options.clock, () => this.changed());
+    this.starter = new SessionStarter({
+      runtime: options.runtime, session: options.session, isOpen: (tab) => this.tabs.includes(tab),
+      daemonInstanceId: () => this.daemon?.instanceId ?? null, changed: () => this.changed(),
+      started: (tab) => {
+        // The daemon pushes the list with a new session before it answers the spawn.
+        const listed = this.sync.sessions.find((s) => s.id === tab.sessionId);
+        if (listed) tab.markListed(listed);
+        this.attach(tab, undefined);
+        this.changed();
+      },
+      orphaned: (sessionId) => this.ask({ type: 'remove_session', session_id: sessionId }),
+    });
     this.pageHidden = options.visibility.isHidden();
     const saved = loadWorkspace(options.session);
     this.freshPage = saved === null;
     for (const record of saved?.tabs ?? []) {
-      const tab = this.addTab(record);
-      const screen = loadScreen(options.session, record.tabId);
-      if (screen && screen.offset === record.renderedOffset && screen.daemonInstanceId === record.daemonInstanceId && screen.offset >= 0) {
-        tab.restore(screen.data, screen.offset);
-      }
+      this.addTab(record).restoreScreen(options.session);
     }
     this.activeTabId = saved?.activeTabId ?? null;
     this.current = this.buildSnapshot();
@@ -65,17 +93,17 @@ export class Workspace {
     return this.tabs.find((t) => t.record.tabId === tabId)?.terminal ?? null;
   }
 
-  // ---- intents -------------------------------------------------------------------------------
+  // ---- intents (each one a person's) ---------------------------------------------------------
 
+  /** Opens a tab with a new session; while offline the start waits for the connection. */
   newTerminal(spawn: SpawnOptions = {}): string {
-    const name = spawn.label || (spawn.command?.[0] ? basename(spawn.command[0]) : 'shell');
+    const name = spawn.label || (spawn.command?.length ? defaultLabel(spawn.command) : loadDefaultProgram(this.options.session) ?? 'shell');
     const tab = this.addTab({
       tabId: this.options.newTabId(), name, serverSessionId: null, daemonInstanceId: null, renderedOffset: -1,
-      command: spawn.command ?? null, cwd: spawn.cwd ?? null,
+      command: spawn.command ?? null, cwd: spawn.cwd ?? null, start: null, listed: false, title: null, userNamed: !!spawn.label,
     });
     this.activeTabId = tab.record.tabId;
-    this.changed();
-    if (this.handshake === 'ready') this.spawn(tab, spawn.label, null);
+    this.requestStart(tab);
     return tab.record.tabId;
   }
 
@@ -86,27 +114,28 @@ export class Workspace {
     const session = this.sync.sessions.find((s) => s.id === sessionId);
     if (!session || !this.daemon) return;
     const tab = this.addTab({
-      tabId: this.options.newTabId(), name: session.label, serverSessionId: session.id,
-      daemonInstanceId: this.daemon.instanceId, renderedOffset: -1, command: session.command, cwd: session.cwd,
+      tabId: this.options.newTabId(), name: session.label, serverSessionId: session.id, daemonInstanceId: this.daemon.instanceId,
+      renderedOffset: -1, command: session.command, cwd: session.cwd, start: null, listed: true, title: null, userNamed: false,
     });
-    tab.update({ session });
+    tab.markListed(session);
     this.activeTabId = tab.record.tabId;
     this.attach(tab, undefined);
     this.changed();
   }
 
+  /** Shows a tab; a recoverable session waiting for a person is attached now (the daemon decides). */
   activate(tabId: string): void {
-    if (this.tabs.some((t) => t.record.tabId === tabId)) {
-      this.activeTabId = tabId;
-      this.changed();
-    }
+    const tab = this.tabById(tabId);
+    if (!tab) return;
+    this.activeTabId = tabId;
+    if (tab.awaitingShow && this.handshake === 'ready') this.attach(tab, tab.resumeOffset());
+    this.changed();
   }
 
   rename(tabId: string, label: string): void {
     const tab = this.tabById(tabId);
     if (!tab || !label.trim()) return;
-    tab.record = { ...tab.record, name: label.trim() };
-    tab.update({ name: label.trim() });
+    tab.rename(label.trim());
     if (tab.sessionId) this.ask({ type: 'rename_session', session_id: tab.sessionId, label: label.trim() });
   }
 
@@ -115,24 +144,35 @@ export class Workspace {
     const tab = this.tabById(tabId);
     if (!tab) return;
     if (tab.sessionId) this.ask({ type: 'remove_session', session_id: tab.sessionId });
-    this.tabs = this.tabs.filter((t) => t !== tab);
-    tab.dispose();
-    forgetScreen(this.options.session, tabId);
-    if (this.activeTabId === tabId) this.activeTabId = this.tabs[0]?.record.tabId ?? null;
-    this.changed();
+    this.dropTab(tab);
   }
 
-  /** Starts the tab's program again after it exited (same command and cwd). */
+  /**
+   * Starts the tab's command again, in its directory, as a new session bound to the tab (Restart
+   * after an exit, New for a session that no longer exists, Start again after a lost answer).
+   */
   restart(tabId: string): void {
     const tab = this.tabById(tabId);
-    if (tab && this.handshake === 'ready') this.spawn(tab, tab.view.name, null);
+    if (!tab || tab.record.start === 'sent') return; // a start is already on its way
+    const previous = tab.sessionId;
+    if (previous && tab.stream.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
+    this.requestStart(tab);
+  }
+
+  /** Attaches the tab's session again after a refused attach (Try again); starts nothing. */
+  retry(tabId: string): void {
+    const tab = this.tabById(tabId);
+    if (!tab || this.handshake !== 'ready') return;
+    if (tab.sessionId) {
+      this.refused.delete(tab.sessionId);
+      this.attach(tab, tab.resumeOffset());
+    } else {
+      this.restart(tabId);
+    }
   }
 
   input(tabId: string, data: string): void {
-    const tab = this.tabById(tabId);
-    if (tab?.sessionId && tab.view.phase === 'live' && !tab.view.readOnly) {
-      this.options.runtime.send({ type: 'pty_input', session_id: tab.sessionId, data });
-    }
+    this.tabById(tabId)?.type(data, this.handshake === 'ready');
   }
 
   resize(tabId: string, cols: number, rows: number): void {
@@ -144,16 +184,7 @@ export class Workspace {
 
   /** Saves tabs and, with `screens`, every tab's screen (call on pagehide). */
   persist(screens = false): void {
-    if (screens) {
-      for (const tab of this.tabs) {
-        if (!tab.hasContent || tab.stream.rendered < 0) continue;
-        tab.record = { ...tab.record, renderedOffset: tab.stream.rendered };
-        const ok = saveScreen(this.options.session, tab.record.tabId, {
-          offset: tab.stream.rendered, daemonInstanceId: tab.record.daemonInstanceId, data: tab.terminal.serialize(),
-        });
-        if (!ok) forgetScreen(this.options.session, tab.record.tabId);
-      }
-    }
+    if (screens) for (const tab of this.tabs) tab.saveScreen(this.options.session);
     saveWorkspace(this.options.session, { version: 1, tabs: this.tabs.map((t) => t.record), activeTabId: this.activeTabId });
   }
 
@@ -189,11 +220,12 @@ export class Workspace {
       case 'initial_state':
         return this.onInitialState(generation, event);
       case 'attach_result':
-        return this.onAttachResult(event);
+        this.onSessions({ type: 'SEEN', session: event.session });
+        return this.tabFor(event.session_id)?.onAttachResult(event);
       case 'pty_desync':
         return this.tabFor(event.session_id)?.onDesync();
       case 'session_exited':
-        return this.tabFor(event.session_id)?.onExited();
+        return this.tabFor(event.session_id)?.onExited(event);
       case 'sessions_changed':
         return this.onSessions({ type: 'PUSHED', sessions: event.sessions });
       case 'warning':
@@ -219,6 +251,7 @@ export class Workspace {
     // Start-up recovery warnings come with the state, so a client that connects later sees them too.
     (state.warnings ?? []).forEach((w) => this.addWarning(w.message));
     this.handshake = 'ready';
+    this.refused.clear(); // a new connection asks the daemon afresh (it may revive what it refused)
     this.changed();
     void this.refresh(generation);
   }
@@ -231,55 +264,53 @@ export class Workspace {
       this.onSessions({ type: 'LOADED', loadId, sessions: reply.sessions });
     } catch (error) {
       if (error instanceof StaleGenerationError) return;
-      this.onSessions({ type: 'FAILED', loadId, error: describe(error) });
+      this.onSessions({ type: 'FAILED', loadId, error: describeError(error) });
       return;
     }
     if (this.options.runtime.isCurrent(generation) && this.sync.loadId === loadId) this.executePlan();
   }
 
   private executePlan(): void {
-    const daemon = this.daemon!;
     const plan = planAttach({
       // A live terminal holds everything it received (some of it may still be parsing).
       tabs: this.tabs.map((t) => ({ ...t.record, renderedOffset: t.resumeOffset() ?? t.record.renderedOffset })),
-      sessions: this.sync.sessions, daemonInstanceId: daemon.instanceId,
+      sessions: this.sync.sessions, daemonInstanceId: this.daemon!.instanceId, refused: this.refused,
       hasRenderedContent: (tabId) => this.tabById(tabId)?.hasContent ?? false,
+      firstPlanOfFreshPage: this.freshPage && !this.plannedOnce,
     });
-    for (const step of plan.reattach) {
-      const tab = this.tabById(step.tabId)!;
-      tab.update({ session: step.session });
-      this.attach(tab, step.since);
-    }
-    for (const step of plan.respawn) {
-      const tab = this.tabById(step.tabId)!;
-      this.spawn(tab, step.reason === 'never_started' && !tab.record.command ? undefined : tab.record.name, respawnNotice(step));
-    }
-    if (!this.plannedOnce && this.freshPage) {
-      const running = plan.unclaimed.filter((s) => s.state !== 'exited');
-      for (const session of running) this.openSession(session.id);
-      if (running.length === 0 && this.tabs.length === 0) this.newTerminal();
-      if (running.length > 0) this.activeTabId = this.tabs[this.tabs.length - 1]?.record.tabId ?? null;
-    }
+    for (const step of plan.steps) carryOut(step, this.stepHost);
+    for (const session of plan.open) this.openSession(session.id);
+    if (plan.startShell) this.newTerminal();
     this.plannedOnce = true;
     this.changed();
   }
 
   private onSessions(event: SyncEvent): void {
     this.sync = syncTransition(this.sync, event);
-    if (event.type === 'PUSHED') {
-      const byId = new Map(event.sessions.map((s) => [s.id, s]));
-      for (const tab of this.tabs) {
-        const session = tab.sessionId ? byId.get(tab.sessionId) : undefined;
-        if (!session) continue;
-        if (session.label !== tab.view.name) tab.record = { ...tab.record, name: session.label };
-        tab.update({ session, name: session.label, ...(session.state === 'exited' ? { phase: 'exited' as const } : {}) });
-      }
-    }
+    if (event.type === 'PUSHED' || event.type === 'LOADED') this.onList(event.type === 'PUSHED');
     this.changed();
   }
 
-  private onAttachResult(result: AttachResult): void {
-    this.tabFor(result.session_id)?.onAttachResult(result);
+  /** A list arrived: tabs learn their sessions' labels and states; a pushed one may close tabs. */
+  private onList(pushed: boolean): void {
+    const byId = new Map(this.sync.sessions.map((s) => [s.id, s]));
+    for (const tab of this.tabs) {
+      const session = tab.sessionId ? byId.get(tab.sessionId) : undefined;
+      if (!session || tab.record.daemonInstanceId !== this.daemon?.instanceId) continue;
+      tab.markListed(session);
+      if (pushed && session.state === 'exited' && tab.view.phase === 'live') tab.onExited(session);
+    }
+    // A session removed while this page is connected (another page, the CLI) closes its tab here;
+    // one no list has shown yet is asked about by attaching again (session_not_found closes it).
+    if (!pushed || !this.daemon || this.handshake !== 'ready') return;
+    const plan = planAttach({
+      tabs: this.tabs.map((t) => t.record), sessions: this.sync.sessions, daemonInstanceId: this.daemon.instanceId,
+      refused: this.refused, hasRenderedContent: () => false,
+    });
+    for (const step of plan.steps) {
+      const attaching = this.tabById(step.tabId)?.stream.attachment === 'attaching';
+      if (step.kind === 'close' || (step.kind === 'confirm' && !attaching)) carryOut(step, this.stepHost);
+    }
   }
 
   private attach(tab: TabSession, since: number | undefined): void {
@@ -291,37 +322,42 @@ export class Workspace {
       .catch((error: unknown) => {
         if (tab.sessionId !== sessionId || !this.tabs.includes(tab)) return;
         const failure = error instanceof RequestError ? error.failure : null;
-        if (failure?.kind === 'command_error' && failure.error.code === 'session_not_found') {
-          this.spawn(tab, undefined, 'The previous session is gone (the daemon no longer has it); this is a new one.');
-        } else if (failure?.kind === 'command_error' && !failure.error.retryable) {
-          tab.update({ phase: 'failed', notice: `Could not attach: ${failure.error.message}` });
+        if (failure?.kind === 'timeout') return tab.showOffer(attachFailedOffer('the daemon did not answer'));
+        // Lost with the connection, or the daemon is recovering: the next connection's plan attaches again.
+        if (failure?.kind !== 'command_error' || failure.error.code === 'daemon_recovering') return;
+        if (failure.error.code === 'session_not_found') {
+          // Removed meanwhile, or listed but not attachable (recoverable): the planner decides.
+          this.refused.add(sessionId);
+          const [step] = planAttach({
+            tabs: [tab.record], sessions: this.sync.sessions, daemonInstanceId: this.daemon!.instanceId, refused: this.refused,
+            hasRenderedContent: () => tab.hasContent,
+          }).steps;
+          if (step) carryOut(step, this.stepHost);
+        } else {
+          tab.showOffer(attachFailedOffer(failure.error.message));
         }
       });
   }
 
-  private spawn(tab: TabSession, label: string | undefined, notice: string | null): void {
-    const { cols, rows } = tab.terminal.size();
-    const { command, cwd } = tab.record;
-    tab.update({ phase: tab.view.loadedOnce ? 'reconnecting' : 'opening', notice });
-    this.options.runtime.request<{ type: 'spawn_result'; session: SessionInfo }>({
-      type: 'spawn_session', cols, rows, ...(command ? { command } : {}), ...(cwd ? { cwd } : {}), ...(label ? { label } : {}),
-    }).then((reply) => {
-      if (!this.tabs.includes(tab) || !this.daemon) return;
-      tab.bindSession(reply.session, this.daemon.instanceId);
-      this.attach(tab, undefined);
-      this.changed();
-    }, (error: unknown) => {
-      if (error instanceof StaleGenerationError || !this.tabs.includes(tab)) return;
-      if (error instanceof RequestError && error.failure.kind === 'disconnected') return;
-      tab.update({ phase: 'failed', notice: `Could not start the program: ${describe(error)}` });
-    });
+  /** A person asked for a session in this tab: sent now when connected, else on the next connection. */
+  private requestStart(tab: TabSession): void {
+    const ready = this.handshake === 'ready';
+    tab.requestStart(ready ? null : 'Starts as soon as the daemon is reachable.');
+    this.changed();
+    if (ready) this.starter.start(tab);
+  }
+
+  /** The tab's session was removed elsewhere (or another tab shows it): the tab closes and says so. */
+  private closeFromElsewhere(tab: TabSession, reason: 'removed' | 'duplicate'): void {
+    const keys = tab.typeAhead.clear();
+    this.dropTab(tab);
+    this.toasts.show(closedElsewhereText(tab.view.name, reason, keys));
   }
 
   private ask(command: Parameters<HostRuntime['request']>[0]): void {
     this.options.runtime.request(command).catch((error: unknown) => {
       if (error instanceof StaleGenerationError) return;
-      this.error = `${command.type.replace('_', ' ')} failed: ${describe(error)}`;
-      this.changed();
+      this.toasts.show(`${command.type.replace('_', ' ')} failed: ${describeError(error)}`);
     });
   }
 
@@ -333,10 +369,20 @@ export class Workspace {
       detach: (t) => t.sessionId && this.options.runtime.send({ type: 'detach_session', session_id: t.sessionId }),
       send: (command) => this.options.runtime.send(command),
       changed: () => this.changed(),
+      keysNotSent: (t, keys, reason: KeysNotSentReason) => this.toasts.show(keysNotSentText(t.view.name, keys, reason, TYPE_AHEAD_LIMIT)),
     }, this.options.clock, this.options.flowLimits);
     tab.setPageHidden(this.pageHidden);
     this.tabs.push(tab);
     return tab;
+  }
+
+  private dropTab(tab: TabSession): void {
+    const tabId = tab.record.tabId;
+    this.tabs = this.tabs.filter((t) => t !== tab);
+    tab.dispose();
+    forgetScreen(this.options.session, tabId);
+    if (this.activeTabId === tabId) this.activeTabId = this.tabs[0]?.record.tabId ?? null;
+    this.changed();
   }
 
   private tabById(tabId: string): TabSession | undefined {
@@ -362,24 +408,13 @@ export class Workspace {
 
   private buildSnapshot(): WorkspaceSnapshot {
     const held = new Set(this.tabs.map((t) => t.sessionId));
+    const tabs = this.tabs.map((t) => t.view);
+    const link = this.handshake === 'ready' ? 'connected' : this.handshake === 'offline' ? 'offline' : 'reconnecting';
     return {
       host: this.options.runtime.snapshot, handshake: this.handshake, daemon: this.daemon, sync: this.sync,
-      tabs: this.tabs.map((t) => t.view), activeTabId: this.activeTabId,
-      unclaimed: this.sync.sessions.filter((s) => !held.has(s.id)), warnings: this.warnings, error: this.error,
+      tabs, activeTabId: this.activeTabId, sessionRows: sessionRows(this.sync.sessions, tabs, link),
+      unclaimed: this.sync.sessions.filter((s) => !held.has(s.id)), warnings: this.warnings,
+      toasts: this.toasts.list,
     };
   }
-}
-
-function basename(path: string): string {
-  return path.split('/').filter(Boolean).pop() ?? path;
-}
-
-function describe(error: unknown): string {
-  if (error instanceof RequestError) {
-    const f = error.failure;
-    if (f.kind === 'command_error') return f.error.message;
-    if (f.kind === 'disconnected') return `disconnected (${f.reason.kind})`;
-    return f.kind.replace('_', ' ');
-  }
-  return error instanceof Error ? error.message : String(error);
 }

@@ -5,7 +5,9 @@ export class FakeTerminal implements TerminalPort {
   text = '';
   resets = 0;
   disposed = false;
+  bells = 0;
   private callbacks: (() => void)[] = [];
+  private titleListeners: ((title: string) => void)[] = [];
 
   write(data: Uint8Array | string, done?: () => void): void {
     this.text += typeof data === 'string' ? data : new TextDecoder().decode(data);
@@ -21,8 +23,18 @@ export class FakeTerminal implements TerminalPort {
   serialize(): string {
     return this.text;
   }
+  onTitleChange(listener: (title: string) => void): void {
+    this.titleListeners.push(listener);
+  }
+  bell(): void {
+    this.bells++;
+  }
   dispose(): void {
     this.disposed = true;
+  }
+  /** The program sets its title (OSC 0/2), as xterm reports it. */
+  setTitle(title: string): void {
+    for (const listener of this.titleListeners) listener(title);
   }
   /** Runs the oldest pending write callback only (xterm is still parsing the rest). */
   flushOne(): void {

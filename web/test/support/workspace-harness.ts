@@ -72,3 +72,37 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
   };
   return { clock, network, runtime, workspace, terminals, daemon, store, visibility };
 }
+
+export type Harness = ReturnType<typeof makeWorkspace>;
+
+/** Connects, says hello as daemon `instance`, and answers the list request with `sessions`. */
+export async function connectAndList(h: Harness, sessions: SessionInfo[] = [session('s1')], instance = 'd-1') {
+  h.runtime.start();
+  await answerList(h, sessions, instance);
+}
+
+/** Drops the connection and comes back (the daemon may have changed), answering the new list. */
+export async function reconnect(h: Harness, sessions: SessionInfo[], instance = 'd-1') {
+  h.network.last().drop();
+  h.clock.advance(100);
+  await answerList(h, sessions, instance);
+}
+
+async function answerList(h: Harness, sessions: SessionInfo[], instance: string) {
+  h.network.last().open();
+  h.daemon.hello(sessions, instance);
+  await flush();
+  h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions });
+  await flush();
+}
+
+/** A page that remembers `tabs` (as after a reload), with saved screens for those given. */
+export function rememberedStore(tabs: Record<string, unknown>[], screens: Record<string, { offset: number; data: string }> = {}) {
+  const store = new MemoryStore();
+  const defaults = { daemonInstanceId: 'd-1', renderedOffset: -1, command: ['bash', '-l'], cwd: '/home/me', start: null, listed: true, title: null, userNamed: false };
+  store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: tabs[0]?.tabId ?? null, tabs: tabs.map((t) => ({ ...defaults, ...t })) }));
+  for (const [tabId, screen] of Object.entries(screens)) {
+    store.setItem(`limpet.screen.${tabId}`, JSON.stringify({ ...screen, daemonInstanceId: 'd-1' }));
+  }
+  return store;
+}

@@ -1,0 +1,48 @@
+// The session list as the sidebar shows it. While the page is not connected, what it last heard
+// may be stale: a running session shows "offline" (or "reconnecting…") rather than "running", and
+// viewer counts are not shown. Exit statuses stay (a program that ended stays ended). A session
+// open in a tab of this page carries that tab's name (the program's title, a person's name).
+import type { SessionInfo } from '../protocol/messages';
+
+export type LinkState = 'connected' | 'reconnecting' | 'offline';
+
+export type RowState = SessionInfo['state'] | 'offline' | 'reconnecting';
+
+export interface SessionRow {
+  session: SessionInfo;
+  name: string;
+  state: RowState;
+  stateText: string;
+  /** Number of viewers, or null when unknown (not connected). */
+  viewers: number | null;
+  /** The tab of this page that shows the session, if any. */
+  tabId: string | null;
+}
+
+export function sessionRows(sessions: SessionInfo[], tabs: { tabId: string; sessionId: string | null; name: string }[], link: LinkState): SessionRow[] {
+  const byId = new Map(tabs.filter((t) => t.sessionId !== null).map((t) => [t.sessionId!, t]));
+  return sessions.map((session) => {
+    const tab = byId.get(session.id);
+    const state = rowState(session, link);
+    return {
+      session, name: tab?.name ?? (session.label || session.id), state, stateText: stateText(session, state),
+      viewers: link === 'connected' ? session.attached : null, tabId: tab?.tabId ?? null,
+    };
+  });
+}
+
+function rowState(session: SessionInfo, link: LinkState): RowState {
+  if (link === 'connected' || session.state === 'exited') return session.state;
+  return link;
+}
+
+function stateText(session: SessionInfo, state: RowState): string {
+  switch (state) {
+    case 'exited':
+      return session.exit_signal ? `killed (SIG${session.exit_signal})` : `exited (${session.exit_code ?? '?'})`;
+    case 'reconnecting':
+      return 'reconnecting…';
+    default:
+      return state;
+  }
+}
