@@ -109,7 +109,7 @@ export type ClientCommand =
     flow?: FlowMode; window?: number;
   }
   | { type: 'detach_session'; req_id?: string; session_id: string }
-  | { type: 'pty_input'; session_id: string; data: string }
+  | { type: 'pty_input'; session_id: string; data: string; reply?: boolean }
   | { type: 'pty_resize'; session_id: string; cols: number; rows: number }
   /** The end offset this client has rendered (xterm's write callback ran); lossless attachments only. */
   | { type: 'pty_ack'; session_id: string; offset: number }

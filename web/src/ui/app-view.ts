@@ -116,7 +116,7 @@ export class AppView {
     const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` }, mount, overlay);
     this.terminalsEl.append(host);
     const xterm = new XtermTerminal(mount, {
-      onInput: (data) => this.workspace?.input(tabId, data),
+      onInput: (data, reply) => (reply ? this.workspace?.reply(tabId, data) : this.workspace?.input(tabId, data)),
       onResize: (cols, rows) => this.workspace?.resize(tabId, cols, rows),
     });
     const slot = { host, overlay, xterm };

@@ -9,11 +9,19 @@ import { Terminal } from '@xterm/xterm';
 import type { TerminalPort } from '../workspace/terminal-port';
 
 export interface XtermCallbacks {
-  onInput(data: string): void;
+  /**
+   * Input for the session: `reply` when xterm produced it on its own, answering a query in the
+   * output (device attributes, cursor position, colours), rather than from a person's key, paste,
+   * IME or mouse event.
+   */
+  onInput(data: string, reply: boolean): void;
   onResize(cols: number, rows: number): void;
 }
 
 const SAVED_SCROLLBACK_LINES = 2000;
+/** Events through which a person gives input (keys, paste, IME, mouse reports, focus reports). */
+const PERSON_EVENTS = ['keydown', 'keypress', 'keyup', 'paste', 'compositionend', 'input', 'mousedown', 'mouseup', 'mousemove',
+  'wheel', 'focusin', 'focusout', 'touchstart', 'touchend'] as const;
 
 export class XtermTerminal implements TerminalPort {
   readonly term: Terminal;
@@ -35,7 +43,11 @@ export class XtermTerminal implements TerminalPort {
     });
     for (const addon of [this.fitAddon, this.serializer, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
     this.term.open(element);
-    this.term.onData((data) => callbacks.onInput(data));
+    // xterm turns a person's events into input synchronously, while the event is dispatched; its
+    // answers to queries come while it parses output. Mark the events (capture phase: before
+    // xterm's own handlers) and anything emitted outside one is a reply.
+    for (const type of PERSON_EVENTS) element.addEventListener(type, () => this.personActing(), { capture: true });
+    this.term.onData((data) => callbacks.onInput(data, this.personDepth === 0));
     this.term.onResize(({ cols, rows }) => callbacks.onResize(cols, rows));
     this.term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey) return true;
@@ -45,11 +57,28 @@ export class XtermTerminal implements TerminalPort {
         return false;
       }
       if (key === 'v') {
-        void navigator.clipboard?.readText().then((text) => text && this.term.paste(text), () => undefined);
+        void navigator.clipboard?.readText().then((text) => text && this.asPerson(() => this.term.paste(text)), () => undefined);
         return false;
       }
       return true;
     });
+  }
+
+  private personDepth = 0;
+
+  /** A person's event is being dispatched: input emitted until it is done is theirs. */
+  private personActing(): void {
+    this.personDepth++;
+    queueMicrotask(() => this.personDepth--);
+  }
+
+  private asPerson(action: () => void): void {
+    this.personDepth++;
+    try {
+      action();
+    } finally {
+      this.personDepth--;
+    }
   }
 
   write(data: Uint8Array | string, done?: () => void): void {

@@ -53,6 +53,8 @@ export interface TabLink {
 export class TabSession {
   readonly stream: OutputStream;
   readonly typeAhead = new TypeAhead();
+  /** End offset of the current attachment's replay; -1 while an attach is on its way. */
+  private replayEnd = -1;
   view: TabView;
   /** Whether the terminal shows output that `stream.rendered` describes (restored or rendered). */
   hasContent = false;
@@ -189,11 +191,25 @@ export class TabSession {
   }
 
   /**
+   * The terminal answered a query in the output. Answers to replayed output (written before the
+   * replay's end has been rendered) are dropped: those questions were asked long ago, and their
+   * answers would reach the program as if typed. Live answers go as `reply`, for the daemon to pass
+   * on only from the attachment that typed last; they are never held while the link is down.
+   */
+  reply(data: string, linkReady: boolean): void {
+    const sessionId = this.sessionId;
+    if (!linkReady || sessionId === null || this.view.phase !== 'live' || this.view.readOnly) return;
+    if (this.replayEnd < 0 || this.stream.rendered < this.replayEnd) return;
+    this.link.send({ type: 'pty_input', session_id: sessionId, data, reply: true });
+  }
+
+  /**
    * Marks an attach as sent; without `since` the terminal is reset when the answer comes. Returns
    * the flow fields the attach asks for (lossless).
    */
   attaching(since: number | undefined): AttachFlow {
     this.resetOnAttach = since === undefined;
+    this.replayEnd = -1;
     this.run(this.stream.attachRequested());
     this.awaitingShow = false;
     if (this.view.phase === 'failed') this.update({ offer: null, phase: this.view.loadedOnce ? 'reconnecting' : 'opening' });
@@ -209,6 +225,8 @@ export class TabSession {
       this.resetOnAttach = false;
     }
     this.run(this.stream.attached(result));
+    // The replay (or snapshot) ends here: until the terminal has rendered it, its answers are stale.
+    this.replayEnd = result.end_offset;
     this.update({ loadedOnce: true, readOnly: result.read_only, session: result.session, notice: null });
     this.refreshName();
     if (result.session.state === 'exited') return this.showOffer(exitedOffer(result.session));

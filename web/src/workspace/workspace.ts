@@ -175,6 +175,11 @@ export class Workspace {
     this.tabById(tabId)?.type(data, this.handshake === 'ready');
   }
 
+  /** The tab's terminal answered a query in its output on its own (see docs/protocol.md, "Terminal replies"). */
+  reply(tabId: string, data: string): void {
+    this.tabById(tabId)?.reply(data, this.handshake === 'ready');
+  }
+
   resize(tabId: string, cols: number, rows: number): void {
     const tab = this.tabById(tabId);
     if (tab?.sessionId && tab.view.phase === 'live' && !tab.view.readOnly) {

@@ -1,0 +1,63 @@
+// A program's terminal queries (issue 11): a shell that asked its terminal questions while no page
+// was open must get no answers typed onto its prompt when a page opens (the page drops what xterm
+// answers while it writes the replay), and a live question gets one answer.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import {
+  launchBrowser, newPage, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt, waitForScreen,
+} from './support/browser.mjs';
+import { Daemon } from './support/daemon.mjs';
+
+let daemon;
+let browser;
+
+before(async () => {
+  daemon = await new Daemon().start();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await daemon?.cleanup();
+});
+
+const capture = async (id) => (await daemon.api(`/api/sessions/${id}/capture`)).text;
+
+async function until(check, description, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${description}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+test('answers to queries a shell printed while no page was open never land on its prompt', async () => {
+  const shell = await daemon.api('/api/sessions', {
+    method: 'POST', body: JSON.stringify({ command: ['bash', '--norc', '--noprofile', '-i'], label: 'asker' }),
+  });
+  // Device attributes, cursor position, background colour: each makes xterm answer.
+  await daemon.api(`/api/sessions/${shell.id}/input`, {
+    method: 'POST', body: JSON.stringify({ data: "printf 'asked\\033[c\\033[6n\\033]11;?\\007\\n'\r" }),
+  });
+  await until(async () => (await capture(shell.id)).includes('\nasked'), 'the shell to print its queries');
+
+  const page = await newPage(browser);
+  await page.goto(daemon.url);
+  await waitForLiveTab(page, 1);
+  const s = await snapshot(page);
+  const tab = s.tabs.find((t) => t.sessionId === shell.id) ?? s.tabs[0];
+  if (tab.sessionId !== shell.id) {
+    await page.click(`.session[data-session-id="${shell.id}"]`);
+  }
+  const shown = (await snapshot(page)).tabs.find((t) => t.sessionId === shell.id);
+  await waitForScreen(page, shown.tabId, 'asked', 'the replayed queries');
+  await new Promise((r) => setTimeout(r, 1000)); // any answer would have been sent by now
+  await typeInTerminal(page, 'echo after-$((4+5))\n');
+  await until(async () => (await capture(shell.id)).includes('after-9'), 'the command after the replay');
+  const screen = await capture(shell.id);
+  const prompt = screen.slice(screen.indexOf('\nasked'));
+  assert.doesNotMatch(prompt, /\d;\d+c|\d+;\d+R|rgb:/, `no answer reached the shell:\n${screen}`);
+  await page.close();
+});
