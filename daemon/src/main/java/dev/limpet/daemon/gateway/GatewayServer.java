@@ -149,6 +149,11 @@ public final class GatewayServer implements AutoCloseable {
             public void close(int statusCode, String reason) {
                 session.close(statusCode, reason, Callback.NOOP);
             }
+
+            @Override
+            public void disconnect() {
+                session.disconnect();
+            }
         };
     }
 
