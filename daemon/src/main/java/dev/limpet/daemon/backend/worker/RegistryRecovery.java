@@ -138,7 +138,7 @@ final class RegistryRecovery {
             return new Quarantined(file, "registry schema version " + e.version() + " is not " + RegistryEntry.VERSION,
                     RecoveryReport.WORKER_PROTOCOL_MISMATCH, true);
         }
-        if (e.socketPath() == null || !Path.of(e.socketPath()).normalize().equals(registry.paths().socket(e.sessionId()))) {
+        if (!socketIsOurs(e)) {
             return new Quarantined(file, "socket path " + e.socketPath() + " points outside the worker root",
                     RecoveryReport.WORKER_REGISTRY_CORRUPT, false);
         }
@@ -159,6 +159,15 @@ final class RegistryRecovery {
                     RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
         }
         return connectWithRetries(file, e);
+    }
+
+    /** Whether the entry's socket is one this root assigns to its session (never connect elsewhere). */
+    private boolean socketIsOurs(RegistryEntry e) {
+        try {
+            return e.socketPath() != null && registry.paths().isSocketOf(e.sessionId(), Path.of(e.socketPath()));
+        } catch (java.nio.file.InvalidPathException ex) {
+            return false;
+        }
     }
 
     private boolean workerAlive(RegistryEntry e) {
@@ -194,7 +203,7 @@ final class RegistryRecovery {
                 continue;
             }
             try {
-                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, daemonInstanceId, e.controlToken(),
+                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), daemonInstanceId, e.controlToken(),
                         self.pid(), self.startedAt(), self.nonce()), rpcTimeout);
                 WorkerPayloads.Info info = link.info(rpcTimeout);
                 return new Recovered(file, e, link, info);
@@ -217,10 +226,19 @@ final class RegistryRecovery {
                 true);
     }
 
+    /**
+     * The minor to offer a worker in hello: the one its entry records (the worker writes it), so a
+     * worker of rpc 1.3 or later gets the mutual hello and never sees the token; only a worker that
+     * recorded an older minor gets the token hello it needs.
+     */
+    static int helloMinor(RegistryEntry e) {
+        return Math.max(0, Math.min(WorkerRpc.RPC_MINOR, e.rpcMinor()));
+    }
+
     /** Ends a worker whose owner is provably gone, authenticating as that owner with the recorded token. */
     private Outcome reclaim(Path file, RegistryEntry e) {
         try (WorkerOs.WorkerLink link = os.connect(Path.of(e.socketPath()))) {
-            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, e.daemonInstanceId(), e.controlToken(),
+            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), e.daemonInstanceId(), e.controlToken(),
                     null, null, null), rpcTimeout);
             link.remove(rpcTimeout);
             return new Reclaimed(file, "daemon " + e.daemonInstanceId() + "'s owner pid " + e.ownerPid()

@@ -130,7 +130,7 @@ public final class WorkerBackend implements Backend, ScreenCapture {
                 throw new BackendException(ErrorCode.BAD_REQUEST, "session " + spec.sessionId() + " already exists");
             }
             WorkerLauncher.Launched w = launcher.launch(spec, false);
-            WorkerHandle h = handle(spec.sessionId(), w.controlToken(), w.workerPid());
+            WorkerHandle h = handle(spec.sessionId(), w.socket(), w.controlToken(), w.workerPid(), w.rpcMinor());
             try {
                 h.adopt(w.client());
             } catch (WorkerRpcException e) {
@@ -151,8 +151,8 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         }
     }
 
-    private WorkerHandle handle(String id, String token, long workerPid) {
-        return new WorkerHandle(id, registry.paths().socket(id), token, workerPid, launcher, (sid, status) -> listener.sessionExited(sid, status),
+    private WorkerHandle handle(String id, Path socket, String token, long workerPid, int rpcMinor) {
+        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, (sid, status) -> listener.sessionExited(sid, status),
                 timer, settings.rpcTimeout(), os);
     }
 
@@ -200,7 +200,7 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         }
         h.release();
         try (WorkerClient c = WorkerClient.connect(h.socket)) {
-            c.hello(launcher.hello(h.controlToken), settings.rpcTimeout());
+            c.hello(h.hello(), settings.rpcTimeout());
             c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
             LOG.info("session {}: worker removed", sessionId);
             return;
@@ -238,7 +238,8 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     }
 
     private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
-        WorkerHandle h = handle(r.entry().sessionId(), r.entry().controlToken(), r.entry().workerPid());
+        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.entry().workerPid(),
+                RegistryRecovery.helloMinor(r.entry()));
         WorkerClient c = r.link().client();
         h.adopt(c);
         sessions.put(h.sessionId, h);

@@ -179,6 +179,19 @@ class RegistryRecoveryTest {
     }
 
     @Test
+    void theHelloOffersTheMinorTheEntryRecordsSoOnlyOldWorkersGetTheTokenHello() throws Exception {
+        RegistryEntry e = liveWorker("modern", 100, US, 0);
+        registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(), e.childPid(),
+                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, 3, e.workerVersion(), 0, null, null));
+        RegistryEntry old = liveWorker("older", 101, US, 0);
+        registry.write(new RegistryEntry(old.version(), old.daemonInstanceId(), old.sessionId(), old.workerPid(), old.workerStartedAt(),
+                old.childPid(), old.socketPath(), old.command(), old.cwd(), old.startedAt(), old.controlToken(), 1, 2, old.workerVersion(), 0,
+                null, null));
+        recovery().run();
+        assertThat(os.hellos).extracting(WorkerPayloads.Hello::rpcMinor).containsExactlyInAnyOrder(3, 2);
+    }
+
+    @Test
     void truncatedJsonIsQuarantinedAsCorrupt() throws Exception {
         Files.writeString(registry.paths().registryDir().resolve("torn.json"), "{\"version\":1,\"session_id\":\"to");
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class, q -> {
