@@ -207,9 +207,11 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         } catch (IOException | WorkerRpcException e) {
             LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
         }
-        if (os.isAlive(h.workerPid)) {
+        if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
             LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
             ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
+        } else if (os.isAlive(h.workerPid)) {
+            LOG.warn("session {}: pid {} is no pty-worker (any more); leaving it alone", sessionId, h.workerPid);
         }
         try {
             registry.prune(registry.paths().registry(sessionId), h.socket);
@@ -238,7 +240,7 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     }
 
     private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
-        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.entry().workerPid(),
+        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid(),
                 RegistryRecovery.helloMinor(r.entry()));
         WorkerClient c = r.link().client();
         h.adopt(c);

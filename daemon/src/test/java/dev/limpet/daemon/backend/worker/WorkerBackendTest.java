@@ -420,6 +420,35 @@ class WorkerBackendTest {
     }
 
     @Test
+    void aTamperedEntryNamingAnUnrelatedProcessRecoversTheRealWorkerAndRemoveNeverTouchesThatProcess() throws Exception {
+        WorkerBackend first = backend(null);
+        RuntimeInfo spawned = first.spawn(spec("tamper", TestPrograms.command(Counter.class, "0", "1000")));
+        first.shutdown();
+        var e = entry("tamper");
+        Process unrelated = new ProcessBuilder("sleep", "300").start();
+        try {
+            // Without worker_started_at nothing tells the unrelated pid from the worker but the worker itself.
+            registry().write(new dev.limpet.worker.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(),
+                    unrelated.pid(), null, e.childPid(), e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(),
+                    e.rpcMajor(), e.rpcMinor(), e.workerVersion(), e.ownerPid(), e.ownerStartedAt(), e.ownerNonce()));
+            WorkerBackend second = backend(null);
+            assertThat(second.recover().recovered()).extracting(RuntimeInfo::pid).containsExactly(spawned.pid());
+            assertThat(Path.of(e.socketPath())).exists();
+            assertThat(entry("tamper").workerPid()).as("the worker rewrote its entry at our hello").isEqualTo(e.workerPid());
+            // A worker that does not answer remove is killed: it must be the worker, never the pid the entry named.
+            Posix.kill(e.workerPid(), Signal.STOP);
+            second.remove("tamper");
+            await().atMost(T).until(() -> !Posix.isAlive(e.workerPid()));
+            assertThat(unrelated.isAlive()).isTrue();
+        } finally {
+            unrelated.destroyForcibly();
+            if (Posix.isAlive(spawned.pid())) {
+                Posix.kill(spawned.pid(), Signal.KILL);
+            }
+        }
+    }
+
+    @Test
     void aWorkerOfThePreviousMinorKeepsWorkingAndIsRecoveredByTheCurrentDaemon() throws Exception {
         int previous = WorkerRpc.RPC_MINOR - 1;
         WorkerBackend old = backend(previous);
