@@ -191,13 +191,34 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         call(running(sessionId), WorkerRpc.SIGNAL, new WorkerPayloads.SignalParams(signal.name()));
     }
 
-    /** Asks the worker to end its child and itself; a worker that does not answer is killed, then its files pruned. */
+    /**
+     * Asks the worker to end its child and itself; a worker that does not answer is killed, then
+     * its files pruned. The session's worker log goes too (also when the worker was gone already).
+     */
     @Override
     public void remove(String sessionId) {
         WorkerHandle h = sessions.remove(sessionId);
         if (h == null) {
+            deleteLog(sessionId);
             throw BackendException.notFound(sessionId);
         }
+        try {
+            end(h);
+        } finally {
+            deleteLog(sessionId);
+        }
+    }
+
+    private void deleteLog(String sessionId) {
+        try {
+            java.nio.file.Files.deleteIfExists(registry.paths().log(sessionId));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("session {}: cannot delete its worker log: {}", sessionId, e.toString());
+        }
+    }
+
+    private void end(WorkerHandle h) {
+        String sessionId = h.sessionId;
         h.release();
         try (WorkerClient c = WorkerClient.connect(h.socket)) {
             c.hello(h.hello(), settings.rpcTimeout());

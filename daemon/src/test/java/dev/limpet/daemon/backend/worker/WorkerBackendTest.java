@@ -472,4 +472,14 @@ class WorkerBackendTest {
         }
         current.remove("prev");
     }
+
+    @Test
+    void removingASessionDeletesItsWorkerLog() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("logged", TestPrograms.command(Counter.class, "0", "100")));
+        Path log = registry().paths().log("logged");
+        assertThat(log).exists();
+        b.remove("logged");
+        assertThat(log).doesNotExist();
+    }
 }
