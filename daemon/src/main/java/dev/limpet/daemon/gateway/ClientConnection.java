@@ -227,7 +227,8 @@ final class ClientConnection implements SessionStream.Owner {
             return;
         }
         closingSinceNanos = System.nanoTime();
-        errorLog.warn("connection {}: left more than {} bytes of replies unread; cutting it off ({} {})", id, REPLY_BACKLOG_BYTES,
+        // Once per connection, so outside the command errors' budget (which this client has used up).
+        LOG.warn("connection {}: left more than {} bytes of replies unread; cutting it off ({} {})", id, REPLY_BACKLOG_BYTES,
                 REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
         queue.close();
         sink.close(REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
