@@ -29,10 +29,12 @@ final class RequestAuth {
     }
 
     /**
-     * Whether a request's {@code Host} names this daemon: a loopback name or the listen address
-     * with the daemon's port (bare when that is 80), or the authority of an allow-listed origin.
-     * No Host at all (HTTP/1.0, not a browser) is fine; on a wildcard listen address the daemon
-     * cannot know its names and accepts any (the token still guards everything).
+     * Whether a request's {@code Host} names this daemon: a loopback name ({@code 127.0.0.1},
+     * {@code localhost}, {@code [::1]}) or the listen address, on any port (an SSH tunnel or a
+     * local proxy forwards from another one), or the authority of an allow-listed origin. A
+     * rebinding attack needs a name the attacker controls, so names are what is checked. No Host
+     * at all (HTTP/1.0, not a browser) is fine; on a wildcard listen address the daemon cannot
+     * know its names and accepts any (the token still guards everything).
      */
     boolean hostAllowed(String host, String listenHost, int port) {
         if (host == null) {
@@ -46,13 +48,9 @@ final class RequestAuth {
         if (allowedHosts.contains(h)) {
             return true;
         }
+        String name = h.matches(".*:[0-9]{1,5}") ? h.substring(0, h.lastIndexOf(':')) : h;
         String bracketed = listen.contains(":") && !listen.startsWith("[") ? "[" + listen + "]" : listen;
-        for (String name : List.of("127.0.0.1", "localhost", "[::1]", bracketed)) {
-            if (h.equals(name + ":" + port) || (port == 80 && h.equals(name))) {
-                return true;
-            }
-        }
-        return false;
+        return List.of("127.0.0.1", "localhost", "[::1]", bracketed).contains(name);
     }
 
     boolean authorized(String authorizationHeader, String tokenQuery, List<String> subprotocols) {
