@@ -5,6 +5,7 @@ import dev.limpet.daemon.DaemonConfig;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.store.StoreException;
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -70,7 +71,7 @@ final class DaemonCommand implements Callable<Integer> {
         Daemon daemon;
         try {
             daemon = Daemon.start(config);
-        } catch (PidLock.AlreadyRunningException | StoreException e) {
+        } catch (PidLock.AlreadyRunningException | StoreException | UnsafePathException e) {
             System.err.println("limpet: " + e.getMessage());
             return 1;
         }

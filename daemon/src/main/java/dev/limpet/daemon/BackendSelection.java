@@ -5,6 +5,7 @@ import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.backend.worker.WorkerBackend;
 import dev.limpet.daemon.backend.worker.WorkerSettings;
 import dev.limpet.daemon.files.DataRoot;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -29,7 +30,13 @@ final class BackendSelection {
         this.degraded = List.copyOf(degraded);
     }
 
-    static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId) {
+    /**
+     * Picks the backend: the requested one when it starts, else the embedded fallback (loudly).
+     *
+     * @throws UnsafePathException when a directory the worker backend needs (its worker root, the
+     *     socket directory) could be controlled by another user: that stops the daemon
+     */
+    static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId) throws UnsafePathException {
         String requested = config.backend();
         if (requested == null || requested.isBlank()) {
             requested = System.getenv("LIMPET_PTY_BACKEND");
@@ -52,6 +59,11 @@ final class BackendSelection {
                 if (worker != null) {
                     worker.shutdown();
                 }
+                UnsafePathException unsafe = unsafePath(e);
+                if (unsafe != null) {
+                    // Not a missing capability but a directory another user could control: stop, never fall back.
+                    throw unsafe;
+                }
                 String why = "the worker backend failed its start-up probe (" + e.getMessage() + ")";
                 LOG.warn("{}; falling back to the embedded backend", why);
                 degraded.add(why + "; using the embedded backend");
@@ -64,6 +76,15 @@ final class BackendSelection {
         degraded.add("embedded backend: sessions end when the daemon stops");
         LOG.warn("running on the embedded backend: sessions will not survive a daemon restart");
         return new BackendSelection(new EmbeddedBackend(config.ringBytes()), degraded);
+    }
+
+    private static UnsafePathException unsafePath(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof UnsafePathException u) {
+                return u;
+            }
+        }
+        return null;
     }
 
     Backend backend() {

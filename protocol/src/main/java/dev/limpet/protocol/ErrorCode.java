@@ -26,6 +26,8 @@ public enum ErrorCode {
     BACKEND_UNAVAILABLE(true, 503),
     UNAUTHORIZED(false, 401),
     ORIGIN_FORBIDDEN(false, 403),
+    /** The request's Host does not name this daemon (a page whose name was rebound to 127.0.0.1). */
+    HOST_FORBIDDEN(false, 403),
     INTERNAL_ERROR(true, 500);
 
     private final boolean retryable;

@@ -1,6 +1,7 @@
 package dev.limpet.worker;
 
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.worker.HandshakeKey;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -36,6 +37,7 @@ final class WorkerRuntime implements ServedSession {
     private volatile RpcServer server;
     private final java.time.InstantSource clock;
     private final CreditHolds creditHolds;
+    private final HandshakeKey handshakeKey;
 
     /** How the worker ends: clean up, then leave the process. Tests replace the exit. */
     interface Terminator {
@@ -45,6 +47,7 @@ final class WorkerRuntime implements ServedSession {
     WorkerRuntime(WorkerLaunch launch, PtySession session, WorkerRegistry registry, RegistryEntry entry,
             WorkerLifecycle lifecycle, Terminator terminator, java.time.InstantSource clock) {
         this.launch = launch;
+        this.handshakeKey = new HandshakeKey(launch.controlToken());
         this.clock = clock;
         this.creditHolds = new CreditHolds(clock);
         session.addGate(creditHolds);
@@ -95,10 +98,29 @@ final class WorkerRuntime implements ServedSession {
         boolean tokenOk = hello.controlToken() != null && MessageDigest.isEqual(
                 launch.controlToken().getBytes(StandardCharsets.UTF_8), hello.controlToken().getBytes(StandardCharsets.UTF_8));
         if (!idOk || !tokenOk) {
-            WorkerLog.warn("session {}: refused a hello for daemon {} ({})", launch.sessionId(), hello.daemonInstanceId(),
+            WorkerLog.warn("session {}: refused a hello for daemon {} ({})", launch.sessionId(),
+                    dev.limpet.protocol.SafeText.of(hello.daemonInstanceId(), 40),
                     idOk ? "wrong control token" : "another daemon instance");
             throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "this worker belongs to another daemon instance or token");
         }
+    }
+
+    @Override
+    public void requireDaemon(String daemonInstanceId) {
+        if (!launch.daemonInstanceId().equals(daemonInstanceId)) {
+            WorkerLog.warn("session {}: refused a hello for another daemon instance", launch.sessionId());
+            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "this worker belongs to another daemon instance or token");
+        }
+    }
+
+    @Override
+    public HandshakeKey handshakeKey() {
+        return handshakeKey;
+    }
+
+    @Override
+    public String daemonInstanceId() {
+        return launch.daemonInstanceId();
     }
 
     @Override

@@ -60,7 +60,7 @@ class WorkerProcessTest {
         }
         ByteArrayOutputStream first = new ByteArrayOutputStream();
         long cut;
-        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.RPC_MINOR - 1)) {
+        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
             var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
             assertThat(r.replayFrom()).isZero();
             first.writeBytes(r.replay());
@@ -68,7 +68,7 @@ class WorkerProcessTest {
         }
         ByteArrayOutputStream second = new ByteArrayOutputStream();
         List<Long> ends = new CopyOnWriteArrayList<>();
-        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.RPC_MINOR - 1)) {
+        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
             assertThat(c.framed()).isFalse();
             c.onEvent(e -> {
                 if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
@@ -98,7 +98,7 @@ class WorkerProcessTest {
     void inputResizeAndSignalReachTheChildThroughTheWorker() throws Exception {
         harness().start("echo", TestPrograms.command(EchoLines.class), null, 45);
         StringBuffer seen = new StringBuffer();
-        try (WorkerClient c = harness.connectAndHello("echo", WorkerRpc.RPC_MINOR - 1)) {
+        try (WorkerClient c = harness.connectAndHello("echo", WorkerRpc.OLDEST_MINOR)) {
             c.onEvent(e -> {
                 if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
                     seen.append(new String(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class).data(), StandardCharsets.UTF_8));
@@ -175,9 +175,9 @@ class WorkerProcessTest {
 
     @Test
     void aWorkerSpeakingThePreviousMinorIsServedWithJsonLinesAndWithoutReplay() throws Exception {
-        harness().start("old", TestPrograms.command(Counter.class, "0", "50"), WorkerRpc.RPC_MINOR - 1, 45);
-        try (WorkerClient c = harness.connectAndHello("old")) {
-            assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+        harness().start("old", TestPrograms.command(Counter.class, "0", "50"), WorkerRpc.OLDEST_MINOR, 45);
+        try (WorkerClient c = harness.connectAndHelloKnowing("old", WorkerRpc.OLDEST_MINOR)) {
+            assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
             assertThat(c.framed()).isFalse();
             assertThat(c.supports(WorkerRpc.REPLAY)).isFalse();
             assertThat(c.supports(WorkerRpc.WATCH)).isTrue();
@@ -186,7 +186,7 @@ class WorkerProcessTest {
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
         }
         RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("old"))).entry();
-        assertThat(e.rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+        assertThat(e.rpcMinor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
     }
 
     @Test

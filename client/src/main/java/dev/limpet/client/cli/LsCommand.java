@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.SafeText;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
@@ -69,10 +70,40 @@ final class LsCommand extends Verb {
             String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissingNode()
                     ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissingNode() ? "-" : "SIG" + r.path("exit_signal").asText())
                     : r.path("exit_code").asText();
-            out.printf(fmt, text(r, "host"), text(r, "id"), clip(text(r, "label"), 18), text(r, "state"), text(r, "pid"), exit,
-                    text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z"), String.join(" ", argv));
+            out.printf(fmt, shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 18), shown(text(r, "state")),
+                    shown(text(r, "pid")), shown(exit), shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")),
+                    commandLine(argv));
         }
         out.flush();
+    }
+
+    /**
+     * The argv as one line a person can read and a shell could take back: each argument that is
+     * not plain is single-quoted, and characters a terminal would act on (escape sequences, bidi
+     * overrides, zero-width characters, newlines) are shown as escapes, never written raw.
+     */
+    static String commandLine(List<String> argv) {
+        StringBuilder out = new StringBuilder();
+        for (String a : argv) {
+            if (!out.isEmpty()) {
+                out.append(' ');
+            }
+            if (!a.isEmpty() && a.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || "@%+=:,./_-".indexOf(ch) >= 0)
+                    && a.codePoints().noneMatch(SafeText::isUnsafe)) {
+                out.append(a);
+            } else if (a.codePoints().anyMatch(SafeText::isUnsafe)) {
+                // bash's $'…' form: the escapes SafeText writes mean the same there.
+                out.append("$'").append(SafeText.escape(a).replace("'", "\\'")).append('\'');
+            } else {
+                out.append('\'').append(a.replace("'", "'\\''")).append('\'');
+            }
+        }
+        return out.toString();
+    }
+
+    /** A field from the daemon, with nothing a terminal would act on. */
+    private static String shown(String s) {
+        return SafeText.escape(s);
     }
 
     private static String clip(String s, int n) {

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,9 +20,19 @@ public final class AuthToken {
         this.token = token.getBytes(StandardCharsets.US_ASCII);
     }
 
+    /**
+     * Reads the token, or writes a fresh one when there is none (or it is not a token). A token
+     * file that is a symbolic link or belongs to another user is refused, never used: whoever
+     * planted it would hold the key to this daemon.
+     *
+     * @throws dev.limpet.terminal.os.UnsafePathException for a file limpet must not trust
+     */
     public static AuthToken loadOrCreate(DataRoot root) throws IOException {
         var path = root.authToken();
         try {
+            if (!PathTrust.forThisProcess().ownFileIfPresent(path)) {
+                throw new NoSuchFileException(path.toString());
+            }
             String existing = Files.readString(path, StandardCharsets.UTF_8).strip();
             if (VALID.matcher(existing).matches()) {
                 Files.setPosixFilePermissions(path, PrivateFiles.FILE_0600);

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -24,6 +25,10 @@ public final class DaemonIdentity {
     public static String loadOrCreate(DataRoot root) throws IOException {
         var path = root.daemonId();
         try {
+            // Another user's daemon-id would make this daemon look in (and adopt) their worker root.
+            if (!PathTrust.forThisProcess().ownFileIfPresent(path)) {
+                throw new NoSuchFileException(path.toString());
+            }
             String id = Files.readString(path, StandardCharsets.UTF_8).strip();
             if (VALID.matcher(id).matches()) {
                 return id;

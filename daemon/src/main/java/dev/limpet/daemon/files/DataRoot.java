@@ -26,6 +26,12 @@ public record DataRoot(Path dir) {
         return new DataRoot(Path.of(System.getProperty("user.home"), ".limpet"));
     }
 
+    /**
+     * Creates the data root (0700) or checks the existing one.
+     *
+     * @throws dev.limpet.terminal.os.UnsafePathException when it is a symbolic link, belongs to
+     *     another user, is writable by others, or lies below a directory others could replace it in
+     */
     public DataRoot ensureExists() throws IOException {
         PrivateFiles.directory(dir);
         return this;

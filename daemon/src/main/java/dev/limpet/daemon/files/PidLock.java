@@ -1,5 +1,6 @@
 package dev.limpet.daemon.files;
 
+import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -33,8 +34,9 @@ public final class PidLock implements AutoCloseable {
 
     public static PidLock acquire(DataRoot root) throws IOException {
         var path = root.pidLock();
+        PathTrust.forThisProcess().ownFileIfPresent(path);
         FileChannel channel = FileChannel.open(path, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+                StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         FileLock lock;
         try {
             lock = channel.tryLock();

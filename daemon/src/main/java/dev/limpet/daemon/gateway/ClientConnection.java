@@ -9,7 +9,9 @@ import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionIds;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,11 +35,29 @@ import org.slf4j.LoggerFactory;
  * completed, so a client that stops reading fills its stream's share and is desynced (live) or
  * holds the session to its credit (lossless). Handing over on the producing thread saves a thread
  * wake-up on every keystroke's echo.
+ *
+ * <p>Replies ({@code command_error}, acks, lists) are bounded too: they count against a budget of
+ * their own until sent, so a client that floods commands without reading its replies is cut off
+ * ({@code 1008 reply backlog}) instead of growing the daemon's memory. What a client sent is never
+ * echoed uncut: error messages are cut and escaped, and the log lines they cause are rate-limited.
  */
 final class ClientConnection implements SessionStream.Owner {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
     private static final long WRITE_DEADLINE_SECONDS = 30;
+    /** Replies a client may leave unread (queued or being sent) before it is cut off. */
+    static final long REPLY_BACKLOG_BYTES = 4L << 20;
+    /** Longest error message sent back: it may quote what the client sent. */
+    static final int MAX_ERROR_MESSAGE_CHARS = 512;
+    /** A {@code req_id} is echoed in every reply: longer ones are refused (docs/protocol.md). */
+    static final int MAX_REQ_ID_CHARS = 64;
+    /** How long a connection that was told to close may keep its socket before it is dropped. */
+    private static final long CLOSE_GRACE_MILLIS = 2_000;
+    /** The close status and reason of a client cut off for not reading its replies. */
+    static final int REPLY_BACKLOG_STATUS = 1008;
+    static final String REPLY_BACKLOG_REASON = "reply backlog";
+    /** The key replies are counted under in the queue (session streams count under their own). */
+    private static final Object REPLIES = new Object();
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
@@ -46,18 +66,26 @@ final class ClientConnection implements SessionStream.Owner {
     private final Map<String, SessionStream> streams = new ConcurrentHashMap<>();
     private final Commands commands;
     private final ClientSessions clientSessions;
+    private final ClientErrorLog errorLog;
     private volatile ClientSessions.Record clientSession;
     private volatile boolean closed;
+    /** When this connection was told to close (nanoTime); 0 while it serves. */
+    private volatile long closingSinceNanos;
     private final java.util.concurrent.atomic.AtomicBoolean pumping = new java.util.concurrent.atomic.AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicInteger sending = new java.util.concurrent.atomic.AtomicInteger();
     /** When a send last completed (or the first pending one started); read by the deadline check. */
     private volatile long lastProgressNanos = System.nanoTime();
 
     ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
+        this(sink, commands, clientSessions, clock, new ClientErrorLog(LOG, clock));
+    }
+
+    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock, ClientErrorLog errorLog) {
         this.sink = sink;
         this.clock = clock;
         this.commands = commands;
         this.clientSessions = clientSessions;
+        this.errorLog = errorLog;
         LOG.debug("connection {} opened", id);
     }
 
@@ -92,6 +120,9 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     void onText(String text) {
+        if (closingSinceNanos != 0) {
+            return; // cut off: nothing more is read from it
+        }
         if (text.length() > ProtocolCodec.MAX_FRAME_BYTES) {
             tooLarge();
             return;
@@ -107,6 +138,9 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     void onBinary(ByteBuffer data) {
+        if (closingSinceNanos != 0) {
+            return;
+        }
         if (data.remaining() > ProtocolCodec.MAX_FRAME_BYTES) {
             tooLarge();
             return;
@@ -134,6 +168,10 @@ final class ClientConnection implements SessionStream.Owner {
 
     private void dispatch(ClientMessage message) {
         String sessionId = message instanceof ClientMessage.SessionCommand sc ? sc.sessionId() : null;
+        if (message.reqId() != null && message.reqId().length() > MAX_REQ_ID_CHARS) {
+            error(null, message.type(), sessionId, ErrorCode.BAD_REQUEST, "req_id must be at most " + MAX_REQ_ID_CHARS + " characters");
+            return;
+        }
         try {
             commands.handle(this, message);
         } catch (ProtocolException e) {
@@ -146,16 +184,55 @@ final class ClientConnection implements SessionStream.Owner {
         }
     }
 
+    /**
+     * Queues a reply. Replies count against {@link #REPLY_BACKLOG_BYTES} until sent: a client
+     * that leaves that much unread is cut off.
+     */
     void send(ServerMessage message) {
+        if (closingSinceNanos != 0) {
+            return;
+        }
         String text = ProtocolCodec.encode(message);
-        queue.offerControl(text, text.length());
+        if (!queue.offer(text, text.length(), REPLIES, REPLY_BACKLOG_BYTES)) {
+            cutOff();
+            return;
+        }
         flush();
     }
 
+    /**
+     * A {@code command_error}: the message is cut and escaped (it may quote the client), the
+     * session id is echoed only when it is one, and the log line is rate-limited.
+     */
     void error(String reqId, String command, String sessionId, ErrorCode code, String message) {
-        LOG.info("connection {}: command_error {} for {}{}: {}", id, code.wire(), command == null ? "(unparsed)" : command,
-                sessionId == null ? "" : " " + sessionId, message);
-        send(ServerMessage.CommandError.of(reqId, command, sessionId, code, message));
+        String id0 = SessionIds.isValid(sessionId) ? sessionId : null;
+        String text = SafeText.of(message, MAX_ERROR_MESSAGE_CHARS);
+        if (code.retryable()) {
+            // A server-side failure (backend_unavailable, internal_error): never silent.
+            errorLog.warn("connection {}: command_error {} for {}{}: {}", id, code.wire(), command == null ? "(unparsed)" : command,
+                    id0 == null ? "" : " " + id0, SafeText.forLog(message));
+        } else {
+            errorLog.info("connection {}: command_error {} for {}{}: {}", id, code.wire(), command == null ? "(unparsed)" : command,
+                    id0 == null ? "" : " " + id0, SafeText.forLog(message));
+        }
+        send(ServerMessage.CommandError.of(reqId, command, id0, code, text));
+    }
+
+    /**
+     * A client that left {@link #REPLY_BACKLOG_BYTES} of replies unread: close it with
+     * {@code 1008 reply backlog}, drop what it was queued, and drop the socket if the close
+     * cannot get through (a client that reads nothing never sees the close frame).
+     */
+    private void cutOff() {
+        if (closingSinceNanos != 0) {
+            return;
+        }
+        closingSinceNanos = System.nanoTime();
+        // Once per connection, so outside the command errors' budget (which this client has used up).
+        LOG.warn("connection {}: left more than {} bytes of replies unread; cutting it off ({} {})", id, REPLY_BACKLOG_BYTES,
+                REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
+        queue.close();
+        sink.close(REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
     }
 
     /** Sends the error, then closes the connection once it has been written. */
@@ -233,8 +310,16 @@ final class ClientConnection implements SessionStream.Owner {
 
     /** A client that has not taken a frame for the write deadline is cut off. */
     private void checkWriteDeadline() {
+        long closing = closingSinceNanos;
+        if (closing != 0) {
+            if (System.nanoTime() - closing > TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS) && !closed) {
+                sink.disconnect();
+            }
+            return;
+        }
         if (sending.get() > 0 && System.nanoTime() - lastProgressNanos > TimeUnit.SECONDS.toNanos(WRITE_DEADLINE_SECONDS)) {
             LOG.warn("connection {}: a write took longer than {} s; closing", id, WRITE_DEADLINE_SECONDS);
+            closingSinceNanos = System.nanoTime();
             sink.close(1008, "write deadline");
         }
     }

@@ -9,6 +9,7 @@ import dev.limpet.protocol.ClientMessage.*;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SessionInfo;
@@ -112,7 +113,7 @@ final class Commands {
         }
         ClientSessions.Bound bound = clientSessions.connect(hello.clientSessionKey());
         c.bindClientSession(bound.record());
-        LOG.info("connection {}: hello from {} (client session {}, {})", c.id(), hello.client() == null ? "?" : hello.client(),
+        LOG.info("connection {}: hello from {} (client session {}, {})", c.id(), hello.client() == null ? "?" : SafeText.of(hello.client(), 100),
                 ClientSessions.hashed(hello.clientSessionKey()), bound.resumed() ? "resumed" : "new");
         barrier.whenLifted(() -> {
             ServerMessage.InitialState base = initialState.get();

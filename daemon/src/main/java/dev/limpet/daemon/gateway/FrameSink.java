@@ -9,5 +9,9 @@ interface FrameSink {
 
     CompletableFuture<Void> sendBinary(ByteBuffer data);
 
+    /** Starts a close handshake; the close frame queues behind what is being sent. */
     void close(int statusCode, String reason);
+
+    /** Drops the socket at once, without a close handshake (a client that reads nothing). */
+    void disconnect();
 }

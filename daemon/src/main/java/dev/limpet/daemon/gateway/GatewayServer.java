@@ -5,6 +5,7 @@ import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
@@ -17,6 +18,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
+import org.eclipse.jetty.ee10.servlet.SessionHandler;
+import org.eclipse.jetty.session.NullSessionCache;
+import org.eclipse.jetty.session.NullSessionDataStore;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
@@ -25,7 +29,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The daemon's only network endpoint: {@code /healthz}, the REST API, the WebSocket {@code /ws}
  * and the web UI. Everything but {@code /healthz} and the UI's static files needs the token; a
- * WebSocket upgrade from a foreign browser origin is refused.
+ * WebSocket upgrade from a foreign browser origin is refused; a request whose {@code Host} does not
+ * name the daemon is refused (DNS rebinding). Refusals answer with the JSON error the protocol
+ * promises, and nothing about a refused request is kept: the servlet layer's HTTP sessions are
+ * never stored nor given a cookie (limpet has no use for them).
  */
 public final class GatewayServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
@@ -33,6 +40,10 @@ public final class GatewayServer implements AutoCloseable {
 
     private final Javalin app;
     private final RequestAuth auth;
+    /** Refused requests are logged, rate-limited: anyone who can reach the port can cause them. */
+    private final ClientErrorLog refusals;
+    /** Every connection's command errors share one budget: many connections cannot multiply it. */
+    private final ClientErrorLog commandErrors;
     private final Commands commands;
     private final ClientSessions clientSessions;
     private final Broadcaster broadcaster = new Broadcaster();
@@ -47,6 +58,8 @@ public final class GatewayServer implements AutoCloseable {
     public GatewayServer(Settings settings, AuthToken token, SessionService sessions, RecoveryBarrier barrier, Clock clock,
             Supplier<ServerMessage.InitialState> initialState, Supplier<Map<String, Object>> status) {
         this.listenHost = settings.listenHost();
+        this.refusals = new ClientErrorLog(LOG, clock);
+        this.commandErrors = new ClientErrorLog(LoggerFactory.getLogger(ClientConnection.class), clock);
         this.auth = new RequestAuth(token, settings.allowedOrigins());
         this.clientSessions = new ClientSessions(clock, settings.clientGrace());
         this.commands = new Commands(sessions, barrier, clientSessions, initialState,
@@ -55,31 +68,47 @@ public final class GatewayServer implements AutoCloseable {
         this.ackTimer.scheduleWithFixedDelay(() -> broadcaster.forEach(ClientConnection::tick), 250, 250,
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
-        RestApi rest = new RestApi(sessions, barrier, status);
+        RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
             config.concurrency.useVirtualThreads = true;
             config.jetty.host = settings.listenHost();
             config.jetty.port = settings.port();
+            // Javalin asks for an HTTP session on every WebSocket upgrade, refused ones included: a
+            // session store that keeps nothing and sets no cookie, so no request leaves state behind.
+            config.jetty.modifyServletContextHandler(h -> {
+                SessionHandler none = new SessionHandler();
+                NullSessionCache cache = new NullSessionCache(none);
+                cache.setSessionDataStore(new NullSessionDataStore());
+                none.setSessionCache(cache);
+                none.setUsingCookies(false);
+                h.setSessionHandler(none);
+            });
             config.jetty.modifyWebSocketServletFactory(f -> {
                 // Jetty cuts frames beyond this itself; up to it we answer frame_too_large ourselves.
                 f.setMaxTextMessageSize(2L * ProtocolCodec.MAX_FRAME_BYTES);
                 f.setMaxBinaryMessageSize(2L * ProtocolCodec.MAX_FRAME_BYTES);
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
+            config.routes.before(this::requireOwnHost);
             WebUi.register(config);
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             rest.register(config.routes);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                // A bug: logged with its stack trace, answered like every other error (JSON with a code).
+                LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
+                ctx.status(500).json(Map.of("code", ErrorCode.INTERNAL_ERROR.wire(), "message", "internal error; the daemon logged it"));
+            });
             config.routes.wsBeforeUpgrade("/ws", this::checkUpgrade);
             config.routes.ws("/ws", ws -> {
                 ws.onConnect(ctx -> {
                     ctx.session.setIdleTimeout(Duration.ofMinutes(10));
                     ctx.enableAutomaticPings(20, java.util.concurrent.TimeUnit.SECONDS);
-                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock);
+                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock, commandErrors);
                     ctx.attribute(CONNECTION, c);
                     broadcaster.add(c);
                 });
@@ -108,21 +137,72 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
+    private void requireOwnHost(Context ctx) {
+        String host = ctx.header("Host");
+        if (!auth.hostAllowed(host, listenHost, port())) {
+            refusals.warn("refused a request for host {} ({} {} from {})", SafeText.of(host, 100), ctx.method(), SafeText.of(ctx.path(), 100),
+                    ctx.ip());
+            throw new HttpResponseException(403, "this daemon does not answer to host " + SafeText.of(host, 100),
+                    Map.of("code", ErrorCode.HOST_FORBIDDEN.wire()));
+        }
+    }
+
+    /**
+     * The gate of {@code /ws}. A refusal is written here, as JSON, and the upgrade stopped: an
+     * exception alone would leave the body empty on this path.
+     */
     private void checkUpgrade(Context ctx) {
+        String host = ctx.header("Host");
+        if (!auth.hostAllowed(host, listenHost, port())) {
+            refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(host, 100), ctx.ip());
+            refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(host, 100));
+        }
         List<String> protocols = java.util.Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
         if (!auth.authorized(ctx.header("Authorization"), ctx.queryParam("token"), protocols)) {
-            LOG.info("refused a WebSocket upgrade from {}: missing or invalid token", ctx.ip());
-            throw unauthorized();
+            refusals.info("refused a WebSocket upgrade from {}: missing or invalid token", ctx.ip());
+            refuse(ctx, 401, ErrorCode.UNAUTHORIZED, "missing or invalid token");
         }
         String origin = ctx.header("Origin");
         if (!auth.originAllowed(origin, listenHost, port())) {
-            LOG.warn("refused a WebSocket upgrade from origin {} ({})", origin, ctx.ip());
-            throw new HttpResponseException(403, "origin " + origin + " may not open this daemon's WebSocket",
-                    Map.of("code", ErrorCode.ORIGIN_FORBIDDEN.wire()));
+            refusals.warn("refused a WebSocket upgrade from origin {} ({})", SafeText.of(origin, 100), ctx.ip());
+            refuse(ctx, 403, ErrorCode.ORIGIN_FORBIDDEN, "origin " + SafeText.of(origin, 100) + " may not open this daemon's WebSocket");
         }
-        if (protocols.stream().anyMatch(p -> p.contains(RequestAuth.SUBPROTOCOL))) {
+        if (offers(protocols, RequestAuth.SUBPROTOCOL)) {
             ctx.header("Sec-WebSocket-Protocol", RequestAuth.SUBPROTOCOL);
+        } else {
+            // Javalin would select the first protocol offered, which may be limpet.token.<token>:
+            // never echo the token; select nothing instead.
+            ctx.res().setHeader("Sec-WebSocket-Protocol", null);
         }
+    }
+
+    private static boolean offers(List<String> protocols, String wanted) {
+        for (String header : protocols) {
+            for (String p : header.split(",")) {
+                if (p.strip().equals(wanted)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static void refuse(Context ctx, int status, ErrorCode code, String message) {
+        try {
+            ctx.res().setStatus(status);
+            ctx.res().setContentType("application/json");
+            ctx.res().setHeader("Sec-WebSocket-Protocol", null);
+            Map<String, String> body = new java.util.LinkedHashMap<>();
+            body.put("code", code.wire());
+            body.put("message", message);
+            byte[] json = ProtocolCodec.write(body).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ctx.res().setContentLength(json.length);
+            ctx.res().getOutputStream().write(json);
+            ctx.res().flushBuffer();
+        } catch (java.io.IOException e) {
+            // the client went away: nothing to answer
+        }
+        throw new HttpResponseException(status, message, Map.of("code", code.wire()));
     }
 
     private static HttpResponseException unauthorized() {
@@ -148,6 +228,11 @@ public final class GatewayServer implements AutoCloseable {
             @Override
             public void close(int statusCode, String reason) {
                 session.close(statusCode, reason, Callback.NOOP);
+            }
+
+            @Override
+            public void disconnect() {
+                session.disconnect();
             }
         };
     }

@@ -8,7 +8,9 @@ import java.util.Set;
 /**
  * Who may talk to the daemon: a request must carry the token (bearer header, {@code token} query
  * parameter, or a {@code limpet.token.<token>} WebSocket subprotocol); a browser's WebSocket
- * upgrade must also come from the daemon's own origin or an allow-listed one.
+ * upgrade must also come from the daemon's own origin or an allow-listed one; and every request
+ * must name the daemon in its {@code Host} (a page whose name was rebound to 127.0.0.1 names
+ * itself).
  */
 final class RequestAuth {
     static final String SUBPROTOCOL = "limpet.v1";
@@ -16,10 +18,39 @@ final class RequestAuth {
 
     private final AuthToken token;
     private final Set<String> allowedOrigins;
+    /** The authorities ({@code host[:port]}) of the allow-listed origins: a reverse proxy may pass its own Host on. */
+    private final Set<String> allowedHosts;
 
     RequestAuth(AuthToken token, Set<String> allowedOrigins) {
         this.token = token;
         this.allowedOrigins = Set.copyOf(allowedOrigins.stream().map(o -> o.toLowerCase(Locale.ROOT)).toList());
+        this.allowedHosts = Set.copyOf(this.allowedOrigins.stream().map(o -> o.replaceFirst("^[a-z][a-z0-9+.-]*://", ""))
+                .map(o -> o.endsWith("/") ? o.substring(0, o.length() - 1) : o).toList());
+    }
+
+    /**
+     * Whether a request's {@code Host} names this daemon: a loopback name ({@code 127.0.0.1},
+     * {@code localhost}, {@code [::1]}) or the listen address, on any port (an SSH tunnel or a
+     * local proxy forwards from another one), or the authority of an allow-listed origin. A
+     * rebinding attack needs a name the attacker controls, so names are what is checked. No Host
+     * at all (HTTP/1.0, not a browser) is fine; on a wildcard listen address the daemon cannot
+     * know its names and accepts any (the token still guards everything).
+     */
+    boolean hostAllowed(String host, String listenHost, int port) {
+        if (host == null) {
+            return true;
+        }
+        String listen = listenHost.toLowerCase(Locale.ROOT);
+        if (listen.equals("0.0.0.0") || listen.equals("::") || listen.equals("[::]")) {
+            return true;
+        }
+        String h = host.strip().toLowerCase(Locale.ROOT);
+        if (allowedHosts.contains(h)) {
+            return true;
+        }
+        String name = h.matches(".*:[0-9]{1,5}") ? h.substring(0, h.lastIndexOf(':')) : h;
+        String bracketed = listen.contains(":") && !listen.startsWith("[") ? "[" + listen + "]" : listen;
+        return List.of("127.0.0.1", "localhost", "[::1]", bracketed).contains(name);
     }
 
     boolean authorized(String authorizationHeader, String tokenQuery, List<String> subprotocols) {
@@ -44,7 +75,7 @@ final class RequestAuth {
     /**
      * No Origin (a non-browser client) is fine; otherwise it must be one of this daemon's own
      * origins (a loopback name or the listen address, on the daemon's port) or allow-listed. The
-     * Host header is never trusted: a DNS-rebound page would send a matching one.
+     * Origin is compared with these names, never with the Host header (which the page chooses).
      */
     boolean originAllowed(String origin, String listenHost, int port) {
         if (origin == null) {

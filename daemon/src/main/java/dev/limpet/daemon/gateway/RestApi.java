@@ -7,6 +7,7 @@ import dev.limpet.daemon.sessions.SpawnRequest;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.terminal.pty.Signal;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -20,11 +21,13 @@ final class RestApi {
     private final SessionService sessions;
     private final RecoveryBarrier barrier;
     private final Supplier<Map<String, Object>> status;
+    private final ClientErrorLog errorLog;
 
-    RestApi(SessionService sessions, RecoveryBarrier barrier, Supplier<Map<String, Object>> status) {
+    RestApi(SessionService sessions, RecoveryBarrier barrier, Supplier<Map<String, Object>> status, ClientErrorLog errorLog) {
         this.sessions = sessions;
         this.barrier = barrier;
         this.status = status;
+        this.errorLog = errorLog;
     }
 
     record SpawnBody(List<String> command, String cwd, String label, Integer cols, Integer rows, Map<String, String> env) {}
@@ -91,7 +94,16 @@ final class RestApi {
         return ProtocolCodec.read(text.isBlank() ? "{}" : text, type);
     }
 
-    private static void error(Context ctx, ErrorCode code, String message) {
-        ctx.status(code.httpStatus()).json(Map.of("code", code.wire(), "message", message));
+    /**
+     * An error answer: the message cut and escaped (it may quote the request). A server-side
+     * failure (5xx: the data plane did not answer, recovery) is logged, never silent; the rest is
+     * the client's business and logged at debug level only.
+     */
+    private void error(Context ctx, ErrorCode code, String message) {
+        if (code.httpStatus() >= 500) {
+            errorLog.warn("{} {}: {} {}: {}", ctx.method(), SafeText.of(ctx.path(), 100), code.httpStatus(), code.wire(),
+                    SafeText.forLog(message));
+        }
+        ctx.status(code.httpStatus()).json(Map.of("code", code.wire(), "message", SafeText.of(message, ClientConnection.MAX_ERROR_MESSAGE_CHARS)));
     }
 }

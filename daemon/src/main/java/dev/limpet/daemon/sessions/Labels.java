@@ -2,8 +2,14 @@ package dev.limpet.daemon.sessions;
 
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 
-/** Session labels: 1–128 characters, no control characters. */
+/**
+ * Session labels: 1–128 characters, no control characters and no invisible format characters
+ * (bidi overrides and isolates, zero-width spaces and joiners, the BOM) nor line separators: a
+ * label is shown to people, and those would let one label pass for another or reorder the text
+ * around it.
+ */
 final class Labels {
     private Labels() {}
 
@@ -17,6 +23,10 @@ final class Labels {
         if (label.codePoints().anyMatch(Character::isISOControl)) {
             throw new ProtocolException(ErrorCode.INVALID_LABEL, "a label must not contain control characters");
         }
+        if (label.codePoints().anyMatch(SafeText::isUnsafe)) {
+            throw new ProtocolException(ErrorCode.INVALID_LABEL,
+                    "a label must not contain invisible format characters (bidi overrides, zero-width characters) or line separators");
+        }
         return label.strip();
     }
 
@@ -25,7 +35,8 @@ final class Labels {
         String program = argv.isEmpty() ? "session" : argv.getFirst();
         int slash = program.lastIndexOf('/');
         String base = slash >= 0 ? program.substring(slash + 1) : program;
-        base = base.replaceAll("\\p{Cntrl}", "");
+        base = base.codePoints().filter(cp -> !SafeText.isUnsafe(cp))
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
         return base.isEmpty() ? "session" : (base.length() > 128 ? base.substring(0, 128) : base);
     }
 }

@@ -97,6 +97,9 @@ public final class SessionService implements BackendListener {
         int cols = req.cols() == null ? 80 : req.cols();
         int rows = req.rows() == null ? 24 : req.rows();
         Sizes.requireValid(cols, rows);
+        if (req.cwd() != null && req.cwd().indexOf('\0') >= 0) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "cwd must not contain a NUL character");
+        }
         Path cwd = Path.of(req.cwd() == null || req.cwd().isBlank() ? System.getProperty("user.home") : req.cwd());
         if (!cwd.isAbsolute() || !Files.isDirectory(cwd)) {
             throw new ProtocolException(ErrorCode.SPAWN_FAILED, "cwd " + cwd + " is not an existing absolute directory");
@@ -405,7 +408,8 @@ public final class SessionService implements BackendListener {
         if (extra != null) {
             extra.forEach((k, v) -> {
                 if (k == null || k.isEmpty() || k.indexOf('=') >= 0 || k.indexOf('\0') >= 0 || v == null || v.indexOf('\0') >= 0) {
-                    throw new ProtocolException(ErrorCode.BAD_REQUEST, "invalid environment entry " + k);
+                    throw new ProtocolException(ErrorCode.BAD_REQUEST, "invalid environment entry "
+                            + dev.limpet.protocol.SafeText.of(k, 64) + ": names must be non-empty without '=' or NUL, values without NUL");
                 }
                 env.put(k, v);
             });

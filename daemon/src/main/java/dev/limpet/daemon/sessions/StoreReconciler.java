@@ -85,7 +85,8 @@ final class StoreReconciler {
     /** {@code basename(cwd)}; the command's name when the cwd has none (the root directory). */
     static String labelFor(String cwd, List<String> command) {
         Path name = Path.of(cwd).getFileName();
-        String label = name == null ? "" : name.toString().replaceAll("\\p{Cntrl}", "");
+        String label = name == null ? "" : name.toString().codePoints().filter(cp -> !dev.limpet.protocol.SafeText.isUnsafe(cp))
+                .collect(StringBuilder::new, StringBuilder::appendCodePoint, StringBuilder::append).toString();
         if (label.isEmpty()) {
             return Labels.fromCommand(command);
         }

@@ -52,6 +52,31 @@ class RequestAuthTest {
     }
 
     @Test
+    void theHostMustNameTheDaemonSoARebindingPageIsRefused() {
+        assertThat(auth.hostAllowed("127.0.0.1:7420", "127.0.0.1", 7420)).isTrue();
+        assertThat(auth.hostAllowed("LOCALHOST:7420", "127.0.0.1", 7420)).isTrue();
+        assertThat(auth.hostAllowed("[::1]:7420", "127.0.0.1", 7420)).isTrue();
+        assertThat(auth.hostAllowed("10.0.0.5:7420", "10.0.0.5", 7420)).isTrue();
+        assertThat(auth.hostAllowed("[fd00::5]:7420", "fd00::5", 7420)).isTrue();
+        assertThat(auth.hostAllowed("trusted.example", "127.0.0.1", 7420)).as("an allow-listed origin's proxy").isTrue();
+        assertThat(auth.hostAllowed(null, "127.0.0.1", 7420)).as("HTTP/1.0 without Host").isTrue();
+        assertThat(auth.hostAllowed("localhost", "127.0.0.1", 80)).isTrue();
+        assertThat(auth.hostAllowed("127.0.0.1:9000", "127.0.0.1", 7420)).as("an SSH tunnel's local port").isTrue();
+
+        assertThat(auth.hostAllowed("attacker.example:7420", "127.0.0.1", 7420)).isFalse();
+        assertThat(auth.hostAllowed("attacker.example", "127.0.0.1", 7420)).isFalse();
+        assertThat(auth.hostAllowed("127.0.0.1.attacker.example:7420", "127.0.0.1", 7420)).isFalse();
+        assertThat(auth.hostAllowed("localhost.attacker.example:7420", "127.0.0.1", 7420)).isFalse();
+        assertThat(auth.hostAllowed("10.0.0.5:7420", "127.0.0.1", 7420)).as("not our listen address").isFalse();
+    }
+
+    @Test
+    void onAWildcardListenAddressAnyHostIsAccepted() {
+        assertThat(auth.hostAllowed("box.lan:7420", "0.0.0.0", 7420)).isTrue();
+        assertThat(auth.hostAllowed("box.lan:7420", "::", 7420)).isTrue();
+    }
+
+    @Test
     void theTokenIsAStableSecretInItsFile() throws Exception {
         AuthToken again = AuthToken.loadOrCreate(new DataRoot(dir));
         assertThat(again.value()).isEqualTo(token.value()).hasSize(64);

@@ -27,6 +27,11 @@ import java.util.function.Consumer;
  * (a platform thread: it is on the keystroke-echo path). JSON lines until a hello in which both
  * sides speak rpc 1.2, length-prefixed frames after it. A worker that accepts and never answers
  * costs a caller one deadline ({@code io_error}), never a hang.
+ *
+ * <p>Trust in both directions: a socket served by another user is refused at connect
+ * ({@code SO_PEERCRED}, {@link PeerCredentials}) before a byte is sent; from rpc 1.3 the hello is
+ * mutual ({@link HandshakeKey}), so a worker that does not know the session's control token never
+ * receives it nor anything else secret.
  */
 public final class WorkerClient implements AutoCloseable {
     private final FramedChannel channel;
@@ -50,9 +55,11 @@ public final class WorkerClient implements AutoCloseable {
     }
 
     /**
-     * Connects (a Unix socket connect either succeeds at once or fails) and starts the reader.
+     * Connects (a Unix socket connect either succeeds at once or fails), checks that the peer runs
+     * as our own user, and starts the reader.
      *
      * @throws IOException when nothing listens there (refused, missing file)
+     * @throws PeerCredentials.ForeignPeerException when the socket is served by another user
      */
     public static WorkerClient connect(Path socket) throws IOException {
         return connect(socket, WorkerRpc.RPC_MINOR);
@@ -63,7 +70,8 @@ public final class WorkerClient implements AutoCloseable {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
             ch.connect(UnixDomainSocketAddress.of(socket));
-        } catch (IOException e) {
+            PeerCredentials.requireOwnUser(ch, socket);
+        } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
         }
@@ -108,23 +116,65 @@ public final class WorkerClient implements AutoCloseable {
     }
 
     /**
-     * Handshake. Fails with {@code unsupported_version} when the worker's version lies outside this
-     * build's window (whatever the worker itself accepted).
+     * Handshake. {@code params.rpcMinor()} is the newest minor the caller may speak with this
+     * worker: the current one for a worker it started, the registry entry's for one it found. When
+     * that (and this client's own) is 1.3 or later the hello is mutual: the control token in
+     * {@code params} never leaves this process; the worker must prove it knows it before the
+     * daemon proves itself. Older workers get the token hello they know.
+     *
+     * @throws WorkerRpcException {@code unsupported_version} when the worker's version lies
+     *     outside this build's window; {@code unauthorized} when either side's proof fails (the
+     *     connection is then closed)
      */
     public WorkerPayloads.HelloResult hello(WorkerPayloads.Hello params, Duration timeout) {
-        WorkerPayloads.Hello own = new WorkerPayloads.Hello(params.rpcMajor(), Math.min(params.rpcMinor(), ownMinor),
+        int minor = Math.min(params.rpcMinor(), ownMinor);
+        if (WorkerRpc.mutualHello(minor)) {
+            return mutualHello(params, minor, timeout);
+        }
+        WorkerPayloads.Hello own = new WorkerPayloads.Hello(params.rpcMajor(), minor,
                 params.daemonInstanceId(), params.controlToken(), params.ownerPid(), params.ownerStartedAt(), params.ownerNonce());
         long id = ids.incrementAndGet();
         helloId = id;
         WorkerPayloads.HelloResult r = WorkerCodec.read(call(id, WorkerRpc.HELLO, own, timeout), WorkerPayloads.HelloResult.class);
+        requireCompatible(r);
+        hello = r;
+        framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), own.rpcMinor()));
+        return r;
+    }
+
+    private WorkerPayloads.HelloResult mutualHello(WorkerPayloads.Hello params, int minor, Duration timeout) {
+        HandshakeKey key = new HandshakeKey(params.controlToken());
+        String ours = HandshakeKey.newChallenge();
+        WorkerPayloads.Hello wire = new WorkerPayloads.Hello(params.rpcMajor(), minor, params.daemonInstanceId(), null,
+                params.ownerPid(), params.ownerStartedAt(), params.ownerNonce(), ours);
+        long id = ids.incrementAndGet();
+        helloId = id;
+        try {
+            WorkerPayloads.HelloResult r = WorkerCodec.read(call(id, WorkerRpc.HELLO, wire, timeout), WorkerPayloads.HelloResult.class);
+            requireCompatible(r);
+            if (!WorkerRpc.mutualHello(r.rpcMinor()) || !HandshakeKey.isChallenge(r.challenge())
+                    || !HandshakeKey.same(key.workerProof(params.daemonInstanceId(), ours, r.challenge()), r.proof())) {
+                throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "the worker at " + socket
+                        + " could not prove it knows the session's control token; nothing secret was sent to it");
+            }
+            hello = r;
+            framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), minor));
+            call(WorkerRpc.AUTHENTICATE, new WorkerPayloads.AuthenticateParams(
+                    key.daemonProof(params.daemonInstanceId(), ours, r.challenge())), timeout);
+            return r;
+        } catch (WorkerRpcException e) {
+            hello = null;
+            close();
+            throw e;
+        }
+    }
+
+    private void requireCompatible(WorkerPayloads.HelloResult r) {
         if (!WorkerRpc.compatible(r.rpcMajor(), r.rpcMinor())) {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "worker speaks rpc " + r.rpcMajor() + "."
                     + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–"
                     + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR);
         }
-        hello = r;
-        framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), own.rpcMinor()));
-        return r;
     }
 
     /** Whether the worker serves {@code method} (known after hello). */

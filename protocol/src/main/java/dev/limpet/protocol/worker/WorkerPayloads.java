@@ -10,18 +10,41 @@ public final class WorkerPayloads {
 
     /**
      * {@code hello} parameters. The owner lease fields (since 1.1, optional) name the daemon process
-     * that now owns the worker; the worker records them in its registry entry.
+     * that now owns the worker; the worker records them in its registry entry once the daemon is
+     * authenticated. Up to 1.2 the daemon authenticates with {@code controlToken}; from 1.3 it
+     * sends no token but a {@code challenge} (64 hex digits) and proves itself with
+     * {@code authenticate} after the worker has proven itself ({@link HandshakeKey}).
      */
     public record Hello(int rpcMajor, int rpcMinor, String daemonInstanceId, String controlToken,
-            Long ownerPid, String ownerStartedAt, String ownerNonce) {
+            Long ownerPid, String ownerStartedAt, String ownerNonce, String challenge) {
+        public Hello(int rpcMajor, int rpcMinor, String daemonInstanceId, String controlToken, Long ownerPid, String ownerStartedAt,
+                String ownerNonce) {
+            this(rpcMajor, rpcMinor, daemonInstanceId, controlToken, ownerPid, ownerStartedAt, ownerNonce, null);
+        }
+
         @Override
         public String toString() {
             return "Hello[" + rpcMajor + "." + rpcMinor + " " + daemonInstanceId + " token=redacted]";
         }
     }
 
-    /** {@code hello} result: what the worker speaks and which session it serves. */
-    public record HelloResult(String workerVersion, int rpcMajor, int rpcMinor, String daemonInstanceId, String sessionId) {}
+    /**
+     * {@code hello} result: what the worker speaks and which session it serves. Since 1.3, to a
+     * hello with a {@code challenge}: the worker's own {@code challenge} and its {@code proof}.
+     */
+    public record HelloResult(String workerVersion, int rpcMajor, int rpcMinor, String daemonInstanceId, String sessionId,
+            String challenge, String proof) {
+        public HelloResult(String workerVersion, int rpcMajor, int rpcMinor, String daemonInstanceId, String sessionId) {
+            this(workerVersion, rpcMajor, rpcMinor, daemonInstanceId, sessionId, null, null);
+        }
+
+        public HelloResult withProof(String workerChallenge, String workerProof) {
+            return new HelloResult(workerVersion, rpcMajor, rpcMinor, daemonInstanceId, sessionId, workerChallenge, workerProof);
+        }
+    }
+
+    /** 1.3 {@code authenticate} parameters: the daemon's proof ({@link HandshakeKey#daemonProof}). */
+    public record AuthenticateParams(String proof) {}
 
     /**
      * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and

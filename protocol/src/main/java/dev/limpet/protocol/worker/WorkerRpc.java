@@ -22,13 +22,31 @@ import java.util.Set;
  *       snapshot) from {@code since} on a stream of their own, in order with the live stream;
  *       {@code detach} names the stream. Watchers also get {@code state} (at most once a second) when the output's
  *       end moved.</li>
+ *   <li>1.3: a mutual hello; nothing else changes. The daemon's hello carries no
+ *       {@code control_token} but a {@code challenge}; the worker answers with its own
+ *       {@code challenge} and a {@code proof} (an HMAC of both, keyed by the session's control
+ *       token: {@link HandshakeKey}); the daemon checks it and only then sends {@code authenticate}
+ *       with its own proof. Until that succeeds the worker serves nothing (any other request gets
+ *       {@code unauthorized} and the connection is closed) and records no owner lease; a daemon
+ *       whose hello finds a worker that cannot prove itself closes the connection having sent
+ *       nothing secret. A 1.3 worker still accepts the token hello of a 1.1/1.2 daemon; a 1.3
+ *       daemon sends the token hello only to a worker whose registry entry says it speaks 1.2 or
+ *       older, and only after the peer's {@code SO_PEERCRED} showed our own user. Frames start
+ *       after the hello's answer, as in 1.2 ({@code authenticate} is the first CONTROL frame).</li>
  * </ul>
+ *
+ * <p>The window stays 1.1–1.3: 1.3 changed the handshake only, and 1.1 workers may still run.
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 2;
-    /** Oldest minor this build still talks to: the current and the previous minor. */
-    public static final int OLDEST_MINOR = RPC_MINOR - 1;
+    public static final int RPC_MINOR = 3;
+    /**
+     * Oldest minor this build still talks to: the previous minor and, since 1.3 changed only the
+     * handshake, the one before it.
+     */
+    public static final int OLDEST_MINOR = 1;
+    /** From this minor on the hello is mutual (challenge and proofs) and carries no token. */
+    public static final int MUTUAL_HELLO_MINOR = 3;
 
     public static final String HELLO = "hello";
     public static final String INFO = "info";
@@ -45,6 +63,8 @@ public final class WorkerRpc {
     public static final String CAPTURE = "capture";
     /** Since 1.2. */
     public static final String REPLAY = "replay";
+    /** Since 1.3: the daemon's proof, right after a mutual hello (never part of {@link #methods}). */
+    public static final String AUTHENTICATE = "authenticate";
 
     /** Live output of an attached connection. */
     public static final String EVENT_OUTPUT = "output";
@@ -74,6 +94,11 @@ public final class WorkerRpc {
             return union(base, Set.of(WATCH, CAPTURE));
         }
         return base;
+    }
+
+    /** Whether a hello between sides that agree on {@code minor} is mutual (no token on the wire). */
+    public static boolean mutualHello(int minor) {
+        return minor >= MUTUAL_HELLO_MINOR;
     }
 
     /** Whether a connection on which both sides speak {@code minor} switches to frames after hello. */

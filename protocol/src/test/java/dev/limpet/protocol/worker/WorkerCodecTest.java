@@ -97,10 +97,11 @@ class WorkerCodecTest {
     }
 
     @Test
-    void compatibilityWindowIsTheCurrentAndThePreviousMinorOfTheSameMajor() {
-        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
+    void compatibilityWindowRunsFromTheOldestMinorToTheCurrentOneOfTheSameMajor() {
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 1)).isTrue();
-        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 2)).isFalse();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR)).isTrue();
+        assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR - 1)).isFalse();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR + 1, 0)).isFalse();
         assertThat(WorkerRpc.compatible(0, WorkerRpc.RPC_MINOR)).isFalse();
         // A newer minor of the same major is additive: its extra methods are simply not called.

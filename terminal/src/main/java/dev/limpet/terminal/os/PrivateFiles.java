@@ -3,7 +3,6 @@ package dev.limpet.terminal.os;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
-import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +13,8 @@ import java.util.Set;
 
 /**
  * Directories 0700 and files 0600, replaced atomically: the rules for everything limpet keeps on
- * disk (the daemon's data root, the worker registry).
+ * disk (the daemon's data root, the worker registry). A directory is only ever used when nobody
+ * else can control it ({@link PathTrust}).
  */
 public final class PrivateFiles {
     public static final Set<PosixFilePermission> DIR_0700 = PosixFilePermissions.fromString("rwx------");
@@ -22,16 +22,14 @@ public final class PrivateFiles {
 
     private PrivateFiles() {}
 
+    /**
+     * Creates or checks a private directory (0700, ours, not a symbolic link, nobody else able to
+     * replace it or anything on the way to it).
+     *
+     * @throws UnsafePathException when another user could control it
+     */
     public static Path directory(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            try {
-                Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(DIR_0700));
-            } catch (FileAlreadyExistsException e) {
-                throw new IOException(dir + " exists and is not a directory", e);
-            }
-        }
-        Files.setPosixFilePermissions(dir, DIR_0700);
-        return dir;
+        return PathTrust.forThisProcess().privateDirectory(dir);
     }
 
     /** Writes through a 0600 temporary file in the same directory, fsync, then an atomic rename. */

@@ -45,13 +45,22 @@ public final class WorkerRegistry {
 
     public record Corrupt(Path file, String reason) implements Read {}
 
-    /** Creates the registry, socket, quarantine and log directories (0700). */
+    /**
+     * Creates the registry, socket, quarantine and log directories (0700), and the short socket
+     * directory when this root needs one.
+     *
+     * @throws dev.limpet.terminal.os.UnsafePathException when one of them could be controlled by
+     *     another user
+     */
     public void ensureDirectories() throws IOException {
         PrivateFiles.directory(paths.root());
         PrivateFiles.directory(paths.registryDir());
         PrivateFiles.directory(paths.socketDir());
         PrivateFiles.directory(paths.quarantineDir());
         PrivateFiles.directory(paths.logDir());
+        if (paths.needsShortSocketDir()) {
+            PrivateFiles.directory(paths.shortSocketDir());
+        }
     }
 
     /** Replaces the session's entry atomically: readers see the old or the new file, never a torn one. */
@@ -118,7 +127,7 @@ public final class WorkerRegistry {
     /** Whether {@code socket} lies where this root puts sockets (never delete what a corrupt entry points at). */
     public boolean isOurs(Path socket) {
         Path s = socket.toAbsolutePath().normalize();
-        return s.getParent() != null && (s.getParent().equals(paths.socketDir()) || s.getParent().equals(paths.shortSocketDir()));
+        return s.getParent() != null && paths.isSocketDir(s.getParent());
     }
 
     public static byte[] encode(RegistryEntry entry) throws JsonProcessingException {

@@ -17,8 +17,17 @@ public interface ServedSession {
     /** The RPC minor this worker speaks (the current one, or older when a test asks). */
     int rpcMinor();
 
-    /** Checks a hello's daemon id and control token; throws {@code unauthorized} on mismatch. */
+    /** Checks a hello's daemon id and control token (rpc 1.2 and older); throws {@code unauthorized} on mismatch. */
     void authenticate(WorkerPayloads.Hello hello);
+
+    /** Checks a mutual hello's daemon id (rpc 1.3); throws {@code unauthorized} when it names another daemon instance. */
+    void requireDaemon(String daemonInstanceId);
+
+    /** The key of the mutual hello: this session's control token. */
+    dev.limpet.protocol.worker.HandshakeKey handshakeKey();
+
+    /** The daemon instance this worker belongs to. */
+    String daemonInstanceId();
 
     /** Records the owner lease a hello carries (rewrites the registry entry). */
     void adoptOwner(WorkerPayloads.Hello hello);

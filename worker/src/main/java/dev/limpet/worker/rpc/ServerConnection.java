@@ -6,6 +6,7 @@ import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.frame.FramedChannel;
 import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.protocol.worker.HandshakeKey;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerErrorCode;
@@ -76,6 +77,10 @@ public final class ServerConnection implements ServedSession.Watcher {
     private volatile long writeStartedNanos;
     private volatile Duration stallLimit = DEFAULT_HOLD;
     private boolean authenticated;
+    /** A mutual hello (rpc 1.3) answered with our proof: only {@code authenticate} may follow. */
+    private WorkerPayloads.Hello challenged;
+    private String daemonChallenge;
+    private String workerChallenge;
     private int minor;
     private volatile boolean framed;
     private volatile boolean watching;
@@ -181,6 +186,14 @@ public final class ServerConnection implements ServedSession.Watcher {
     private boolean handle(WorkerEnvelope.Request req) {
         try {
             if (!authenticated) {
+                if (challenged != null) {
+                    if (!WorkerRpc.AUTHENTICATE.equals(req.method())) {
+                        challenged = null;
+                        throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "authenticate first");
+                    }
+                    authenticate(req, WorkerCodec.read(req.params(), WorkerPayloads.AuthenticateParams.class));
+                    return true;
+                }
                 if (!WorkerRpc.HELLO.equals(req.method())) {
                     throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello first");
                 }
@@ -268,16 +281,57 @@ public final class ServerConnection implements ServedSession.Watcher {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc major "
                     + WorkerRpc.RPC_MAJOR + ", not " + h.rpcMajor());
         }
+        minor = Math.min(h.rpcMinor(), served.rpcMinor());
+        if (h.controlToken() == null && WorkerRpc.mutualHello(minor)) {
+            challenge(req, h);
+            return;
+        }
+        if (h.controlToken() == null) {
+            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello needs control_token (or, from rpc 1.3, a challenge)");
+        }
         served.authenticate(h);
+        opened(h);
+        answer(req, served.helloResult());
+        // The answer is the last line: the daemon reads frames after it, and so do we.
+        framed = WorkerRpc.framed(minor);
+    }
+
+    /**
+     * rpc 1.3, step one: prove we know the control token (HMAC over the daemon's challenge and
+     * ours) and wait for the daemon's proof. Nothing is served and no lease recorded until then.
+     */
+    private void challenge(WorkerEnvelope.Request req, WorkerPayloads.Hello h) {
+        if (!HandshakeKey.isChallenge(h.challenge())) {
+            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "a hello without control_token needs a challenge of 64 hex digits");
+        }
+        served.requireDaemon(h.daemonInstanceId());
+        challenged = h;
+        daemonChallenge = h.challenge();
+        workerChallenge = HandshakeKey.newChallenge();
+        answer(req, served.helloResult().withProof(workerChallenge,
+                served.handshakeKey().workerProof(served.daemonInstanceId(), daemonChallenge, workerChallenge)));
+        framed = WorkerRpc.framed(minor);
+    }
+
+    /** rpc 1.3, step two: the daemon's proof; a wrong one ends the connection. */
+    private void authenticate(WorkerEnvelope.Request req, WorkerPayloads.AuthenticateParams p) {
+        WorkerPayloads.Hello h = challenged;
+        challenged = null;
+        String expected = served.handshakeKey().daemonProof(served.daemonInstanceId(), daemonChallenge, workerChallenge);
+        if (p == null || !HandshakeKey.same(expected, p.proof())) {
+            WorkerLog.warn("connection {}: refused a daemon whose proof does not match this session's control token", name);
+            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "this worker belongs to another daemon instance or token");
+        }
+        opened(h);
+        answer(req, new WorkerPayloads.Empty());
+    }
+
+    private void opened(WorkerPayloads.Hello h) {
         authenticated = true;
         served.connectionOpened();
         if (h.ownerPid() != null) {
             served.adoptOwner(h);
         }
-        minor = Math.min(h.rpcMinor(), served.rpcMinor());
-        answer(req, served.helloResult());
-        // The answer is the last line: the daemon reads frames after it, and so do we.
-        framed = WorkerRpc.framed(minor);
     }
 
     private PtySession running() {

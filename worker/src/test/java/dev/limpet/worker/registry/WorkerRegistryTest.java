@@ -1,10 +1,14 @@
 package dev.limpet.worker.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
 import java.util.List;
@@ -114,5 +118,60 @@ class WorkerRegistryTest {
         }
         WorkerPaths shallow = new WorkerPaths(Path.of("/tmp/w"));
         assertThat(shallow.socket("abc")).isEqualTo(Path.of("/tmp/w/sock/abc.sock"));
+    }
+
+    static Path deep(Path base) {
+        Path root = base;
+        for (int i = 0; i < 5; i++) {
+            root = root.resolve("deep-directory-" + i);
+        }
+        return root;
+    }
+
+    @Test
+    void aDeepRootPutsSocketsUnderXdgRuntimeDirWhenThatIsAPrivateDirectoryOfOurs() throws Exception {
+        Path run = Files.createDirectory(tmp.resolve("run"));
+        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwx------"));
+        Path shared = Files.createDirectory(tmp.resolve("t"));
+        WorkerPaths paths = new WorkerPaths(deep(tmp), run.toString(), shared);
+        assertThat(paths.socket("abc")).startsWithRaw(run.resolve("limpet"));
+        assertThat(paths.isSocketOf("abc", paths.socket("abc"))).isTrue();
+        // A daemon started with XDG_RUNTIME_DIR still knows the sockets of one started without it.
+        assertThat(paths.isSocketOf("abc", new WorkerPaths(deep(tmp), null, shared).socket("abc"))).isTrue();
+        assertThat(paths.isSocketOf("abc", tmp.resolve("elsewhere/x.sock"))).isFalse();
+    }
+
+    @Test
+    void anXdgRuntimeDirOthersCanReachIsNotUsedForSockets() throws Exception {
+        Path run = Files.createDirectory(tmp.resolve("run"));
+        Files.setPosixFilePermissions(run, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path shared = Files.createDirectory(tmp.resolve("t"));
+        WorkerPaths paths = new WorkerPaths(deep(tmp), run.toString(), shared);
+        assertThat(paths.socket("abc")).startsWithRaw(shared);
+        assertThat(new WorkerPaths(deep(tmp), null, shared).socket("abc")).startsWithRaw(shared);
+    }
+
+    @Test
+    void aShortSocketDirectoryAnotherUserPreparedIsRefused() throws Exception {
+        assumeTrue(Posix.getuid() == 0, "needs root to give a directory to another uid (chown)");
+        Path shared = Files.createDirectory(tmp.resolve("t"));
+        Files.setAttribute(shared, "unix:mode", 01777); // like /tmp
+        WorkerPaths paths = new WorkerPaths(deep(tmp), null, shared);
+        // The attacker's probe: pre-create the per-user directory where our sockets will go.
+        Path theirs = paths.shortSocketDir().getParent();
+        Files.createDirectories(paths.shortSocketDir());
+        Files.setPosixFilePermissions(theirs, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Files.setAttribute(theirs, "unix:uid", 61_779);
+        assertThatThrownBy(() -> new WorkerRegistry(paths).ensureDirectories()).isInstanceOfSatisfying(UnsafePathException.class,
+                e -> assertThat(e.getMessage()).contains(theirs.toString()).contains("uid 61779"));
+    }
+
+    @Test
+    void aShortSocketDirectoryOfOursIsCreatedPrivateWithTheRegistry() throws Exception {
+        Path shared = Files.createDirectory(tmp.resolve("t"));
+        Files.setAttribute(shared, "unix:mode", 01777);
+        WorkerPaths paths = new WorkerPaths(deep(tmp), null, shared);
+        new WorkerRegistry(paths).ensureDirectories();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(paths.shortSocketDir()))).isEqualTo("rwx------");
     }
 }

@@ -48,7 +48,12 @@ final class RegistryRecovery {
         Path file();
     }
 
-    record Recovered(Path file, RegistryEntry entry, WorkerOs.WorkerLink link, WorkerPayloads.Info info) implements Outcome {}
+    record Recovered(Path file, RegistryEntry entry, WorkerOs.WorkerLink link, WorkerPayloads.Info info) implements Outcome {
+        /** The worker's pid as the worker itself tells it (it proved who it is), not as the entry says. */
+        long workerPid() {
+            return info.workerPid() > 0 ? info.workerPid() : entry.workerPid();
+        }
+    }
 
     record Pruned(Path file, String reason) implements Outcome {}
 
@@ -115,7 +120,7 @@ final class RegistryRecovery {
                     LOG.warn("registry {}: reclaimed ({})", file.getFileName(), r.reason());
                 }
                 case Recovered r -> LOG.info("session {}: recovered worker pid {} child pid {}", r.entry().sessionId(),
-                        r.entry().workerPid(), r.info().childPid());
+                        r.workerPid(), r.info().childPid());
             }
         } catch (IOException | RuntimeException e) {
             LOG.warn("registry {}: cannot apply '{}': {}", file.getFileName(), o.getClass().getSimpleName(), e.toString());
@@ -138,12 +143,18 @@ final class RegistryRecovery {
             return new Quarantined(file, "registry schema version " + e.version() + " is not " + RegistryEntry.VERSION,
                     RecoveryReport.WORKER_PROTOCOL_MISMATCH, true);
         }
-        if (e.socketPath() == null || !Path.of(e.socketPath()).normalize().equals(registry.paths().socket(e.sessionId()))) {
+        if (!socketIsOurs(e)) {
             return new Quarantined(file, "socket path " + e.socketPath() + " points outside the worker root",
                     RecoveryReport.WORKER_REGISTRY_CORRUPT, false);
         }
         if (!workerAlive(e)) {
-            return new Pruned(file, "worker pid " + e.workerPid() + " is gone");
+            if (!socketAnswers(e)) {
+                return new Pruned(file, "worker pid " + e.workerPid() + " is gone");
+            }
+            // The pid is wrong (a tampered or damaged entry) but something listens on the socket:
+            // never delete a live worker's socket on the word of a pid. The hello decides.
+            LOG.warn("registry {}: worker pid {} is gone or not the worker, but its socket answers; asking the worker",
+                    file.getFileName(), e.workerPid());
         }
         boolean foreign = !daemonInstanceId.equals(e.daemonInstanceId());
         boolean ownerStale = OwnerLease.provablyStale(e.ownerPid(), e.ownerStartedAt(), os);
@@ -159,6 +170,28 @@ final class RegistryRecovery {
                     RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
         }
         return connectWithRetries(file, e);
+    }
+
+    /** Whether something listens on the entry's socket (a bare socket file left by a dead worker does not). */
+    private boolean socketAnswers(RegistryEntry e) {
+        Path socket = Path.of(e.socketPath());
+        if (!os.exists(socket)) {
+            return false;
+        }
+        try (WorkerOs.WorkerLink probe = os.connect(socket)) {
+            return true;
+        } catch (IOException | RuntimeException ex) {
+            return false;
+        }
+    }
+
+    /** Whether the entry's socket is one this root assigns to its session (never connect elsewhere). */
+    private boolean socketIsOurs(RegistryEntry e) {
+        try {
+            return e.socketPath() != null && registry.paths().isSocketOf(e.sessionId(), Path.of(e.socketPath()));
+        } catch (java.nio.file.InvalidPathException ex) {
+            return false;
+        }
     }
 
     private boolean workerAlive(RegistryEntry e) {
@@ -194,9 +227,13 @@ final class RegistryRecovery {
                 continue;
             }
             try {
-                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, daemonInstanceId, e.controlToken(),
+                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), daemonInstanceId, e.controlToken(),
                         self.pid(), self.startedAt(), self.nonce()), rpcTimeout);
                 WorkerPayloads.Info info = link.info(rpcTimeout);
+                if (info.workerPid() > 0 && info.workerPid() != e.workerPid()) {
+                    LOG.warn("registry {}: names worker pid {} but the worker is pid {}; following the worker", file.getFileName(),
+                            e.workerPid(), info.workerPid());
+                }
                 return new Recovered(file, e, link, info);
             } catch (WorkerRpcException ex) {
                 link.close();
@@ -217,10 +254,19 @@ final class RegistryRecovery {
                 true);
     }
 
+    /**
+     * The minor to offer a worker in hello: the one its entry records (the worker writes it), so a
+     * worker of rpc 1.3 or later gets the mutual hello and never sees the token; only a worker that
+     * recorded an older minor gets the token hello it needs.
+     */
+    static int helloMinor(RegistryEntry e) {
+        return Math.max(0, Math.min(WorkerRpc.RPC_MINOR, e.rpcMinor()));
+    }
+
     /** Ends a worker whose owner is provably gone, authenticating as that owner with the recorded token. */
     private Outcome reclaim(Path file, RegistryEntry e) {
         try (WorkerOs.WorkerLink link = os.connect(Path.of(e.socketPath()))) {
-            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, e.daemonInstanceId(), e.controlToken(),
+            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), e.daemonInstanceId(), e.controlToken(),
                     null, null, null), rpcTimeout);
             link.remove(rpcTimeout);
             return new Reclaimed(file, "daemon " + e.daemonInstanceId() + "'s owner pid " + e.ownerPid()

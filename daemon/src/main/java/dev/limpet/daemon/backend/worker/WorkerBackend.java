@@ -130,7 +130,7 @@ public final class WorkerBackend implements Backend, ScreenCapture {
                 throw new BackendException(ErrorCode.BAD_REQUEST, "session " + spec.sessionId() + " already exists");
             }
             WorkerLauncher.Launched w = launcher.launch(spec, false);
-            WorkerHandle h = handle(spec.sessionId(), w.controlToken(), w.workerPid());
+            WorkerHandle h = handle(spec.sessionId(), w.socket(), w.controlToken(), w.workerPid(), w.rpcMinor());
             try {
                 h.adopt(w.client());
             } catch (WorkerRpcException e) {
@@ -151,8 +151,8 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         }
     }
 
-    private WorkerHandle handle(String id, String token, long workerPid) {
-        return new WorkerHandle(id, registry.paths().socket(id), token, workerPid, launcher, (sid, status) -> listener.sessionExited(sid, status),
+    private WorkerHandle handle(String id, Path socket, String token, long workerPid, int rpcMinor) {
+        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, (sid, status) -> listener.sessionExited(sid, status),
                 timer, settings.rpcTimeout(), os);
     }
 
@@ -191,25 +191,48 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         call(running(sessionId), WorkerRpc.SIGNAL, new WorkerPayloads.SignalParams(signal.name()));
     }
 
-    /** Asks the worker to end its child and itself; a worker that does not answer is killed, then its files pruned. */
+    /**
+     * Asks the worker to end its child and itself; a worker that does not answer is killed, then
+     * its files pruned. The session's worker log goes too (also when the worker was gone already).
+     */
     @Override
     public void remove(String sessionId) {
         WorkerHandle h = sessions.remove(sessionId);
         if (h == null) {
+            deleteLog(sessionId);
             throw BackendException.notFound(sessionId);
         }
+        try {
+            end(h);
+        } finally {
+            deleteLog(sessionId);
+        }
+    }
+
+    private void deleteLog(String sessionId) {
+        try {
+            java.nio.file.Files.deleteIfExists(registry.paths().log(sessionId));
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("session {}: cannot delete its worker log: {}", sessionId, e.toString());
+        }
+    }
+
+    private void end(WorkerHandle h) {
+        String sessionId = h.sessionId;
         h.release();
         try (WorkerClient c = WorkerClient.connect(h.socket)) {
-            c.hello(launcher.hello(h.controlToken), settings.rpcTimeout());
+            c.hello(h.hello(), settings.rpcTimeout());
             c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
             LOG.info("session {}: worker removed", sessionId);
             return;
         } catch (IOException | WorkerRpcException e) {
             LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
         }
-        if (os.isAlive(h.workerPid)) {
+        if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
             LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
             ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
+        } else if (os.isAlive(h.workerPid)) {
+            LOG.warn("session {}: pid {} is no pty-worker (any more); leaving it alone", sessionId, h.workerPid);
         }
         try {
             registry.prune(registry.paths().registry(sessionId), h.socket);
@@ -238,7 +261,8 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     }
 
     private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
-        WorkerHandle h = handle(r.entry().sessionId(), r.entry().controlToken(), r.entry().workerPid());
+        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid(),
+                RegistryRecovery.helloMinor(r.entry()));
         WorkerClient c = r.link().client();
         h.adopt(c);
         sessions.put(h.sessionId, h);

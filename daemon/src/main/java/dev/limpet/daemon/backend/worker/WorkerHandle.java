@@ -37,6 +37,8 @@ final class WorkerHandle {
     final Path socket;
     final String controlToken;
     final long workerPid;
+    /** The newest rpc minor to offer this worker in a hello (its registry entry's, or the launch's). */
+    final int rpcMinor;
     private final WorkerLauncher launcher;
     private final BackendListener listener;
     private final ScheduledExecutorService timer;
@@ -51,12 +53,13 @@ final class WorkerHandle {
     private volatile ScheduledFuture<?> poll;
     private SessionFeed feed;
 
-    WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
+    WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, int rpcMinor, WorkerLauncher launcher,
             BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os) {
         this.sessionId = sessionId;
         this.socket = socket;
         this.controlToken = controlToken;
         this.workerPid = workerPid;
+        this.rpcMinor = rpcMinor;
         this.launcher = launcher;
         this.listener = listener;
         this.timer = timer;
@@ -136,7 +139,7 @@ final class WorkerHandle {
         try {
             WorkerClient c = WorkerClient.connect(socket);
             try {
-                c.hello(launcher.hello(controlToken), rpcTimeout);
+                c.hello(hello(), rpcTimeout);
             } catch (WorkerRpcException e) {
                 c.close();
                 throw e;
@@ -147,6 +150,11 @@ final class WorkerHandle {
         } catch (WorkerRpcException e) {
             throw toBackend(e, sessionId);
         }
+    }
+
+    /** The hello to (re)connect to this worker with. */
+    WorkerPayloads.Hello hello() {
+        return launcher.hello(controlToken, rpcMinor);
     }
 
     void update(WorkerPayloads.Info i) {
@@ -205,7 +213,7 @@ final class WorkerHandle {
             try {
                 Thread.sleep(100L << attempt);
                 WorkerClient c = WorkerClient.connect(socket);
-                c.hello(launcher.hello(controlToken), rpcTimeout);
+                c.hello(hello(), rpcTimeout);
                 if (released) {
                     c.close();
                     return;

@@ -32,7 +32,7 @@ import java.util.List;
  */
 final class WorkerLauncher {
     /** A worker that answered hello, and the secret the daemon keeps to reconnect to it. */
-    record Launched(WorkerClient client, String controlToken, long workerPid) {}
+    record Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor) {}
 
     private final WorkerPaths paths;
     private final String daemonInstanceId;
@@ -50,9 +50,18 @@ final class WorkerLauncher {
         this.runtimeDir = runtimeDir;
     }
 
-    WorkerPayloads.Hello hello(String token) {
-        return new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, daemonInstanceId, token, lease.pid(),
-                lease.startedAt(), lease.nonce());
+    /**
+     * The hello this daemon sends a worker that speaks {@code workerMinor} (the newest minor it may
+     * use with it): mutual from rpc 1.3, the token hello for older workers.
+     */
+    WorkerPayloads.Hello hello(String token, int workerMinor) {
+        return new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, Math.min(WorkerRpc.RPC_MINOR, workerMinor), daemonInstanceId, token,
+                lease.pid(), lease.startedAt(), lease.nonce());
+    }
+
+    /** The minor workers this launcher starts speak. */
+    int launchedMinor() {
+        return settings.rpcMinor() == null ? WorkerRpc.RPC_MINOR : settings.rpcMinor();
     }
 
     OwnerLease lease() {
@@ -94,7 +103,7 @@ final class WorkerLauncher {
         } catch (IOException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker for " + id + ": " + e.getMessage(), e);
         }
-        return new Launched(awaitHello(process, id, token), token, process.pid());
+        return new Launched(awaitHello(process, id, token), token, process.pid(), paths.socket(id), launchedMinor());
     }
 
     /** Keeps a standby worker ready from now on ({@code settings.standby()} permitting). */
@@ -171,7 +180,8 @@ final class WorkerLauncher {
             return null;
         }
         try {
-            return new Launched(awaitHello(process, id, launch.controlToken()), launch.controlToken(), process.pid());
+            return new Launched(awaitHello(process, id, launch.controlToken()), launch.controlToken(), process.pid(), paths.socket(id),
+                    launchedMinor());
         } catch (BackendException e) {
             int status = process.isAlive() ? -1 : process.exitValue();
             // 2..5 are the worker's own refusals (bad input, spawn failed, cannot listen, cannot write
@@ -212,7 +222,7 @@ final class WorkerLauncher {
                 try {
                     WorkerClient c = WorkerClient.connect(socket);
                     try {
-                        c.hello(hello(token), settings.rpcTimeout());
+                        c.hello(hello(token, launchedMinor()), settings.rpcTimeout());
                         return c;
                     } catch (WorkerRpcException e) {
                         c.close();

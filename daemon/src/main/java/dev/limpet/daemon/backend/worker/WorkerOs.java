@@ -21,6 +21,20 @@ public interface WorkerOs {
 
     boolean exists(Path file);
 
+    /** Whether {@code pid} runs a pty-worker (its command line names the worker's main class): never kill anything else. */
+    default boolean isWorker(long pid) {
+        if (pid <= 0 || pid > Integer.MAX_VALUE) {
+            return false;
+        }
+        try {
+            // The whole command line (the JDK's ProcessHandle.Info cuts long ones, and a class path is long).
+            byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
+            return new String(cmdline, java.nio.charset.StandardCharsets.UTF_8).contains(dev.limpet.protocol.worker.WorkerRpc.WORKER_MAIN_CLASS);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Connects to a worker socket; fails at once when nothing listens. */
     WorkerLink connect(Path socket) throws IOException;
 

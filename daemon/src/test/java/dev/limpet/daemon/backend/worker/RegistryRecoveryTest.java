@@ -42,7 +42,11 @@ class RegistryRecoveryTest {
     final List<Duration> sleeps = new ArrayList<>();
 
     /** Answers of one fake worker socket. */
-    record Script(WorkerRpcException helloFails, int failuresBeforeAnswer, boolean removable) {}
+    record Script(WorkerRpcException helloFails, int failuresBeforeAnswer, boolean removable, long workerPid) {
+        Script(WorkerRpcException helloFails, int failuresBeforeAnswer, boolean removable) {
+            this(helloFails, failuresBeforeAnswer, removable, 10);
+        }
+    }
 
     static final class FakeOs implements WorkerOs {
         final Map<Long, Instant> processes = new HashMap<>();
@@ -91,7 +95,7 @@ class RegistryRecoveryTest {
 
                 @Override
                 public WorkerPayloads.Info info(Duration timeout) {
-                    return new WorkerPayloads.Info("x", true, List.of("sh"), "/tmp/project", 80, 24, 10, 11, 99, -1, 0, null, 0);
+                    return new WorkerPayloads.Info("x", true, List.of("sh"), "/tmp/project", 80, 24, s.workerPid(), 11, 99, -1, 0, null, 0);
                 }
 
                 @Override
@@ -163,19 +167,67 @@ class RegistryRecoveryTest {
         liveWorker("dead", 100, US, 0);
         os.processes.remove(100L);
         Path sock = registry.paths().socket("dead");
+        os.sockets.remove(sock); // nothing listens on a dead worker's socket file
         Files.writeString(sock, "");
         assertThat(only()).isInstanceOf(RegistryRecovery.Pruned.class);
         assertThat(registry.files()).isEmpty();
         assertThat(sock).doesNotExist();
-        assertThat(os.connects).isEmpty();
+        assertThat(os.hellos).isEmpty();
     }
 
     @Test
     void aRecycledPidWithAnotherStartTimeIsStale() throws Exception {
         liveWorker("recycled", 100, US, 0);
         os.processes.put(100L, T0.plusSeconds(9999));
+        os.sockets.remove(registry.paths().socket("recycled"));
         assertThat(only()).isInstanceOf(RegistryRecovery.Pruned.class);
-        assertThat(os.connects).isEmpty();
+        assertThat(os.hellos).isEmpty();
+    }
+
+    /** The entry of a live worker (pid 10, answering on its socket) rewritten to name {@code pid} and {@code startedAt}. */
+    Path tamperedEntry(String id, long pid, String startedAt) throws IOException {
+        RegistryEntry e = liveWorker(id, 10, US, 0);
+        registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), pid, startedAt, e.childPid(), e.socketPath(),
+                e.command(), e.cwd(), e.startedAt(), e.controlToken(), e.rpcMajor(), e.rpcMinor(), e.workerVersion(), 0, null, null));
+        Path sock = registry.paths().socket(id);
+        Files.writeString(sock, "");
+        return sock;
+    }
+
+    @Test
+    void anEntryNamingAnUnrelatedProcessIsNotPrunedWhileItsWorkerAnswersOnTheSocket() throws Exception {
+        os.processes.put(4242L, T0.plusSeconds(77)); // an unrelated live process
+        Path sock = tamperedEntry("tampered", 4242, T0.plusSeconds(5).toString());
+        assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Recovered.class, r -> assertThat(r.workerPid()).isEqualTo(10));
+        assertThat(sock).exists();
+        assertThat(registry.files()).hasSize(1);
+    }
+
+    @Test
+    void anEntryNamingADeadPidIsNotPrunedWhileItsWorkerAnswersOnTheSocket() throws Exception {
+        Path sock = tamperedEntry("stalepid", 4243, T0.toString());
+        assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Recovered.class, r -> assertThat(r.workerPid()).isEqualTo(10));
+        assertThat(sock).exists();
+    }
+
+    @Test
+    void withoutAStartTimeTheWorkersOwnPidIsAdoptedNotTheEntrys() throws Exception {
+        os.processes.put(4242L, T0.plusSeconds(77));
+        tamperedEntry("nostart", 4242, null);
+        assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Recovered.class, r -> assertThat(r.workerPid()).isEqualTo(10));
+    }
+
+    @Test
+    void theHelloOffersTheMinorTheEntryRecordsSoOnlyOldWorkersGetTheTokenHello() throws Exception {
+        RegistryEntry e = liveWorker("modern", 100, US, 0);
+        registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(), e.childPid(),
+                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, 3, e.workerVersion(), 0, null, null));
+        RegistryEntry old = liveWorker("older", 101, US, 0);
+        registry.write(new RegistryEntry(old.version(), old.daemonInstanceId(), old.sessionId(), old.workerPid(), old.workerStartedAt(),
+                old.childPid(), old.socketPath(), old.command(), old.cwd(), old.startedAt(), old.controlToken(), 1, 2, old.workerVersion(), 0,
+                null, null));
+        recovery().run();
+        assertThat(os.hellos).extracting(WorkerPayloads.Hello::rpcMinor).containsExactlyInAnyOrder(3, 2);
     }
 
     @Test
@@ -308,6 +360,7 @@ class RegistryRecoveryTest {
         liveWorker("a2", 101, US, 0);
         liveWorker("gone", 102, US, 0);
         os.processes.remove(102L);
+        os.sockets.remove(registry.paths().socket("gone"));
         Files.writeString(registry.paths().registryDir().resolve("torn.json"), "{");
         liveWorker("mute", 103, US, 0);
         os.sockets.put(registry.paths().socket("mute"), new Script(null, Integer.MAX_VALUE, true));

@@ -268,7 +268,7 @@ class WorkerBackendTest {
 
     @Test
     void aPreviousMinorWorkerIsServedThroughItsOwnLinesWithoutCredit() throws Exception {
-        WorkerBackend b = backend(WorkerRpc.RPC_MINOR - 1);
+        WorkerBackend b = backend(WorkerRpc.OLDEST_MINOR);
         b.spawn(spec("old", TestPrograms.command(Counter.class, "0", "20")));
         Collect out = new Collect();
         try (Attachment a = b.attach("old", -1, 1L << 20, out)) {
@@ -408,5 +408,78 @@ class WorkerBackendTest {
         RuntimeInfo r = b.spawn(spec("plain", TestPrograms.command(EchoLines.class)));
         assertThat(r.running()).isTrue();
         assertThat(b.standbyPid()).isEmpty();
+    }
+
+    private dev.limpet.worker.registry.WorkerRegistry registry() {
+        return new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON)));
+    }
+
+    private dev.limpet.worker.registry.RegistryEntry entry(String id) {
+        var r = registry();
+        return ((dev.limpet.worker.registry.WorkerRegistry.Parsed) r.read(r.paths().registry(id))).entry();
+    }
+
+    @Test
+    void aTamperedEntryNamingAnUnrelatedProcessRecoversTheRealWorkerAndRemoveNeverTouchesThatProcess() throws Exception {
+        WorkerBackend first = backend(null);
+        RuntimeInfo spawned = first.spawn(spec("tamper", TestPrograms.command(Counter.class, "0", "1000")));
+        first.shutdown();
+        var e = entry("tamper");
+        Process unrelated = new ProcessBuilder("sleep", "300").start();
+        try {
+            // Without worker_started_at nothing tells the unrelated pid from the worker but the worker itself.
+            registry().write(new dev.limpet.worker.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(),
+                    unrelated.pid(), null, e.childPid(), e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(),
+                    e.rpcMajor(), e.rpcMinor(), e.workerVersion(), e.ownerPid(), e.ownerStartedAt(), e.ownerNonce()));
+            WorkerBackend second = backend(null);
+            assertThat(second.recover().recovered()).extracting(RuntimeInfo::pid).containsExactly(spawned.pid());
+            assertThat(Path.of(e.socketPath())).exists();
+            assertThat(entry("tamper").workerPid()).as("the worker rewrote its entry at our hello").isEqualTo(e.workerPid());
+            // A worker that does not answer remove is killed: it must be the worker, never the pid the entry named.
+            Posix.kill(e.workerPid(), Signal.STOP);
+            second.remove("tamper");
+            await().atMost(T).until(() -> !Posix.isAlive(e.workerPid()));
+            assertThat(unrelated.isAlive()).isTrue();
+        } finally {
+            unrelated.destroyForcibly();
+            if (Posix.isAlive(spawned.pid())) {
+                Posix.kill(spawned.pid(), Signal.KILL);
+            }
+        }
+    }
+
+    @Test
+    void aWorkerOfThePreviousMinorKeepsWorkingAndIsRecoveredByTheCurrentDaemon() throws Exception {
+        int previous = WorkerRpc.RPC_MINOR - 1;
+        WorkerBackend old = backend(previous);
+        old.spawn(spec("prev", TestPrograms.command(EchoLines.class)));
+        assertThat(entry("prev").rpcMinor()).isEqualTo(previous);
+        Collect out = new Collect();
+        try (Attachment a = old.attach("prev", -1, 1L << 20, out)) {
+            assertThat(a.info().credit()).as("rpc 1.2 holds output back").isTrue();
+            out.prime(a.info());
+            old.input("prev", "one\r".getBytes(StandardCharsets.UTF_8));
+            await().atMost(T).until(() -> out.text().contains("got: one"));
+        }
+        old.shutdown();
+        WorkerBackend current = backend(null);
+        assertThat(current.recover().recovered()).extracting(RuntimeInfo::sessionId).containsExactly("prev");
+        Collect again = new Collect();
+        try (Attachment a = current.attach("prev", -1, 1L << 20, again)) {
+            again.prime(a.info());
+            current.input("prev", "two\r".getBytes(StandardCharsets.UTF_8));
+            await().atMost(T).until(() -> again.text().contains("got: two"));
+        }
+        current.remove("prev");
+    }
+
+    @Test
+    void removingASessionDeletesItsWorkerLog() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("logged", TestPrograms.command(Counter.class, "0", "100")));
+        Path log = registry().paths().log("logged");
+        assertThat(log).exists();
+        b.remove("logged");
+        assertThat(log).doesNotExist();
     }
 }

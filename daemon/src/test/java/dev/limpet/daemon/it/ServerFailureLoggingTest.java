@@ -1,0 +1,63 @@
+package dev.limpet.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.limpet.daemon.DaemonConfig;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.Signal;
+import dev.limpet.testkit.EchoLines;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/** A 5xx the daemon answers over REST (its data plane did not answer) is always in its log. */
+class ServerFailureLoggingTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void aRestCallThatGets503BecauseTheWorkerDoesNotAnswerIsLogged() throws Exception {
+        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        logged.start();
+        Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+        rootLogger.addAppender(logged);
+        long workerPid = -1;
+        try (DaemonHarness d = new DaemonHarness(root, Duration.ZERO, DaemonConfig.DEFAULT_RING_BYTES, "worker");
+                WsTestClient c = d.client("five-oh-three")) {
+            SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
+            Path entry;
+            try (var dirs = Files.list(root.resolve("workers"))) {
+                entry = dirs.findFirst().orElseThrow().resolve("registry").resolve(s.id() + ".json");
+            }
+            workerPid = ProtocolCodec.mapper().readTree(Files.readString(entry)).path("worker_pid").asLong();
+            Posix.kill(workerPid, Signal.STOP);
+            HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port()
+                    + "/api/sessions/" + s.id() + "/input")).header("Authorization", "Bearer " + d.token())
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"data\":\"x\"}")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(r.statusCode()).isEqualTo(503);
+            assertThat(r.body()).contains("backend_unavailable");
+            assertThat(logged.list).anySatisfy(e -> {
+                assertThat(e.getLevel()).isEqualTo(Level.WARN);
+                assertThat(e.getFormattedMessage()).contains("503 backend_unavailable").contains("/input");
+            });
+        } finally {
+            rootLogger.detachAppender(logged);
+            if (workerPid > 0 && Posix.isAlive(workerPid)) {
+                Posix.kill(workerPid, Signal.CONT);
+            }
+        }
+    }
+}

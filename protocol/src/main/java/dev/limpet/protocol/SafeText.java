@@ -1,0 +1,80 @@
+package dev.limpet.protocol;
+
+/**
+ * Text from a peer, made safe to show: for a log line (one line, nothing a terminal interprets)
+ * or a person's terminal. Control characters (C0, DEL, C1) become {@code \n}, {@code \e},
+ * {@code \x07}-style escapes, and Unicode format characters that reorder or hide text (bidi
+ * overrides and isolates, zero-width spaces and joiners, the BOM) and line or paragraph
+ * separators become {@code \u202E}-style escapes; a backslash is doubled so an escape cannot be
+ * forged. Long text is cut, saying how much was left out.
+ */
+public final class SafeText {
+    /** What a log line shows of one string a peer sent. */
+    public static final int LOG_CHARS = 300;
+
+    private SafeText() {}
+
+    /** {@code text} escaped and cut to {@code max} characters of the original; "null" for null. */
+    public static String of(String text, int max) {
+        if (text == null) {
+            return "null";
+        }
+        int shown = Math.min(text.length(), Math.max(0, max));
+        // Never split a surrogate pair at the cut.
+        if (shown > 0 && shown < text.length() && Character.isHighSurrogate(text.charAt(shown - 1))) {
+            shown--;
+        }
+        StringBuilder out = new StringBuilder(shown + 16);
+        escapeInto(out, text, 0, shown);
+        if (shown < text.length()) {
+            out.append("…(").append(text.length() - shown).append(" more chars)");
+        }
+        return out.toString();
+    }
+
+    /** {@code text} escaped, whole. */
+    public static String escape(String text) {
+        return text == null ? "null" : of(text, text.length());
+    }
+
+    /** For a log line: escaped and cut to {@link #LOG_CHARS}. */
+    public static String forLog(String text) {
+        return of(text, LOG_CHARS);
+    }
+
+    /** Whether {@code cp} is a character that {@link #escape} replaces (other than the backslash). */
+    public static boolean isUnsafe(int cp) {
+        return Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT || cp == 0x2028 || cp == 0x2029;
+    }
+
+    private static void escapeInto(StringBuilder out, String s, int from, int to) {
+        int i = from;
+        while (i < to) {
+            int cp = s.codePointAt(i);
+            int n = Character.charCount(cp);
+            if (i + n > to) {
+                break;
+            }
+            i += n;
+            if (cp == '\\') {
+                out.append("\\\\");
+            } else if (!isUnsafe(cp)) {
+                out.appendCodePoint(cp);
+            } else {
+                switch (cp) {
+                    case '\n' -> out.append("\\n");
+                    case '\r' -> out.append("\\r");
+                    case '\t' -> out.append("\\t");
+                    case 0x1b -> out.append("\\e");
+                    default -> {
+                        if (cp < 0x100) {
+                            out.append(String.format("\\x%02x", cp));
+                        } else {
+                            out.append(String.format("\\u%04X", cp));
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
