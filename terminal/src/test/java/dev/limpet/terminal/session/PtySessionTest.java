@@ -61,6 +61,12 @@ class PtySessionTest {
         synchronized String text() {
             return bytes.toString(StandardCharsets.UTF_8);
         }
+
+        /** What the attach replayed: output the program wrote before the attach counts too. */
+        synchronized void replayed(PtySession.Replay r) {
+            bytes.writeBytes(r.data());
+            end = r.endOffset();
+        }
     }
 
     @Test
@@ -68,7 +74,7 @@ class PtySessionTest {
         long bytes = 20_000_000;
         PtySession s = start(TestPrograms.command(GatedFlood.class, Long.toString(bytes)), 1 << 20);
         Recorder out = new Recorder();
-        PtySession.Subscription sub = s.attach(-1, 200_000, out, r -> { });
+        PtySession.Subscription sub = s.attach(-1, 200_000, out, out::replayed);
         await().atMost(T).until(() -> out.text().contains(GatedFlood.READY));
         s.write("g".getBytes(StandardCharsets.US_ASCII));
         await().atMost(T).until(s::readerPaused);
@@ -88,7 +94,7 @@ class PtySessionTest {
         long bytes = 30_000; // fits in the kernel's PTY buffer: the program can end while we hold it back
         PtySession s = start(TestPrograms.command(GatedFlood.class, Long.toString(bytes)), 1 << 20);
         Recorder out = new Recorder();
-        PtySession.Subscription sub = s.attach(-1, GatedFlood.READY.length() + 1000, out, r -> { });
+        PtySession.Subscription sub = s.attach(-1, GatedFlood.READY.length() + 1000, out, out::replayed);
         await().atMost(T).until(() -> out.text().contains(GatedFlood.READY));
         s.write("g".getBytes(StandardCharsets.US_ASCII));
         assertThat(exited.await(2500, TimeUnit.MILLISECONDS)).as("the exit waits for the held output").isFalse();
