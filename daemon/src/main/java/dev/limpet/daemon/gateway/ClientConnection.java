@@ -47,6 +47,12 @@ final class ClientConnection implements SessionStream.Owner {
     private static final long WRITE_DEADLINE_SECONDS = 30;
     /** Replies a client may leave unread (queued or being sent) before it is cut off. */
     static final long REPLY_BACKLOG_BYTES = 4L << 20;
+    /**
+     * Replays and snapshots a client may leave unread, all sessions together: many full rings
+     * (a page opening many tabs at once), but not an endless re-attach loop that reads nothing.
+     */
+    static final long REPLAY_BACKLOG_BYTES = 64L << 20;
+    private static final Object REPLAYS = new Object();
     /** Longest error message sent back: it may quote what the client sent. */
     static final int MAX_ERROR_MESSAGE_CHARS = 512;
     /** A {@code req_id} is echoed in every reply: longer ones are refused (docs/protocol.md). */
@@ -229,10 +235,22 @@ final class ClientConnection implements SessionStream.Owner {
         }
         closingSinceNanos = System.nanoTime();
         // Once per connection, so outside the command errors' budget (which this client has used up).
-        LOG.warn("connection {}: left more than {} bytes of replies unread; cutting it off ({} {})", id, REPLY_BACKLOG_BYTES,
-                REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
+        LOG.warn("connection {}: left more than {} bytes of replies unread (or {} of replays); cutting it off ({} {})", id,
+                REPLY_BACKLOG_BYTES, REPLAY_BACKLOG_BYTES, REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
         queue.close();
         sink.close(REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
+    }
+
+    @Override
+    public boolean queueReplay(Object frame, long bytes) {
+        if (closingSinceNanos != 0) {
+            return false;
+        }
+        if (!queue.offer(frame, bytes, REPLAYS, REPLAY_BACKLOG_BYTES)) {
+            cutOff();
+            return false;
+        }
+        return true;
     }
 
     /** Sends the error, then closes the connection once it has been written. */

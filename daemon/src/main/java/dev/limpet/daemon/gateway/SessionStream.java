@@ -47,6 +47,12 @@ final class SessionStream implements OutputListener {
         /** Hands what is queued to the socket; never call it holding this stream's lock. */
         void flush();
 
+        /**
+         * Queues a replay or snapshot frame, counted against the connection's replay backlog;
+         * false when the client left that much unread (the connection is being cut off).
+         */
+        boolean queueReplay(Object frame, long bytes);
+
         Clock clock();
 
         void advanced(SessionStream stream, long offset);
@@ -129,16 +135,21 @@ final class SessionStream implements OutputListener {
         AttachInfo info = attachment.info();
         OutboundQueue<Object> q = owner.queue();
         q.offerControl(ProtocolCodec.encode(reply), 256);
-        if (info.snapshot() != null) {
-            q.offerControl(ByteBuffer.wrap(Frame.encode(FrameKind.SNAPSHOT, sessionId, info.replayFrom(), info.snapshot())),
-                    info.snapshot().length);
+        // The replay is what the client asked for: queued whatever this stream's share holds, but a
+        // client that re-attaches again and again without reading is cut off (the replay backlog).
+        if (info.snapshot() != null && !owner.queueReplay(ByteBuffer.wrap(Frame.encode(FrameKind.SNAPSHOT, sessionId,
+                info.replayFrom(), info.snapshot())), info.snapshot().length)) {
+            stopped = true;
+            return;
         }
         byte[] replay = info.replay();
         for (int off = 0; off < replay.length; off += MAX_CHUNK) {
             int len = Math.min(MAX_CHUNK, replay.length - off);
             long end = info.replayFrom() + off + len;
-            // The replay is what the client asked for: it is queued whatever the queue holds.
-            q.offerControl(ByteBuffer.wrap(Frame.encode(FrameKind.OUTPUT, sessionId, end, replay, off, len)), len);
+            if (!owner.queueReplay(ByteBuffer.wrap(Frame.encode(FrameKind.OUTPUT, sessionId, end, replay, off, len)), len)) {
+                stopped = true;
+                return;
+            }
         }
         queuedEnd = info.endOffset();
         if (flow.lossless()) {

@@ -85,6 +85,18 @@ class ClientConnectionTest {
     }
 
     @Test
+    void aClientThatReattachesAgainAndAgainWithoutReadingIsCutOffBeforeItsReplaysPileUp() {
+        byte[] ring = new byte[4 << 20];
+        for (int i = 0; i < 100 && sink.closeStatus == 0; i++) {
+            // What prime does with each attachment's replay of a full ring.
+            c.queueReplay(ByteBuffer.wrap(ring), ring.length);
+            assertThat(c.queue().queuedBytes()).isLessThanOrEqualTo(ClientConnection.REPLAY_BACKLOG_BYTES + ring.length);
+        }
+        assertThat(sink.closeStatus).isEqualTo(ClientConnection.REPLY_BACKLOG_STATUS);
+        assertThat(c.queueReplay(ByteBuffer.wrap(ring), ring.length)).as("nothing more is queued once cut off").isFalse();
+    }
+
+    @Test
     void aCutOffClientThatStillReadsNothingLosesItsSocketAfterTheCloseGrace() throws Exception {
         for (int i = 0; i < 20_000 && sink.closeStatus == 0; i++) {
             c.onText("{\"type\": \"kill_session\", \"x\":\"" + "y".repeat(2000));

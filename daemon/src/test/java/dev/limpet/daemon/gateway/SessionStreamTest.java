@@ -39,6 +39,11 @@ class SessionStreamTest {
             // the test drains the queue itself
         }
 
+        public boolean queueReplay(Object frame, long bytes) {
+            queue.offerControl(frame, bytes);
+            return true;
+        }
+
         public Clock clock() {
             return clock;
         }
