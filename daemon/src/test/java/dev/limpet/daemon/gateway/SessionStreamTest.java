@@ -56,10 +56,11 @@ class SessionStreamTest {
             desynced = true;
         }
 
-        List<Object> drain() throws InterruptedException {
+        List<Object> drain() {
+            List<Object> taken = new ArrayList<>();
+            queue.pollAll(taken, Long.MAX_VALUE);
             List<Object> out = new ArrayList<>();
-            while (queue.queuedBytes() > 0) {
-                Object p = queue.take();
+            for (Object p : taken) {
                 if (p instanceof ByteBuffer b) {
                     byte[] bytes = new byte[b.remaining()];
                     b.get(bytes);

@@ -1,18 +1,17 @@
 package dev.limpet.protocol.stream;
 
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * One connection's queue of outgoing items, drained by a single writer, bounded by bytes per
- * stream. Output for a stream is refused once that stream holds its limit (its owner then desyncs
- * or pauses that stream, never the others); control items are small and always accepted, so a
- * peer learns why its output stopped. Used by the daemon (frames to a WebSocket) and the worker
+ * One connection's queue of outgoing items, bounded by bytes per stream. Nothing here blocks: the
+ * producers write what is queued on their own threads ({@link #pollAll}), or hand it to a socket
+ * whose writes complete later ({@link #pollInFlight}, {@link #done}). Output for a stream is
+ * refused once that stream holds its limit (its owner then desyncs or pauses that stream, never
+ * the others); control items are small and always accepted, so a peer learns why its output
+ * stopped. Used by the daemon (frames to a WebSocket) and the worker
  * (frames to the daemon).
  *
  * @param <T> what the writer writes
@@ -26,17 +25,15 @@ public final class OutboundQueue<T> {
     private final ArrayDeque<Entry<T>> entries = new ArrayDeque<>();
     private final Map<Object, Long> perStream = new HashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
     private final Runnable onTake;
     private long queuedBytes;
-    private boolean writing;
     private boolean closed;
 
     public OutboundQueue() {
         this(() -> { });
     }
 
-    /** @param onTake runs after the writer took an item (outside the lock): space was freed */
+    /** @param onTake runs after {@link #pollAll} took items (outside the lock): space was freed */
     public OutboundQueue(Runnable onTake) {
         this.onTake = onTake;
     }
@@ -82,54 +79,6 @@ public final class OutboundQueue<T> {
     private void add(Entry<T> e) {
         entries.addLast(e);
         queuedBytes += e.bytes();
-        changed.signalAll();
-    }
-
-    /** The next item, waiting while there is none; null once closed. Marks the writer busy until the next take. */
-    public T take() throws InterruptedException {
-        Entry<T> e;
-        lock.lock();
-        try {
-            writing = false;
-            changed.signalAll();
-            while (entries.isEmpty() && !closed) {
-                changed.await(30, TimeUnit.SECONDS);
-            }
-            if (closed) {
-                return null;
-            }
-            e = entries.removeFirst();
-            release(e.bytes(), e.stream());
-            writing = true;
-        } finally {
-            lock.unlock();
-        }
-        onTake.run();
-        return e.item();
-    }
-
-    /**
-     * Takes everything queued, up to {@code maxBytes} (at least one item), waiting while there is
-     * none: a writer that was busy then writes what piled up meanwhile in one go. False once closed.
-     */
-    public boolean takeAll(java.util.List<T> into, long maxBytes) throws InterruptedException {
-        lock.lock();
-        try {
-            writing = false;
-            changed.signalAll();
-            while (entries.isEmpty() && !closed) {
-                changed.await(30, TimeUnit.SECONDS);
-            }
-            if (closed) {
-                return false;
-            }
-            removeUpTo(into, maxBytes);
-            writing = true;
-        } finally {
-            lock.unlock();
-        }
-        onTake.run();
-        return true;
     }
 
     /**
@@ -137,19 +86,17 @@ public final class OutboundQueue<T> {
      * waiting: for a writer that runs on the producers' threads. Returns whether it took anything.
      */
     public boolean pollAll(java.util.List<T> into, long maxBytes) {
+        int taken;
         lock.lock();
         try {
-            if (removeUpTo(into, maxBytes) > 0) {
-                changed.signalAll();
-            }
+            taken = removeUpTo(into, maxBytes);
         } finally {
             lock.unlock();
         }
-        if (!into.isEmpty()) {
+        if (taken > 0) {
             onTake.run();
-            return true;
         }
-        return false;
+        return taken > 0;
     }
 
     /**
@@ -177,7 +124,6 @@ public final class OutboundQueue<T> {
                 return;
             }
             release(item.bytes(), item.stream());
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
@@ -215,27 +161,7 @@ public final class OutboundQueue<T> {
         }
     }
 
-    /**
-     * Waits (at most {@code timeout}) until everything queued so far has been taken and the writer
-     * asked for more, i.e. it was written. False on timeout or close.
-     */
-    public boolean awaitDrained(Duration timeout) throws InterruptedException {
-        long nanos = timeout.toNanos();
-        lock.lock();
-        try {
-            while ((!entries.isEmpty() || writing) && !closed) {
-                if (nanos <= 0) {
-                    return false;
-                }
-                nanos = changed.awaitNanos(nanos);
-            }
-            return !closed;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Drops everything and wakes the writer, which then gets null. */
+    /** Drops everything; later offers queue nothing and polls take nothing. */
     public void close() {
         lock.lock();
         try {
@@ -243,8 +169,7 @@ public final class OutboundQueue<T> {
             entries.clear();
             perStream.clear();
             queuedBytes = 0;
-            changed.signalAll();
-        } finally {
+            } finally {
             lock.unlock();
         }
     }

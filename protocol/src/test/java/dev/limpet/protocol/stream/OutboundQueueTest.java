@@ -2,12 +2,10 @@ package dev.limpet.protocol.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -33,18 +31,10 @@ class OutboundQueueTest {
         }
     }
 
-    interface Interruptible {
-        void run() throws InterruptedException;
-    }
-
-    static Runnable unchecked(Interruptible r) {
-        return () -> {
-            try {
-                r.run();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        };
+    /** Takes the next item alone: a poll takes at least one item, and no more when none fits in -1 bytes. */
+    static <T> T next(OutboundQueue<T> q) {
+        List<T> into = new ArrayList<>();
+        return q.pollAll(into, -1) ? into.getFirst() : null;
     }
 
     // ---- limits ----
@@ -73,31 +63,31 @@ class OutboundQueueTest {
     }
 
     @Test
-    void anItemLargerThanTheLimitIsAcceptedWhenItsStreamHoldsNothing() throws InterruptedException {
+    void anItemLargerThanTheLimitIsAcceptedWhenItsStreamHoldsNothing() {
         OutboundQueue<String> q = new OutboundQueue<>();
         assertThat(q.offer("big", 500, "a", LIMIT)).isTrue();
         assertThat(q.queuedBytes("a")).isEqualTo(500);
         assertThat(q.offer("small", 1, "a", LIMIT)).isFalse();
         assertThat(q.offer("other", 500, "b", LIMIT)).isTrue();
 
-        assertThat(q.take()).isEqualTo("big");
+        assertThat(next(q)).isEqualTo("big");
         assertThat(q.queuedBytes("a")).isZero();
         assertThat(q.offer("big again", 500, "a", LIMIT)).isTrue();
     }
 
     @Test
-    void takingFreesRoomForTheStream() throws InterruptedException {
+    void takingFreesRoomForTheStream() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.offer("a1", 60, "a", LIMIT);
         q.offer("a2", 40, "a", LIMIT);
         assertThat(q.offer("a3", 50, "a", LIMIT)).isFalse();
-        assertThat(q.take()).isEqualTo("a1");
+        assertThat(next(q)).isEqualTo("a1");
         assertThat(q.queuedBytes("a")).isEqualTo(40);
         assertThat(q.offer("a3", 50, "a", LIMIT)).isTrue();
     }
 
     @Test
-    void controlItemsAreAlwaysAccepted() throws InterruptedException {
+    void controlItemsAreAlwaysAccepted() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.offer("a1", 100, "a", LIMIT);
         assertThat(q.offer("a2", 1, "a", LIMIT)).isFalse();
@@ -108,13 +98,13 @@ class OutboundQueueTest {
         assertThat(q.queuedBytes("a")).as("control bytes count for no stream").isEqualTo(100);
         assertThat(q.offer("a2", 1, "a", LIMIT)).as("nor do they fill one").isFalse();
         assertThat(q.offer("b1", 1, "b", LIMIT)).isTrue();
-        assertThat(q.take()).isEqualTo("a1");
+        assertThat(next(q)).isEqualTo("a1");
     }
 
     // ---- order ----
 
     @Test
-    void takeIsFirstInFirstOutAcrossControlAndOutput() throws InterruptedException {
+    void itemsLeaveFirstInFirstOutAcrossControlAndOutput() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.offer("a1", 10, "a", LIMIT);
         q.offerControl("c1", 5);
@@ -124,13 +114,13 @@ class OutboundQueueTest {
         q.offer("b2", 10, "b", LIMIT);
         List<String> taken = new ArrayList<>();
         for (int i = 0; i < 6; i++) {
-            taken.add(q.take());
+            taken.add(next(q));
         }
         assertThat(taken).containsExactly("a1", "c1", "b1", "a2", "c2", "b2");
     }
 
     @Test
-    void queuedBytesPerStreamAndInTotalGoBackToZero() throws InterruptedException {
+    void queuedBytesPerStreamAndInTotalGoBackToZero() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.offer("a1", 30, "a", LIMIT);
         q.offer("b1", 20, "b", LIMIT);
@@ -139,7 +129,7 @@ class OutboundQueueTest {
         q.offer("z", 0, "z", LIMIT);
         assertThat(q.queuedBytes()).isEqualTo(57);
         for (int i = 0; i < 5; i++) {
-            q.take();
+            next(q);
         }
         assertThat(q.queuedBytes()).isZero();
         assertThat(q.queuedBytes("a")).isZero();
@@ -151,31 +141,20 @@ class OutboundQueueTest {
     // ---- the writer ----
 
     @Test
-    void takeWaitsForAnItem() throws Exception {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        CompletableFuture<String> taken = new CompletableFuture<>();
-        start(unchecked(() -> taken.complete(q.take())));
-        Thread.sleep(50);
-        assertThat(taken).isNotDone();
-        q.offer("x", 1, "a", LIMIT);
-        assertThat(taken.get(5, TimeUnit.SECONDS)).isEqualTo("x");
-    }
-
-    @Test
-    void takeReturnsNullAfterCloseAndWhatWasQueuedIsDropped() throws InterruptedException {
+    void nothingIsTakenAfterCloseAndWhatWasQueuedIsDropped() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.offer("a1", 10, "a", LIMIT);
         q.offerControl("c1", 10);
         q.close();
         assertThat(q.isClosed()).isTrue();
-        assertThat(q.take()).isNull();
-        assertThat(q.take()).isNull();
+        assertThat(next(q)).isNull();
+        assertThat(next(q)).isNull();
         assertThat(q.queuedBytes()).isZero();
         assertThat(q.queuedBytes("a")).isZero();
     }
 
     @Test
-    void afterCloseOffersAreNotRefusedButQueueNothing() throws InterruptedException {
+    void afterCloseOffersAreNotRefusedButQueueNothing() {
         OutboundQueue<String> q = new OutboundQueue<>();
         q.close();
         q.close();
@@ -184,24 +163,11 @@ class OutboundQueueTest {
         q.offerControl("c1", 10);
         assertThat(q.queuedBytes()).isZero();
         assertThat(q.queuedBytes("a")).isZero();
-        assertThat(q.take()).isNull();
+        assertThat(next(q)).isNull();
     }
 
     @Test
-    void closeWakesAWaitingWriterWithNull() throws Exception {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        AtomicReference<String> got = new AtomicReference<>("not yet");
-        Thread writer = start(unchecked(() -> got.set(q.take())));
-        Thread.sleep(50);
-        assertThat(writer.isAlive()).isTrue();
-        q.close();
-        writer.join(5000);
-        assertThat(writer.isAlive()).isFalse();
-        assertThat(got.get()).isNull();
-    }
-
-    @Test
-    void onTakeRunsAfterEachTakeOutsideTheLockWithTheSpaceAlreadyFreed() throws Exception {
+    void onTakeRunsAfterEachPollOutsideTheLockWithTheSpaceAlreadyFreed() throws Exception {
         AtomicInteger calls = new AtomicInteger();
         List<Long> bytesSeen = new ArrayList<>();
         AtomicReference<OutboundQueue<String>> ref = new AtomicReference<>();
@@ -223,125 +189,48 @@ class OutboundQueueTest {
         q.offer("a2", 20, "a", LIMIT);
         assertThat(calls).hasValue(0);
 
-        assertThat(q.take()).isEqualTo("a1");
+        assertThat(next(q)).isEqualTo("a1");
         assertThat(calls).hasValue(1);
-        assertThat(q.take()).isEqualTo("a2");
+        assertThat(next(q)).isEqualTo("a2");
         assertThat(calls).hasValue(2);
 
         assertThat(bytesSeen).containsExactly(20L, 0L);
         assertThat(otherThreadGotIn).containsExactly(true, true);
-        assertThat(q.take()).isEqualTo("from onTake");
+        assertThat(next(q)).isEqualTo("from onTake");
         assertThat(calls).hasValue(3);
     }
 
     @Test
-    void onTakeDoesNotRunWhenTakeReturnsNull() throws InterruptedException {
+    void onTakeDoesNotRunWhenAPollTakesNothing() {
         AtomicInteger calls = new AtomicInteger();
         OutboundQueue<String> q = new OutboundQueue<>(calls::incrementAndGet);
         q.close();
-        assertThat(q.take()).isNull();
+        assertThat(next(q)).isNull();
         assertThat(calls).hasValue(0);
     }
 
-    // ---- awaitDrained ----
-
     @Test
-    void anIdleEmptyQueueIsDrainedAtOnce() throws InterruptedException {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        assertThat(q.awaitDrained(Duration.ZERO)).isTrue();
-    }
-
-    @Test
-    void awaitDrainedTimesOutWhileItemsWait() throws InterruptedException {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        q.offer("a1", 1, "a", LIMIT);
-        long t0 = System.nanoTime();
-        assertThat(q.awaitDrained(Duration.ofMillis(100))).isFalse();
-        assertThat(System.nanoTime() - t0).isGreaterThanOrEqualTo(Duration.ofMillis(90).toNanos());
-        assertThat(q.awaitDrained(Duration.ZERO)).isFalse();
-    }
-
-    @Test
-    void awaitDrainedWaitsUntilTheWriterTookEverythingAndCameBackForMore() throws Exception {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        List<String> written = new ArrayList<>();
-        CountDownLatch tookLast = new CountDownLatch(1);
-        CountDownLatch finishWriting = new CountDownLatch(1);
-        q.offer("a1", 10, "a", LIMIT);
-        q.offerControl("c1", 10);
-        q.offer("a2", 10, "a", LIMIT);
-        start(unchecked(() -> {
-            while (true) {
-                String item = q.take();
-                if (item == null) {
-                    return;
-                }
-                if (item.equals("a2")) {
-                    tookLast.countDown();
-                    finishWriting.await(); // still writing the last item
-                }
-                synchronized (written) {
-                    written.add(item);
-                }
-            }
-        }));
-        assertThat(tookLast.await(5, TimeUnit.SECONDS)).isTrue();
-        assertThat(q.queuedBytes()).as("everything was taken").isZero();
-        assertThat(q.awaitDrained(Duration.ofMillis(100))).as("but the last item is still being written").isFalse();
-
-        CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(() -> {
-            try {
-                return q.awaitDrained(Duration.ofSeconds(10));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> start(r));
-        Thread.sleep(50);
-        assertThat(drained).as("waits for the writer").isNotDone();
-
-        finishWriting.countDown();
-        assertThat(drained.get(5, TimeUnit.SECONDS)).isTrue();
-        synchronized (written) {
-            assertThat(written).containsExactly("a1", "c1", "a2");
-        }
-        q.close();
-    }
-
-    @Test
-    void awaitDrainedIsFalseOnceClosed() throws Exception {
-        OutboundQueue<String> q = new OutboundQueue<>();
-        q.close();
-        assertThat(q.awaitDrained(Duration.ofSeconds(1))).isFalse();
-
-        OutboundQueue<String> waiting = new OutboundQueue<>();
-        waiting.offer("a1", 1, "a", LIMIT);
-        CompletableFuture<Boolean> drained = CompletableFuture.supplyAsync(() -> {
-            try {
-                return waiting.awaitDrained(Duration.ofSeconds(10));
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        }, r -> start(r));
-        Thread.sleep(50);
-        assertThat(drained).isNotDone();
-        waiting.close();
-        assertThat(drained.get(5, TimeUnit.SECONDS)).isFalse();
-    }
-
-    @Test
-    void aWriterThreadDrainsManyProducersWithoutLosingOrRepeatingItems() throws Exception {
+    void producersWritingOnTheirOwnThreadsOneAtATimeLoseAndRepeatNothing() throws Exception {
         OutboundQueue<Integer> q = new OutboundQueue<>();
         int producers = 4;
         int perProducer = 5_000;
         List<Integer> written = new ArrayList<>();
-        start(unchecked(() -> {
-            Integer item;
-            while ((item = q.take()) != null) {
-                synchronized (written) {
-                    written.add(item);
+        AtomicBoolean writing = new AtomicBoolean();
+        Runnable flush = () -> { // as the worker's connection does: whoever finds no writer writes
+            List<Integer> batch = new ArrayList<>();
+            while (!q.isEmpty() && writing.compareAndSet(false, true)) {
+                try {
+                    while (q.pollAll(batch, 64)) {
+                        synchronized (written) {
+                            written.addAll(batch);
+                        }
+                        batch.clear();
+                    }
+                } finally {
+                    writing.set(false);
                 }
             }
-        }));
+        };
         List<Thread> ps = new ArrayList<>();
         for (int p = 0; p < producers; p++) {
             int base = p * perProducer;
@@ -351,17 +240,19 @@ class OutboundQueueTest {
                     if (i % 10 == 0) {
                         q.offerControl(base + i, 1);
                     } else {
-                        while (!q.offer(base + i, 10, stream, 1000)) {
-                            Thread.onSpinWait(); // full: wait for the writer
+                        while (!q.offer(base + i, 10, stream, 100)) {
+                            flush.run(); // full: write, or let the writer write
+                            Thread.onSpinWait();
                         }
                     }
+                    flush.run();
                 }
             }));
         }
         for (Thread p : ps) {
             p.join(10_000);
         }
-        assertThat(q.awaitDrained(Duration.ofSeconds(10))).isTrue();
+        flush.run();
         assertThat(q.queuedBytes()).isZero();
         synchronized (written) {
             assertThat(written).hasSize(producers * perProducer).doesNotHaveDuplicates();
@@ -371,7 +262,6 @@ class OutboundQueueTest {
                 assertThat(written.stream().filter(i -> i >= lo && i < hi).toList()).as("producer %d in order", p).isSorted();
             }
         }
-        q.close();
     }
 
     // ---- writers on the producers' threads ----
