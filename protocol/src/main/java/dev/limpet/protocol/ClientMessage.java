@@ -101,11 +101,13 @@ public sealed interface ClientMessage {
      * typed; the daemon passes on only the replies of the attachment that typed last.
      */
     @JsonTypeName("pty_input")
-    record PtyInput(String reqId, String sessionId, String data, Boolean reply) implements SessionCommand {
+    record PtyInput(String reqId, String sessionId, String data, @JsonProperty("reply") Boolean reply) implements SessionCommand {
         public PtyInput(String reqId, String sessionId, String data) {
             this(reqId, sessionId, data, null);
         }
 
+        /** Not a wire field: without {@code @JsonIgnore} it would be encoded as {@code reply}, turning an absent reply into {@code false}. */
+        @JsonIgnore
         public boolean isReply() {
             return Boolean.TRUE.equals(reply);
         }
