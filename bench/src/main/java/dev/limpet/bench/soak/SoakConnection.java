@@ -92,7 +92,7 @@ final class SoakConnection {
             SoakSession s = sessions.get(d.path("session_id").asText());
             if (s != null) {
                 if (lossless) {
-                    s.lossless.onDesync();
+                    s.lossless.onDesync(d.path("reason").asText("?"));
                 } else {
                     s.onLiveDesync(d.path("offset").asLong());
                 }

@@ -388,6 +388,8 @@ public final class SoakMain {
         long losses = sessions.stream().filter(s -> !s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long lostOnKilled = sessions.stream().filter(s -> s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long losslessDesyncs = sessions.stream().mapToLong(s -> s.lossless.desyncs()).sum();
+        Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+        sessions.forEach(s -> s.lossless.desyncReasons().forEach((r, n) -> desyncReasons.merge(r, n, Integer::sum)));
         long liveBytes = sessions.stream().mapToLong(s -> s.liveBytes).sum();
         long liveDesyncs = sessions.stream().mapToLong(s -> s.liveDesyncs).sum();
         long backwards = sessions.stream().mapToLong(s -> s.liveBackwards).sum();
@@ -411,7 +413,8 @@ public final class SoakMain {
         t.append(row("bytes checked (lossless clients, byte by byte)", mb(checked) + " (" + checked + " bytes)", "—"));
         t.append(row("losses (missing, duplicated, wrong bytes, snapshots) on surviving sessions", Long.toString(losses), "0"));
         t.append(row("losses on sessions whose worker was killed (before the kill)", Long.toString(lostOnKilled), "0"));
-        t.append(row("lossless desyncs (re-attached from their offset)", Long.toString(losslessDesyncs), "—"));
+        t.append(row("lossless desyncs (re-attached from their offset; by reason)", losslessDesyncs
+                + (desyncReasons.isEmpty() ? "" : " " + desyncReasons), "—"));
         t.append(row("live clients: bytes, desyncs, frames going back", mb(liveBytes) + ", " + liveDesyncs + ", " + backwards, "—, —, 0"));
         t.append(row("client reconnects", Integer.toString(reconnects), "—"));
         t.append(row("daemon PSS peak", daemonPeakKb / 1024 + " MB", "≤ " + DAEMON_PSS_BOUND_KB / 1024 + " MB"));

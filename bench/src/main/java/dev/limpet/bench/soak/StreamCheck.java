@@ -20,6 +20,7 @@ final class StreamCheck {
     private long firstCorruptAt = -1;
     private long snapshots;
     private long desyncs;
+    private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
 
     StreamCheck(SoakStream.Kind kind, long seed) {
         this.expected = new SoakStream(kind, seed);
@@ -62,9 +63,14 @@ final class StreamCheck {
         next = end;
     }
 
-    /** A lossless attachment desynced (its acknowledgements stalled): not lost yet, but worth a look. */
-    synchronized void onDesync() {
+    /** A lossless attachment desynced: not a loss by itself (the client re-attaches from its offset), but worth a look. */
+    synchronized void onDesync(String reason) {
         desyncs++;
+        desyncReasons.merge(reason, 1, Integer::sum);
+    }
+
+    synchronized java.util.Map<String, Integer> desyncReasons() {
+        return new java.util.TreeMap<>(desyncReasons);
     }
 
     synchronized long desyncs() {
@@ -95,6 +101,6 @@ final class StreamCheck {
 
     synchronized String describe() {
         return "checked " + checked + ", next " + next + ", missing " + missing + ", duplicated " + duplicated + ", corrupt " + corrupt
-                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", desyncs " + desyncs;
+                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", desyncs " + desyncs + " " + desyncReasons;
     }
 }
