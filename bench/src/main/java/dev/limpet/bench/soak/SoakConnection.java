@@ -50,8 +50,14 @@ final class SoakConnection {
         return connected() && toAttach.stream().allMatch(id -> sessions.get(id).workerKilled);
     }
 
+    /** When this client last lost its connection (System.nanoTime), for the report on a re-attach that lost bytes. */
+    private volatile long lostAt;
+    private volatile String lostHow = "";
+
     /** The chaos loop's client kill: the connection drops without a close, and stays away for {@code awayMillis}. */
     void kill(long awayMillis) {
+        lostAt = System.nanoTime();
+        lostHow = "dropped by the chaos loop for " + awayMillis + " ms";
         downUntil = System.nanoTime() + awayMillis * 1_000_000;
         WsClient c = ws;
         ws = null;
@@ -72,6 +78,8 @@ final class SoakConnection {
             ws = null;
             c.abort();
             c = null;
+            lostAt = System.nanoTime();
+            lostHow = "connection failed (daemon killed?)";
         }
         if (c == null) {
             if (System.nanoTime() < downUntil) {
@@ -110,7 +118,17 @@ final class SoakConnection {
             }
             try {
                 if (lossless) {
-                    c.attach(id, s.lossless.next(), "lossless");
+                    long since = s.lossless.next();
+                    JsonNode r = c.attach(id, since, "lossless");
+                    long from = r.path("replay_from").asLong();
+                    if (from != since || r.path("truncated").asBoolean() || r.path("snapshot").asBoolean() || !"lossless".equals(r.path("flow").asText())) {
+                        // The bytes from `since` are gone (or lossless was refused): say when and after how long an absence.
+                        String event = String.format("%s re-attached %s at %d: replay_from %d, truncated %s, snapshot %s, flow %s; "
+                                + "%.1f s after it lost its connection (%s)", name, id, since, from, r.path("truncated").asBoolean(),
+                                r.path("snapshot").asBoolean(), r.path("flow").asText(), (System.nanoTime() - lostAt) / 1e9, lostHow);
+                        s.lossless.onLossEvent(event);
+                        System.err.println("soak: LOSS " + event);
+                    }
                 } else {
                     long since = s.liveSince();
                     c.attach(id, since < 0 ? null : since, "live");

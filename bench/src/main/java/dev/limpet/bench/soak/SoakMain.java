@@ -61,6 +61,8 @@ public final class SoakMain {
     private long workerPeakKb;
     private long totalPeakKb;
     private final List<String> failures = new ArrayList<>();
+    /** kill -9 of the daemon → a new one's initial_state, per restart. */
+    private final List<Long> restartMillis = new ArrayList<>();
     private volatile boolean clientsRunning = true;
 
     record Options(double minutes, long seed, int sessions, Path repo, boolean doc) {
@@ -126,7 +128,8 @@ public final class SoakMain {
             connections.add(new SoakConnection("lossless-" + i, true, options.seed()));
             connections.add(new SoakConnection("live-" + i, false, options.seed()));
         }
-        Thread clients = Thread.ofPlatform().daemon().name("soak-clients").start(this::clientLoop);
+        List<Thread> clients = connections.stream()
+                .map(c -> Thread.ofPlatform().daemon().name("soak-" + c.name).start(() -> clientLoop(c))).toList();
         spawnSessions();
         long setupDone = System.nanoTime();
         log("sessions running; chaos for " + options.minutes() + " min");
@@ -148,7 +151,9 @@ public final class SoakMain {
         settle();
         sampleMemory();
         clientsRunning = false;
-        clients.join(5000);
+        for (Thread t : clients) {
+            t.join(5000);
+        }
         finalChecks();
         String table = table(started, loadBefore, (System.nanoTime() - setupDone) / 60e9);
         System.out.println();
@@ -177,15 +182,10 @@ public final class SoakMain {
         return daemon.wsUrl();
     }
 
-    /** Keeps every client connected and attached, all the time, from its own thread. */
-    private void clientLoop() {
+    /** Keeps one client connected and attached, all the time, on a thread of its own (as separate clients are). */
+    private void clientLoop(SoakConnection c) {
         while (clientsRunning) {
-            for (SoakConnection c : connections) {
-                if (!clientsRunning) {
-                    return;
-                }
-                c.maintain(this::wsUrl);
-            }
+            c.maintain(this::wsUrl);
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
@@ -222,8 +222,19 @@ public final class SoakMain {
             daemonKills++;
             log("cycle " + cycles + ": kill -9 daemon " + daemon.pid());
             daemon.kill9();
+            long killed = System.nanoTime();
             Thread.sleep(chaos.nextInt(2000));
             daemon = startDaemon();
+            long listening = System.nanoTime();
+            try (WsClient probe = WsClient.connect(wsUrl())) {
+                // initial_state comes once recovery is done
+            } catch (IOException e) {
+                log("cycle " + cycles + ": no initial_state from the new daemon: " + e.getMessage());
+            }
+            long recovered = System.nanoTime();
+            restartMillis.add((recovered - killed) / 1_000_000);
+            log(String.format("cycle %d: daemon back: listening %.1f s, initial_state %.1f s after the kill", cycles,
+                    (listening - killed) / 1e9, (recovered - killed) / 1e9));
         } else if (roll < 35 && workerKills < Math.max(1, options.sessions() / 5)) {
             List<SoakSession> alive = sessions.stream().filter(s -> !s.workerKilled).toList();
             SoakSession s = alive.get(chaos.nextInt(alive.size()));
@@ -417,12 +428,16 @@ public final class SoakMain {
                 + (desyncReasons.isEmpty() ? "" : " " + desyncReasons), "—"));
         t.append(row("live clients: bytes, desyncs, frames going back", mb(liveBytes) + ", " + liveDesyncs + ", " + backwards, "—, —, 0"));
         t.append(row("client reconnects", Integer.toString(reconnects), "—"));
+        List<Long> restarts = restartMillis.stream().sorted().toList();
+        t.append(row("daemon kill -9 → initial_state of the new one (median, max)", restarts.isEmpty() ? "—"
+                : String.format("%.1f s, %.1f s", restarts.get(restarts.size() / 2) / 1e3, restarts.getLast() / 1e3), "—"));
         t.append(row("daemon PSS peak", daemonPeakKb / 1024 + " MB", "≤ " + DAEMON_PSS_BOUND_KB / 1024 + " MB"));
         t.append(row("worker PSS peak (largest one)", workerPeakKb / 1024 + " MB", "≤ " + WORKER_PSS_BOUND_KB / 1024 + " MB"));
         t.append(row("daemon + workers PSS peak", totalPeakKb / 1024 + " MB", "—"));
         t.append(row("result", failures.isEmpty() ? "PASS" : "FAIL: " + failures.size() + " problem(s)", "PASS"));
         t.append('\n');
         failures.forEach(f -> t.append("- FAILED: ").append(f).append('\n'));
+        sessions.forEach(s -> s.lossless.lossEvents().forEach(e -> t.append("- lost place: ").append(e).append('\n')));
         return t.toString();
     }
 

@@ -20,6 +20,7 @@ final class StreamCheck {
     private long firstCorruptAt = -1;
     private long snapshots;
     private long desyncs;
+    private final java.util.List<String> lossEvents = new java.util.ArrayList<>();
     private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
 
     StreamCheck(SoakStream.Kind kind, long seed) {
@@ -67,6 +68,15 @@ final class StreamCheck {
     synchronized void onDesync(String reason) {
         desyncs++;
         desyncReasons.merge(reason, 1, Integer::sum);
+    }
+
+    /** A re-attach that could not resume where this client was: what happened, for the report. */
+    synchronized void onLossEvent(String event) {
+        lossEvents.add(event);
+    }
+
+    synchronized java.util.List<String> lossEvents() {
+        return java.util.List.copyOf(lossEvents);
     }
 
     synchronized java.util.Map<String, Integer> desyncReasons() {
