@@ -27,7 +27,7 @@ import net.jqwik.api.constraints.Size;
  *
  * <p>Stream byte {@code n} is {@link #streamByte(long)}, so any byte can be checked by its offset.
  */
-class OutputStreamProperties {
+class OutputStreamPropertyTest {
 
     static byte streamByte(long n) {
         return (byte) (n * 31 + (n >>> 8) * 7 + (n >>> 16));

@@ -29,7 +29,7 @@ import net.jqwik.api.constraints.IntRange;
  * client's replay plus live chunks is the stream from where it asked (or, when that left the ring, a
  * snapshot and the stream from its end), without gap or duplicate, up to the end.
  */
-class PtySessionAttachProperties {
+class PtySessionAttachPropertyTest {
 
     /** What {@code seq 1 n} puts in the stream (the line discipline turns LF into CR LF). */
     static byte[] seqOutput(int n) {

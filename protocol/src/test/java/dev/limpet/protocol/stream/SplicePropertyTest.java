@@ -19,7 +19,7 @@ import net.jqwik.api.constraints.IntRange;
  * each byte once and in order; a chunk that starts after the stream's position stops the splice
  * ({@link Splice.Outcome#GAP}) and nothing passes after it.
  */
-class SpliceProperties {
+class SplicePropertyTest {
     static byte streamByte(long n) {
         return (byte) (n * 131 + (n >>> 7));
     }
