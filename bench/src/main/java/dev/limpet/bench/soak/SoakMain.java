@@ -104,11 +104,35 @@ public final class SoakMain {
         } finally {
             Reaper.reapEverything();
             Reaper.sweep(scratch.toString(), List.of());
+            keepLogs(scratch, options.repo().resolve("bench/target/soak-logs"));
             try (Stream<Path> walk = Files.walk(scratch)) {
                 walk.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
         }
         System.exit(rc);
+    }
+
+    /** The daemons' logs (one per restart) and the workers' logs, kept for a look after the run: the scratch directory goes. */
+    private static void keepLogs(Path scratch, Path dir) {
+        try (Stream<Path> walk = Files.walk(scratch)) {
+            List<Path> logs = walk.filter(p -> p.toString().endsWith(".log") && Files.isRegularFile(p)).toList();
+            if (logs.isEmpty()) {
+                return;
+            }
+            if (Files.exists(dir)) {
+                try (Stream<Path> old = Files.list(dir)) {
+                    old.forEach(p -> p.toFile().delete());
+                }
+            }
+            Files.createDirectories(dir);
+            for (Path p : logs) {
+                String name = p.getParent().getFileName() + "-" + p.getFileName();
+                Files.copy(p, dir.resolve(p.getParent().equals(scratch) ? p.getFileName().toString() : name));
+            }
+            log("daemon and worker logs kept in " + dir);
+        } catch (IOException e) {
+            log("could not keep the logs: " + e);
+        }
     }
 
     private static void log(String s) {
