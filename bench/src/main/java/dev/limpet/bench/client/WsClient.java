@@ -81,9 +81,30 @@ public final class WsClient implements AutoCloseable {
 
     /** Connects and says hello; returns the client with {@link #initialState()} filled. */
     public static WsClient connect(String url) throws IOException {
+        return connect(url, null);
+    }
+
+    /**
+     * Connects and says hello as {@code clientSessionKey} (null: a fresh one), as a client that
+     * comes back after losing its connection does.
+     */
+    public static WsClient connect(String url, String clientSessionKey) throws IOException {
         WsClient c = new WsClient(url);
-        c.initialState = c.helloAndWait();
+        c.clientSessionKey = clientSessionKey;
+        try {
+            c.initialState = c.helloAndWait();
+        } catch (IOException e) {
+            c.ws.abort();
+            throw e;
+        }
         return c;
+    }
+
+    private String clientSessionKey;
+
+    /** True once the connection failed or was closed by the daemon (a daemon that died included). */
+    public boolean failed() {
+        return failure != null;
     }
 
     private JsonNode initialState;
@@ -98,7 +119,8 @@ public final class WsClient implements AutoCloseable {
 
     private JsonNode helloAndWait() throws IOException {
         ObjectNode hello = JSON.createObjectNode().put("type", "hello")
-                .put("clientSessionKey", "bench-" + Long.toHexString(System.nanoTime()) + Long.toHexString(reqIds.incrementAndGet()))
+                .put("clientSessionKey", clientSessionKey != null ? clientSessionKey
+                        : "bench-" + Long.toHexString(System.nanoTime()) + Long.toHexString(reqIds.incrementAndGet()))
                 .put("protocol", 1).put("client", "limpet-bench");
         send(hello);
         return await(m -> "initial_state".equals(m.path("type").asText()), REPLY_TIMEOUT);
@@ -385,6 +407,11 @@ public final class WsClient implements AutoCloseable {
         synchronized (events) {
             return events.toString();
         }
+    }
+
+    /** Drops the connection without a close handshake, as a client that crashed or lost its network does. */
+    public void abort() {
+        ws.abort();
     }
 
     @Override

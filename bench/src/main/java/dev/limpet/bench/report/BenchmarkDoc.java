@@ -23,16 +23,24 @@ public final class BenchmarkDoc {
 
     /** The document with {@code generated} in place of the previous generated section. */
     public static String merge(String existing, String generated) {
-        String section = BEGIN + "\n" + generated.strip() + "\n" + END + "\n";
+        return merge(existing, generated, BEGIN, END, "# Benchmarks\n\n", NEW_FILE_TAIL);
+    }
+
+    /**
+     * {@code existing} with {@code generated} between the markers {@code begin} and {@code end}
+     * (appended when they are missing; a new document is {@code head}, the section, {@code tail}).
+     */
+    public static String merge(String existing, String generated, String begin, String end, String head, String tail) {
+        String section = begin + "\n" + generated.strip() + "\n" + end + "\n";
         if (existing == null || existing.isBlank()) {
-            return "# Benchmarks\n\n" + section + NEW_FILE_TAIL;
+            return head + section + tail;
         }
-        int b = existing.indexOf(BEGIN);
-        int e = existing.indexOf(END);
+        int b = existing.indexOf(begin);
+        int e = existing.indexOf(end);
         if (b < 0 || e < b) {
             return existing.stripTrailing() + "\n\n" + section;
         }
-        String after = existing.substring(e + END.length());
+        String after = existing.substring(e + end.length());
         if (after.startsWith("\n")) {
             after = after.substring(1);
         }

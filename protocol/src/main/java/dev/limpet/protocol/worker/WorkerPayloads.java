@@ -91,7 +91,7 @@ public final class WorkerPayloads {
     public record AttachResult(Info info, long replayFrom, byte[] replay, boolean truncated, byte[] snapshot) {
         @Override
         public boolean equals(Object o) {
-            return o instanceof AttachResult a && info.equals(a.info) && replayFrom == a.replayFrom && truncated == a.truncated
+            return o instanceof AttachResult a && Objects.equals(info, a.info) && replayFrom == a.replayFrom && truncated == a.truncated
                     && Arrays.equals(replay, a.replay) && Arrays.equals(snapshot, a.snapshot);
         }
 

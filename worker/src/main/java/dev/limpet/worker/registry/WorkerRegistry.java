@@ -84,13 +84,28 @@ public final class WorkerRegistry {
         return out;
     }
 
+    /** What {@code file} holds: an entry, or why it is not one (never an exception). */
     public Read read(Path file) {
+        byte[] bytes;
         try {
             long size = Files.size(file);
             if (size > MAX_ENTRY_BYTES) {
                 return new Corrupt(file, "file is " + size + " bytes, larger than any registry entry");
             }
-            RegistryEntry e = JSON.readValue(Files.readAllBytes(file), RegistryEntry.class);
+            bytes = Files.readAllBytes(file);
+        } catch (IOException e) {
+            return new Corrupt(file, "unreadable: " + e);
+        }
+        return parse(file, bytes);
+    }
+
+    /** What the bytes of registry file {@code file} say: an entry, or why they are not one (never an exception). */
+    static Read parse(Path file, byte[] bytes) {
+        if (bytes.length > MAX_ENTRY_BYTES) {
+            return new Corrupt(file, bytes.length + " bytes, larger than any registry entry");
+        }
+        try {
+            RegistryEntry e = JSON.readValue(bytes, RegistryEntry.class);
             if (e == null) {
                 return new Corrupt(file, "empty JSON");
             }

@@ -1,0 +1,116 @@
+package dev.limpet.bench.soak;
+
+import dev.limpet.testkit.SoakStream;
+
+/**
+ * What a lossless client of one session received, checked byte by byte against the stream the
+ * session's program writes ({@link SoakStream} from the same kind and seed): the offset it has up to,
+ * and every byte that was missing, delivered twice or wrong. Frames of a connection that has been
+ * dropped are not counted (see {@link SoakConnection}).
+ */
+final class StreamCheck {
+    private final SoakStream expected;
+    private byte[] record = new byte[0];
+    private int recordPos;
+    private long next;
+    private long checked;
+    private long missing;
+    private long duplicated;
+    private long corrupt;
+    private long firstCorruptAt = -1;
+    private long snapshots;
+    private long desyncs;
+    private final java.util.List<String> lossEvents = new java.util.ArrayList<>();
+    private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+
+    StreamCheck(SoakStream.Kind kind, long seed) {
+        this.expected = new SoakStream(kind, seed);
+    }
+
+    /** The offset of the next byte this client needs: what it re-attaches with. */
+    synchronized long next() {
+        return next;
+    }
+
+    /** An OUTPUT frame whose bytes {@code buf[off, off + len)} end at stream offset {@code end}. */
+    synchronized void onOutput(long end, byte[] buf, int off, int len) {
+        long start = end - len;
+        if (end <= next) {
+            duplicated += len;
+            return;
+        }
+        if (start < next) {
+            int skip = (int) (next - start);
+            duplicated += skip;
+            off += skip;
+            len -= skip;
+            start = next;
+        }
+        if (start > next) {
+            missing += start - next;
+            for (long n = start - next; n > 0; n--) {
+                nextExpected();
+            }
+        }
+        for (int i = 0; i < len; i++) {
+            if (buf[off + i] != nextExpected()) {
+                corrupt++;
+                if (firstCorruptAt < 0) {
+                    firstCorruptAt = start + i;
+                }
+            }
+        }
+        checked += len;
+        next = end;
+    }
+
+    /** A lossless attachment desynced: not a loss by itself (the client re-attaches from its offset), but worth a look. */
+    synchronized void onDesync(String reason) {
+        desyncs++;
+        desyncReasons.merge(reason, 1, Integer::sum);
+    }
+
+    /** A re-attach that could not resume where this client was: what happened, for the report. */
+    synchronized void onLossEvent(String event) {
+        lossEvents.add(event);
+    }
+
+    synchronized java.util.List<String> lossEvents() {
+        return java.util.List.copyOf(lossEvents);
+    }
+
+    synchronized java.util.Map<String, Integer> desyncReasons() {
+        return new java.util.TreeMap<>(desyncReasons);
+    }
+
+    synchronized long desyncs() {
+        return desyncs;
+    }
+
+    /** A snapshot instead of bytes: this client lost its place in the stream. */
+    synchronized void onSnapshot() {
+        snapshots++;
+    }
+
+    private byte nextExpected() {
+        while (recordPos >= record.length) {
+            record = expected.next();
+            recordPos = 0;
+        }
+        return record[recordPos++];
+    }
+
+    synchronized long checked() {
+        return checked;
+    }
+
+    /** Bytes missing, delivered twice or wrong, plus snapshots sent in place of bytes: 0 for a lossless stream. */
+    synchronized long losses() {
+        return missing + duplicated + corrupt + snapshots;
+    }
+
+    synchronized String describe() {
+        return "checked " + checked + ", next " + next + ", missing " + missing + ", duplicated " + duplicated + ", corrupt " + corrupt
+                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", desyncs " + desyncs + " " + desyncReasons;
+    }
+}
