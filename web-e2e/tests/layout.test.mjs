@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, screenshot, snapshot, waitForLiveTab, waitForScreen, waitForSnapshot } from './support/browser.mjs';
+import { launchBrowser, newPage, openFirstTerminal, screenshot, snapshot, waitForScreen, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { focused, press } from './support/focus.mjs';
 import { repoRoot } from './support/paths.mjs';
@@ -20,7 +20,7 @@ before(async () => {
   const context = await browser.newContext({ viewport: { width: 600, height: 400 } });
   page = await newPage(browser, context);
   await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
 });
 
 after(async () => {
