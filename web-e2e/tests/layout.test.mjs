@@ -91,7 +91,8 @@ test('scrollbars are dark', async () => {
 
 test('widening the window past 800 px shows the sidebar again; narrowing hides it', async () => {
   await page.setViewportSize({ width: 1000, height: 600 });
-  await waitForSnapshot(page, () => true, 'a frame');
+  // The page hears of the new size at its next frame, which a loaded machine may not have drawn yet.
+  await page.waitForFunction(() => !document.querySelector('.app').classList.contains('narrow'));
   assert.equal(await sidebarShown(), true);
   await page.setViewportSize({ width: 600, height: 400 });
   await page.waitForFunction(() => document.querySelector('.app').classList.contains('narrow'));
