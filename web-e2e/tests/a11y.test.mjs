@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { seriousViolations } from './support/axe.mjs';
-import { launchBrowser, newPage, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
+import { launchBrowser, newPage, openFirstTerminal, openTerminalButton, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { press } from './support/focus.mjs';
 
@@ -32,7 +32,9 @@ test('the page without a token has no serious accessibility violation', async ()
 
 test('the workspace, its dialogs and the narrow layout have no serious accessibility violation', async () => {
   await Promise.all([page.waitForEvent('load'), page.goto(daemon.url)]);
-  await waitForLiveTab(page, 1);
+  await openTerminalButton(page).waitFor();
+  await assertClean('the empty workspace ("No terminal open in this tab")');
+  await openFirstTerminal(page);
   await page.click('[data-testid=new-terminal]');
   await waitForLiveTab(page, 2);
   await assertClean('the workspace');

@@ -5,7 +5,7 @@ import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt, waitForScreen, waitForSnapshot,
+  launchBrowser, newPage, openFirstTerminal, screenOf, screenshot, snapshot, typeInTerminal, waitForPrompt, waitForScreen, waitForSnapshot,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { repoRoot } from './support/paths.mjs';
@@ -25,11 +25,12 @@ after(async () => {
   await daemon?.cleanup();
 });
 
-test('opens with the token, strips it from the address bar and starts a terminal', async () => {
+test('opens with the token, strips it from the address bar, and "Open a terminal" starts a terminal', async () => {
   await page.goto(daemon.url);
-  const s = await waitForLiveTab(page, 1);
+  await waitForSnapshot(page, (x) => x.handshake === 'ready', 'the page to connect');
   assert.equal(new URL(page.url()).hash, '', 'the token is gone from the address bar');
   assert.equal(await page.evaluate(() => sessionStorage.getItem('limpet.token')), daemon.token);
+  const s = await openFirstTerminal(page);
   assert.equal(s.handshake, 'ready');
   assert.ok(s.tabs[0].sessionId, 'the tab is bound to a daemon session');
   assert.equal(await page.locator('[data-testid=indicator]').getAttribute('data-tone'), 'ok');

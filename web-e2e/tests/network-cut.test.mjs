@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  countOccurrences, launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen, waitForSnapshot,
+  countOccurrences, launchBrowser, newPage, openFirstTerminal, screenshot, snapshot, typeInTerminal, waitForScreen, waitForSnapshot,
   waitForPrompt,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
@@ -24,7 +24,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   await page.goto(`http://127.0.0.1:${proxy.port}/#token=${daemon.token}`);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
 });
 
 after(async () => {

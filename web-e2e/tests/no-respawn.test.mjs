@@ -1,6 +1,7 @@
-// The page never starts a session on its own (issue 11): a finished command is not run again by a
-// reload or a daemon restart, and a session removed in one window (another page, `limpet rm`) is
-// not started again by a page that still shows it: its tab closes and says so.
+// The page never starts a session on its own (issue 11): opening it starts nothing until a person
+// asks, a finished command is not run again by a reload or a daemon restart, and a session removed
+// in one window (another page, `limpet rm`) is not started again by a page that still shows it:
+// its tab closes and says so.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -8,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenshot, snapshot, waitForLiveTab, waitForSnapshot,
+  launchBrowser, newPage, openFirstTerminal, openTerminalButton, screenshot, snapshot, waitForLiveTab, waitForSnapshot,
 } from './support/browser.mjs';
 import { seriousViolations } from './support/axe.mjs';
 import { Daemon } from './support/daemon.mjs';
@@ -49,10 +50,52 @@ async function startCommand(page, command) {
   await page.click('.dialog button[type=submit]');
 }
 
+test('opening the page on a daemon starts nothing until a person asks', async () => {
+  const page = await newPage(browser);
+  await page.goto(daemon.url);
+  await waitForSnapshot(page, (s) => s.handshake === 'ready', 'the page to connect');
+  const button = openTerminalButton(page);
+  await button.waitFor();
+  assert.match(await page.locator('.placeholder').innerText(), /No terminal open in this tab/);
+  for (let i = 0; i < 4; i++) {
+    await page.waitForTimeout(500); // long enough for a page that would start something to have done it
+    assert.deepEqual(await daemon.api('/api/sessions'), [], 'GET /api/sessions stays empty');
+  }
+  assert.deepEqual((await snapshot(page)).tabs, [], 'no tab was opened');
+  await screenshot(page, '49-empty-page');
+  await page.reload();
+  await waitForSnapshot(page, (s) => s.handshake === 'ready', 'the reloaded page to connect');
+  await button.waitFor();
+  await settle(page);
+  assert.deepEqual(await daemon.api('/api/sessions'), [], 'nor after a reload');
+
+  // A person clicks "Open a terminal": exactly one session, in one live tab.
+  await button.click();
+  const s = await waitForLiveTab(page, 1);
+  await settle(page);
+  const listed = await daemon.api('/api/sessions');
+  assert.deepEqual(listed.map((x) => x.id), [s.tabs[0].sessionId], 'the button started exactly one session');
+  assert.equal((await snapshot(page)).tabs.length, 1);
+  assert.equal(await button.isVisible(), false, 'the empty state is gone');
+
+  // Removed elsewhere, its tab closes and the page is empty again: it waits; the shortcut starts one.
+  limpet('rm', listed[0].id);
+  await waitForSnapshot(page, (x) => x.tabs.length === 0, 'the tab to close');
+  await button.waitFor();
+  await settle(page);
+  assert.deepEqual(await daemon.api('/api/sessions'), [], 'the emptied page started nothing');
+  await page.keyboard.press('Control+Shift+Backquote');
+  const again = await waitForLiveTab(page, 1);
+  await settle(page);
+  assert.deepEqual((await daemon.api('/api/sessions')).map((x) => x.id), [again.tabs[0].sessionId], 'Ctrl+Shift+` started exactly one');
+  for (const id of sessionIds()) limpet('rm', id);
+  await page.close();
+});
+
 test('a finished command runs once: two reloads and a daemon restart never run it again; only Restart does', async () => {
   const page = await newPage(browser);
   await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   const file = join(scratch, 'ran.txt');
   await startCommand(page, `bash -c 'echo RAN >> ${file}'`);
   const exited = (s) => s.tabs.length === 2 && s.tabs[1].phase === 'exited';
@@ -97,7 +140,7 @@ test('a session removed in another window (another page, then `limpet rm`) close
   const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
   const first = await newPage(browser, context);
   await first.goto(daemon.url);
-  const a = await waitForLiveTab(first, 1);
+  const a = await openFirstTerminal(first);
   const second = await newPage(browser, context);
   await second.goto(daemon.url);
   const b = await waitForLiveTab(second, 1);

@@ -1,6 +1,7 @@
 // A program's terminal queries (issue 11): a shell that asked its terminal questions while no page
 // was open must get no answers typed onto its prompt when a page opens (the page drops what xterm
-// answers while it writes the replay), and a live question gets one answer.
+// answers while it writes the replay), and a live question gets one answer. What a person types is
+// never taken for an answer (it goes as typed input, held while the link is down).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
@@ -59,5 +60,37 @@ test('answers to queries a shell printed while no page was open never land on it
   const screen = await capture(shell.id);
   const prompt = screen.slice(screen.indexOf('\nasked'));
   assert.doesNotMatch(prompt, /\d;\d+c|\d+;\d+R|rgb:/, `no answer reached the shell:\n${screen}`);
+  await page.close();
+});
+
+test('what a person types goes as typed input; only what xterm answers to a live query goes as a reply', async () => {
+  const page = await newPage(browser);
+  const inputs = [];
+  page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => {
+    if (typeof payload !== 'string') return;
+    const message = JSON.parse(payload);
+    if (message.type === 'pty_input') inputs.push(message);
+  }));
+  await page.goto(daemon.url);
+  const { activeTabId: tabId } = await waitForLiveTab(page, 1); // the shell of the test above
+  await typeInTerminal(page, 'echo typed-$((2+3))\n');
+  await waitForScreen(page, tabId, (t) => t.split('\n').some((l) => l.trim() === 'typed-5'), 'the typed command');
+  assert.ok(inputs.length > 0);
+  assert.deepEqual(inputs.filter((m) => m.reply), [], 'no key a person typed was sent as a reply');
+
+  await typeInTerminal(page, "printf '\\033[6n'; sleep 1\n");
+  const typed = inputs.length;
+  await waitForScreen(page, tabId, (t) => /\[6n'; sleep 1\s*\n/.test(t), 'the query command');
+  const answer = await (async () => {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      const found = inputs.find((m) => /\x1b\[\d+;\d+R/.test(m.data));
+      if (found) return found;
+      await page.waitForTimeout(100);
+    }
+    return null;
+  })();
+  assert.ok(answer, `xterm answered the cursor position query: ${JSON.stringify(inputs.slice(typed - 1))}`);
+  assert.equal(answer.reply, true, 'the answer went as a reply');
   await page.close();
 });

@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { launchBrowser, newPage, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
+import { launchBrowser, newPage, openFirstTerminal, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 import { javaBinary, limpetJar } from './support/paths.mjs';
 import { TcpProxy } from './support/tcp-proxy.mjs';
@@ -59,7 +59,7 @@ test('a page without a token says to run `limpet open`, and starts once the link
   assert.match(text, /limpet open/);
   // Pasting the link changes only the fragment; the page starts again with it.
   await Promise.all([page.waitForEvent('load'), page.goto(daemon.url)]);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   await page.context().close();
 });
 
@@ -72,7 +72,7 @@ test('the link of `limpet open` opens the UI, and later the plain address (a boo
   const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
   const page = await newPage(browser, context);
   await page.goto(handedToBrowser);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   assert.equal(new URL(page.url()).hash, '', 'the token is gone from the address bar');
   assert.deepEqual(await tokenInStorage(page), [daemon.token, daemon.token]);
 
@@ -87,7 +87,7 @@ test('"Forget token" forgets it in this browser: the open page keeps working, a 
   const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
   const page = await newPage(browser, context);
   await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   const button = page.locator('[data-testid=token-button]');
   assert.equal(await button.innerText(), 'Forget token');
   await button.click();
@@ -127,7 +127,7 @@ test('an unreachable daemon gets another message and retries; a new daemon there
   const first = await startDaemon({ extraArgs: ['--backend', 'embedded'] });
   const page = await newPage(browser);
   await page.goto(first.url);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   await first.kill9();
 
   const unreachable = page.locator('[data-testid=banner-unreachable]');

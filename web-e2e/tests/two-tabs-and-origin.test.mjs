@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
 import {
-  launchBrowser, newPage, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen,
+  launchBrowser, newPage, openFirstTerminal, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForScreen,
 } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
 
@@ -24,7 +24,7 @@ test('two browser tabs view one session and both see what either types', async (
   const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
   const first = await newPage(browser, context);
   await first.goto(daemon.url);
-  const a = await waitForLiveTab(first, 1);
+  const a = await openFirstTerminal(first);
   const second = await newPage(browser, context);
   await second.goto(daemon.url);
   const b = await waitForLiveTab(second, 1);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import {
-  countOccurrences, launchBrowser, newPage, screenOf, screenshot, snapshot, typeInTerminal, waitForLiveTab, waitForPrompt,
+  countOccurrences, launchBrowser, newPage, openFirstTerminal, screenOf, screenshot, snapshot, typeInTerminal, waitForPrompt,
   waitForScreen, waitForSnapshot,
 } from './support/browser.mjs';
 import { seriousViolations } from './support/axe.mjs';
@@ -25,7 +25,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   await page.goto(`http://127.0.0.1:${proxy.port}/#token=${daemon.token}`);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
 });
 
 after(async () => {

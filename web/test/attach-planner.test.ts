@@ -110,14 +110,28 @@ describe('attach planner', () => {
     const sessions = [session('a'), session('b', { state: 'exited' }), session('c', { state: 'recoverable' }), session('d', { state: 'starting' })];
     const result = plan([], sessions, true, { firstPlanOfFreshPage: true });
     expect(result.open.map((s) => s.id)).toEqual(['a', 'd']);
-    expect(result.startShell).toBe(false);
+    expect(result.steps).toEqual([]);
   });
 
-  it('starts one shell only for a fresh page on a daemon that runs nothing; a reload or reconnect never does', () => {
-    const exitedOnly = [session('b', { state: 'exited' })];
-    expect(plan([], exitedOnly, true, { firstPlanOfFreshPage: true }).startShell).toBe(true);
-    expect(plan([], exitedOnly, true, { firstPlanOfFreshPage: false })).toMatchObject({ startShell: false, open: [] });
-    expect(plan([], [], true)).toMatchObject({ startShell: false, open: [] });
+  it('a page opened with no tab starts nothing on its own, whatever the daemon runs: it waits for a person', () => {
+    // Issue 11: the first plan of a fresh page used to start a shell when the daemon ran nothing.
+    // The plan is compared whole, so any way of asking the page to start something fails here.
+    const exited = session('b', { state: 'exited', created_at: '2026-01-02T00:00:00Z' });
+    const lost = session('c', { state: 'recoverable', created_at: '2026-01-03T00:00:00Z' });
+    const running = session('a');
+    const lists: SessionInfo[][] = [[], [exited], [lost], [exited, lost], [lost, running, exited]];
+    for (const sessions of lists) {
+      for (const fresh of [true, false, undefined]) {
+        const result = plan([], sessions, true, fresh === undefined ? {} : { firstPlanOfFreshPage: fresh });
+        const label = JSON.stringify({ sessions: sessions.map((s) => s.state), fresh });
+        expect(result, label).toStrictEqual({
+          steps: [],
+          unclaimed: [...sessions].sort((x, y) => x.created_at.localeCompare(y.created_at)),
+          // Running sessions are attached (opened), never started; nothing else is opened.
+          open: fresh === true && sessions.includes(running) ? [running] : [],
+        });
+      }
+    }
   });
 
   it('no plan over any mix of tabs, sessions, daemons and refusals starts a session nobody asked for', () => {
@@ -136,7 +150,7 @@ describe('attach planner', () => {
                 const result = plan([bound, unbound], sessions, true, { refused: new Set(refused ? ['s1'] : []), firstPlanOfFreshPage: fresh });
                 const spawning = result.steps.filter((s) => s.kind === 'start').map((s) => s.tabId);
                 expect(spawning, JSON.stringify({ state, daemon, listed, refused, start })).toEqual(start === 'requested' ? ['t2'] : []);
-                expect(result.startShell).toBe(false); // this page has tabs
+                expect(Object.keys(result).sort()).toEqual(['open', 'steps', 'unclaimed']); // nothing else to carry out
                 plans++;
               }
             }

@@ -53,6 +53,7 @@ describe('Workspace: tab names', () => {
   it('a tab opened while offline is named after the program the daemon started last time, and keeps it', async () => {
     const h = makeWorkspace();
     await connectAndList(h, []);
+    h.workspace.newTerminal(); // a person opens the first terminal
     h.daemon.reply(h.daemon.sent('spawn_session')[0]!, { type: 'spawn_result', session: session('n1', { label: 'zsh', command: ['/usr/bin/zsh', '-l'] }) });
     await flush();
     h.network.last().drop();

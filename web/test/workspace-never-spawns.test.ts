@@ -18,6 +18,35 @@ async function answerSpawn(h: Harness, id: string, extra = {}) {
 }
 
 describe('Workspace: no session is started unless a person asks', () => {
+  it('a page opened with no tab on a daemon that runs nothing starts nothing: it waits, empty, for a person', async () => {
+    const h = makeWorkspace();
+    const old = session('old', { state: 'exited', exit_code: 0 });
+    await connectAndList(h, [old]);
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
+    expect(h.daemon.sent('attach_session')).toEqual([]);
+    expect(h.workspace.snapshot.tabs).toEqual([]);
+    expect(h.workspace.snapshot.sync.status).toBe('ready'); // the page shows "No terminal open in this tab"
+    expect(h.workspace.snapshot.unclaimed.map((s) => s.id)).toEqual(['old']); // in the sidebar, for a person to open
+    h.clock.advance(60_000);
+    await reconnect(h, [old]);
+    await reconnect(h, [old], 'd-2'); // nor after a daemon restart
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
+    expect(h.workspace.snapshot.tabs).toEqual([]);
+    h.workspace.newTerminal(); // a person asks: exactly one start
+    expect(h.daemon.sent('spawn_session')).toHaveLength(1);
+    await answerSpawn(h, 'n1');
+    expect(h.workspace.snapshot.tabs).toMatchObject([{ sessionId: 'n1', phase: 'live' }]);
+  });
+
+  it('a page opened with no tab while the daemon is unreachable starts nothing once it connects', async () => {
+    const h = makeWorkspace();
+    h.runtime.start();
+    await reconnect(h, []); // the first attempt fails before it opens; the retry connects
+    expect(h.network.connections).toHaveLength(2);
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
+    expect(h.workspace.snapshot.tabs).toEqual([]);
+  });
+
   it('after a reload, a tab whose command exited shows its exit status and a Restart offer, and starts nothing', async () => {
     const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'make', serverSessionId: 's1', renderedOffset: 4, ...deploy }], { t1: { offset: 4, data: 'done' } }));
     const exited = session('s1', { ...deploy, state: 'exited', exit_code: 0, end_offset: 4 });

@@ -26,6 +26,7 @@ describe('Workspace: typing while reconnecting', () => {
   it('keys typed before a new terminal is attached are sent after its first attach', async () => {
     const h = makeWorkspace();
     await connectAndList(h, []);
+    h.workspace.newTerminal();
     h.workspace.input('tab1', 'ls\r');
     h.daemon.reply(h.daemon.sent('spawn_session')[0]!, { type: 'spawn_result', session: session('n1') });
     await flush();

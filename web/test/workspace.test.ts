@@ -40,9 +40,11 @@ describe('Workspace', () => {
     expect(h.workspace.snapshot.warnings).toEqual(['1 of 3 workers could not be recovered']);
   });
 
-  it('a fresh page with no sessions starts a shell, attaches it and tracks the rendered offset', async () => {
+  it('a new terminal a person asks for is started, attached, and tracks the rendered offset', async () => {
     const h = makeWorkspace();
     await connectAndList(h, []);
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
+    h.workspace.newTerminal();
     const spawn = h.daemon.sent('spawn_session')[0]!;
     expect(spawn).toMatchObject({ cols: 100, rows: 30 });
     h.daemon.reply(spawn, { type: 'spawn_result', session: session('s9') });
@@ -300,7 +302,8 @@ describe('Workspace', () => {
 
   it('tabs whose session starts while the page is hidden, or opened while it is, go live once attached', async () => {
     const h = makeWorkspace();
-    await connectAndList(h, []); // a fresh page spawns a shell in tab1
+    await connectAndList(h, []);
+    h.workspace.newTerminal(); // tab1
     h.visibility.set(true);
     h.daemon.reply(h.daemon.sent('spawn_session').pop()!, { type: 'spawn_result', session: session('n1') });
     await flush();

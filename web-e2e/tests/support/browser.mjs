@@ -66,6 +66,19 @@ export async function waitForScreen(page, tabId, test, description, timeoutMs = 
 export const waitForLiveTab = (page, count = 1) =>
   waitForSnapshot(page, (s) => s.tabs.length >= count && s.tabs.every((t) => t.phase === 'live'), `${count} live tab(s)`);
 
+/** The "Open a terminal" button of the empty page ("No terminal open in this tab"). */
+export const openTerminalButton = (page) => page.getByRole('button', { name: 'Open a terminal', exact: true });
+
+/**
+ * After `page.goto(...)` on a daemon where this browser tab has no tab and that runs nothing: the
+ * page starts nothing by itself (issue 11), so click "Open a terminal" like a person, and wait
+ * until its terminal is live. Returns the snapshot.
+ */
+export async function openFirstTerminal(page, timeoutMs = 15_000) {
+  await openTerminalButton(page).click({ timeout: timeoutMs });
+  return waitForLiveTab(page, 1);
+}
+
 /** Types into the active terminal like a person (xterm's hidden textarea has the focus). */
 export async function typeInTerminal(page, text) {
   await page.locator('.term-host:not(.hidden) .xterm').click();

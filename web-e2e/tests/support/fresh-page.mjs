@@ -1,5 +1,6 @@
-// One browser page on the UI of a fresh daemon, with one live tab: the set-up most suites share.
-import { launchBrowser, newPage, waitForLiveTab } from './browser.mjs';
+// One browser page on the UI of a fresh daemon, with one live tab (opened like a person, with
+// "Open a terminal"): the set-up most suites share.
+import { launchBrowser, newPage, openFirstTerminal } from './browser.mjs';
 import { Daemon } from './daemon.mjs';
 
 export async function openFreshPage() {
@@ -7,7 +8,7 @@ export async function openFreshPage() {
   const browser = await launchBrowser();
   const page = await newPage(browser);
   await page.goto(daemon.url);
-  await waitForLiveTab(page, 1);
+  await openFirstTerminal(page);
   return { daemon, browser, page };
 }
 

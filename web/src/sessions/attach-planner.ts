@@ -8,6 +8,8 @@
 // elsewhere closes its tab; a session the daemon does not know says so and waits for a person.
 // A `recoverable` session (its program was lost with a daemon or machine) is attached when a
 // person shows its tab: the daemon decides whether to revive it; the page never spawns for it.
+// A page opened with no tab starts nothing either: it opens the running sessions no tab holds
+// (if any) and otherwise shows "No terminal open" until a person asks for one.
 import type { SessionInfo } from '../protocol/messages';
 import type { TabRecord } from './tab-record';
 
@@ -37,13 +39,11 @@ export interface AttachPlan {
   steps: TabStep[];
   /** Server sessions no tab holds, oldest first. */
   unclaimed: SessionInfo[];
-  /** Sessions a fresh page opens as tabs on its first plan: the running ones no tab holds. */
-  open: SessionInfo[];
   /**
-   * Whether a fresh page starts one shell on its first plan: a person opened limpet in a new
-   * browser tab and the daemon runs nothing to show. Never on a reload or a reconnect.
+   * Sessions a fresh page opens as tabs on its first plan: the running ones no tab holds. They
+   * are attached, never started; a daemon that runs nothing leaves the page empty.
    */
-  startShell: boolean;
+  open: SessionInfo[];
 }
 
 export interface PlanInput {
@@ -71,7 +71,7 @@ export function planAttach(input: PlanInput): AttachPlan {
     .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
   const fresh = input.firstPlanOfFreshPage === true;
   const open = fresh ? unclaimed.filter((s) => s.state === 'running' || s.state === 'starting') : [];
-  return { steps, unclaimed, open, startShell: fresh && input.tabs.length === 0 && open.length === 0 };
+  return { steps, unclaimed, open };
 }
 
 function planTab(tab: TabRecord, byId: Map<string, SessionInfo>, claimed: Set<string>, input: PlanInput): TabStep {

@@ -44,10 +44,10 @@ export class XtermTerminal implements TerminalPort {
     for (const addon of [this.fitAddon, this.serializer, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
     this.term.open(element);
     // xterm turns a person's events into input synchronously, while the event is dispatched; its
-    // answers to queries come while it parses output. Mark the events (capture phase: before
-    // xterm's own handlers) and anything emitted outside one is a reply.
-    for (const type of PERSON_EVENTS) element.addEventListener(type, () => this.personActing(), { capture: true });
-    this.term.onData((data) => callbacks.onInput(data, this.personDepth === 0));
+    // answers to queries come while it parses output. Note the events (capture phase: before
+    // xterm's own handlers) and anything emitted while none of them is being dispatched is a reply.
+    for (const type of PERSON_EVENTS) element.addEventListener(type, (event) => this.personActing(event), { capture: true });
+    this.term.onData((data) => callbacks.onInput(data, !this.isPersonActing()));
     this.term.onResize(({ cols, rows }) => callbacks.onResize(cols, rows));
     this.term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey) return true;
@@ -65,11 +65,22 @@ export class XtermTerminal implements TerminalPort {
   }
 
   private personDepth = 0;
+  /** A person's events whose dispatch may not be over yet. */
+  private personEvents: Event[] = [];
 
-  /** A person's event is being dispatched: input emitted until it is done is theirs. */
-  private personActing(): void {
-    this.personDepth++;
-    queueMicrotask(() => this.personDepth--);
+  /**
+   * A person's event is being dispatched: input emitted until its dispatch is over is theirs. Not
+   * "until the next microtask": the browser runs microtasks after each listener of an event it
+   * dispatches, so xterm's own listener would already find a counter back at zero.
+   */
+  private personActing(event: Event): void {
+    this.personEvents = this.personEvents.filter((e) => e.eventPhase !== Event.NONE);
+    this.personEvents.push(event);
+  }
+
+  /** Whether a person's event is being dispatched now (an event's phase is NONE once it is done). */
+  private isPersonActing(): boolean {
+    return this.personDepth > 0 || this.personEvents.some((e) => e.eventPhase !== Event.NONE);
   }
 
   private asPerson(action: () => void): void {

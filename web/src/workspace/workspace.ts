@@ -1,7 +1,8 @@
 // The workspace: this browser tab's terminal tabs and their daemon sessions. It listens to the
 // HostRuntime, waits for `initial_state` on every (re)connect, lists sessions, runs the attach
 // planner and carries out its steps, and turns user intents into commands. It starts a session
-// only when a person asks (newTerminal, restart): never on a reload, a reconnect or a list change.
+// only when a person asks (newTerminal, restart): never on a first open, a reload, a reconnect or
+// a list change.
 // The UI renders its snapshot and calls its intent methods; it holds no connection logic of its own.
 import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
@@ -285,7 +286,6 @@ export class Workspace {
     });
     for (const step of plan.steps) carryOut(step, this.stepHost);
     for (const session of plan.open) this.openSession(session.id);
-    if (plan.startShell) this.newTerminal();
     this.plannedOnce = true;
     this.changed();
   }
