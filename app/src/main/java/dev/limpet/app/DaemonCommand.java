@@ -47,6 +47,13 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "Also accept browser WebSockets from this origin (repeatable).")
     List<String> allowOrigins = List.of();
 
+    @Option(names = "--no-journal", description = "Keep no journal of sessions' output (a revived session then shows no history).")
+    boolean noJournal;
+
+    @Option(names = "--journal-bytes", defaultValue = "8388608", paramLabel = "BYTES",
+            description = "Cap of each session's journal, rotated (default: ${DEFAULT-VALUE}).")
+    long journalBytes;
+
     @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS (the token then crosses the network in clear).")
     boolean insecureListen;
 
@@ -61,13 +68,17 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: --ring-bytes must be between 4096 and 268435456");
             return 1;
         }
+        if (journalBytes < dev.limpet.terminal.journal.JournalFormat.MIN_LIMIT_BYTES || journalBytes > (1L << 30)) {
+            System.err.println("limpet: --journal-bytes must be between 65536 and 1073741824");
+            return 1;
+        }
         if (ackTimeoutSeconds < 1 || ackTimeoutSeconds > 3600) {
             System.err.println("limpet: --ack-timeout must be between 1 and 3600 seconds");
             return 1;
         }
         DaemonConfig config = new DaemonConfig(dataRoot, listen, port, backend, ringBytes, Duration.ofSeconds(orphanGraceSeconds),
                 Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
-                Duration.ofSeconds(ackTimeoutSeconds));
+                Duration.ofSeconds(ackTimeoutSeconds)).withJournal(!noJournal, journalBytes);
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

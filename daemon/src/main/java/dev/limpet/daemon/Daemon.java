@@ -7,7 +7,9 @@ import dev.limpet.daemon.files.DaemonInfoFile;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
+import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.LimpetVersion;
@@ -59,6 +61,7 @@ public final class Daemon implements AutoCloseable {
             selection = BackendSelection.select(config, root, daemonInstanceId);
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
+            sessions.setRevive(reviveSettings(config, root));
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
                     config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status).start();
             String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
@@ -70,6 +73,24 @@ public final class Daemon implements AutoCloseable {
             lock.close();
             throw e;
         }
+    }
+
+    /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */
+    private static ReviveSettings reviveSettings(DaemonConfig config, DataRoot root) throws IOException {
+        java.nio.file.Path journal = null;
+        if (config.journal()) {
+            journal = dev.limpet.terminal.os.PrivateFiles.directory(root.journal());
+        }
+        AgentProfiles profiles = AgentProfiles.load(AgentProfiles.configDir(System.getenv(), System.getProperty("user.home")).resolve("agents"));
+        java.time.Duration sample = ReviveSettings.DEFAULT_CWD_SAMPLE;
+        String every = System.getenv("LIMPET_CWD_SAMPLE_MILLIS");
+        if (every != null && every.matches("\\d{2,7}")) {
+            sample = java.time.Duration.ofMillis(Long.parseLong(every));
+        }
+        LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
+                + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
+        return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
+                java.time.ZoneId.systemDefault());
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */
@@ -90,6 +111,14 @@ public final class Daemon implements AutoCloseable {
         for (RecoveryReport.Warning w : recovery.warnings()) {
             LOG.warn("{}: {}", w.code(), w.message());
         }
+        long sampleMillis = sessions.reviveSettings().cwdSampleEvery().toMillis();
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                sessions.sampleCwds();
+            } catch (RuntimeException e) {
+                LOG.debug("cwd sample failed: {}", e.toString());
+            }
+        }, sampleMillis, sampleMillis, TimeUnit.MILLISECONDS);
         if (sessions.orphanGrace().isPositive()) {
             long every = Math.max(1, Math.min(5, sessions.orphanGrace().toSeconds() / 4));
             scheduler.scheduleWithFixedDelay(sessions::reapOrphans, every, every, TimeUnit.SECONDS);

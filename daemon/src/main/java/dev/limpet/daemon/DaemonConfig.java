@@ -16,9 +16,23 @@ import java.util.Set;
  * @param clientGrace   keep a disconnected client's session state this long
  * @param closeGrace    SIGHUP → SIGKILL grace when closing a session
  * @param ackTimeout    a lossless client that leaves output unacknowledged this long is downgraded
+ * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
+ * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
-        Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout) {
+        Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout,
+        boolean journal, long journalBytes) {
+
+    public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
+            Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout) {
+        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, true,
+                dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES);
+    }
+
+    public DaemonConfig withJournal(boolean on, long bytes) {
+        return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
+                ackTimeout, on, bytes);
+    }
 
     public static final int DEFAULT_PORT = 7420;
     /** The ring grows to this as output arrives (a quiet session holds far less). */

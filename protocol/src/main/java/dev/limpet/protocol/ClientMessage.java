@@ -23,6 +23,7 @@ import java.util.Map;
     @JsonSubTypes.Type(ClientMessage.RenameSession.class),
     @JsonSubTypes.Type(ClientMessage.PtyAck.class),
     @JsonSubTypes.Type(ClientMessage.PtyFlow.class),
+    @JsonSubTypes.Type(ClientMessage.ReviveSession.class),
 })
 public sealed interface ClientMessage {
 
@@ -58,7 +59,14 @@ public sealed interface ClientMessage {
             String label,
             Integer cols,
             Integer rows,
-            Map<String, String> env) implements ClientMessage {}
+            Map<String, String> env,
+            // Added in protocol 1 (additive, issue 13): false keeps no journal of this session.
+            Boolean journal) implements ClientMessage {
+        public SpawnSession(String reqId, List<String> command, String cwd, String label, Integer cols, Integer rows,
+                Map<String, String> env) {
+            this(reqId, command, cwd, label, cols, rows, env, null);
+        }
+    }
 
     /**
      * {@code since} null or negative means "I have nothing of this session". {@code flow} (added
@@ -122,6 +130,18 @@ public sealed interface ClientMessage {
 
     @JsonTypeName("remove_session")
     record RemoveSession(String reqId, String sessionId) implements SessionCommand {}
+
+    /**
+     * Starts a {@code recoverable} session's program again from its launch intent (added in
+     * protocol 1, issue 13). {@code fresh}: an agent starts a new conversation instead of resuming
+     * its own. A running session is refused with {@code session_not_recoverable}.
+     */
+    @JsonTypeName("revive_session")
+    record ReviveSession(String reqId, String sessionId, Boolean fresh) implements SessionCommand {
+        public boolean wantsFresh() {
+            return Boolean.TRUE.equals(fresh);
+        }
+    }
 
     @JsonTypeName("rename_session")
     record RenameSession(String reqId, String sessionId, String label) implements SessionCommand {}

@@ -22,6 +22,10 @@ public enum ErrorCode {
     INVALID_ACK(false, 400),
     INVALID_FLOW(false, 400),
     SPAWN_FAILED(false, 422),
+    /** Revive asked of a session that is not {@code recoverable} (running, exited or closed on purpose). Issue 13. */
+    SESSION_NOT_RECOVERABLE(false, 409),
+    /** An agent's revive cannot resume its conversation (its id is unknown): ask for a fresh start instead. Issue 13. */
+    AGENT_CONVERSATION_MISSING(false, 409),
     DAEMON_RECOVERING(true, 503),
     BACKEND_UNAVAILABLE(true, 503),
     UNAUTHORIZED(false, 401),

@@ -13,6 +13,7 @@ import java.util.List;
     @JsonSubTypes.Type(ServerMessage.SessionList.class),
     @JsonSubTypes.Type(ServerMessage.SpawnResult.class),
     @JsonSubTypes.Type(ServerMessage.AttachResult.class),
+    @JsonSubTypes.Type(ServerMessage.ReviveResult.class),
     @JsonSubTypes.Type(ServerMessage.Ack.class),
     @JsonSubTypes.Type(ServerMessage.PtyDesync.class),
     @JsonSubTypes.Type(ServerMessage.SessionExited.class),
@@ -82,10 +83,26 @@ public sealed interface ServerMessage {
             // Added in protocol 1 (additive): the flow granted ("live" or "lossless") and, when
             // lossless, the credit window in bytes.
             String flow,
-            Long window) implements ServerMessage {
+            Long window,
+            // Added in protocol 1 (additive, issue 13): this attach revived a recoverable session
+            // (its program was started again from its launch intent); absent means false.
+            Boolean revived) implements ServerMessage {
         public AttachResult(String reqId, String sessionId, SessionInfo session, long replayFrom, long endOffset, boolean truncated,
                 boolean snapshot, boolean readOnly) {
-            this(reqId, sessionId, session, replayFrom, endOffset, truncated, snapshot, readOnly, "live", null);
+            this(reqId, sessionId, session, replayFrom, endOffset, truncated, snapshot, readOnly, "live", null, null);
+        }
+
+        public AttachResult(String reqId, String sessionId, SessionInfo session, long replayFrom, long endOffset, boolean truncated,
+                boolean snapshot, boolean readOnly, String flow, Long window) {
+            this(reqId, sessionId, session, replayFrom, endOffset, truncated, snapshot, readOnly, flow, window, null);
+        }
+    }
+
+    /** The answer to {@code revive_session} (added in protocol 1, issue 13): the session as it now runs, and any warnings of the revive. */
+    @JsonTypeName("revive_result")
+    record ReviveResult(String reqId, SessionInfo session, List<String> warnings) implements ServerMessage {
+        public ReviveResult {
+            warnings = warnings == null ? List.of() : List.copyOf(warnings);
         }
     }
 

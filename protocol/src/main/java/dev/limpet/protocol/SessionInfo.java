@@ -16,7 +16,10 @@ public record SessionInfo(
         int cols,
         int rows,
         long endOffset,
-        int attached) {
+        int attached,
+        // Added in protocol 1 (additive, issue 13): why a session is recoverable (or the warning of
+        // its last revive); null otherwise.
+        String reason) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";
@@ -25,6 +28,11 @@ public record SessionInfo(
 
     public SessionInfo {
         command = command == null ? List.of() : List.copyOf(command);
+    }
+
+    public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
+            String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached) {
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null);
     }
 
     public boolean running() {

@@ -8,6 +8,7 @@ import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.ErrnoException;
+import dev.limpet.terminal.journal.JournalWriter;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.PtyException;
 import dev.limpet.terminal.pty.PtyProcess;
@@ -185,12 +186,13 @@ public final class WorkerMain {
             return fail(3, "spawn failed: " + e.getMessage());
         }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
+        JournalWriter journal = openJournal(launch);
         PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new VtScreen(launch.cols(), launch.rows()), status -> {
             WorkerRuntime r = runtime.get();
             if (r != null) {
                 r.childExited(status);
             }
-        });
+        }, prelude(launch), journal);
         Path socket = Path.of(launch.socketPath());
         RpcServer server;
         try {
@@ -239,6 +241,32 @@ public final class WorkerMain {
         });
         server.acceptLoop(ch -> ServerConnection.start(r, ch));
         return 0;
+    }
+
+    /**
+     * The session's journal (issue 13), when the daemon asked for one: a revived session's starts
+     * with the restore marker. Written until the worker exits (a shutdown hook writes the last batch).
+     */
+    private static JournalWriter openJournal(WorkerLaunch launch) {
+        if (launch.journalPath() == null || launch.probe()) {
+            return null;
+        }
+        JournalWriter journal = new JournalWriter(Path.of(launch.journalPath()), launch.journalLimitBytes(),
+                message -> WorkerLog.warn("session {}: {}", launch.sessionId(), message));
+        if (launch.restoredMarker() != null) {
+            journal.appendText(launch.restoredMarker());
+        }
+        Runtime.getRuntime().addShutdownHook(new Thread(journal::close, "journal-flush"));
+        return journal;
+    }
+
+    /** A revived session's first bytes: its history, then the restore marker. */
+    private static byte[] prelude(WorkerLaunch launch) {
+        byte[] history = launch.restoredHistory() == null ? new byte[0] : launch.restoredHistory();
+        byte[] marker = launch.restoredMarker() == null ? new byte[0] : launch.restoredMarker().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] out = java.util.Arrays.copyOf(history, history.length + marker.length);
+        System.arraycopy(marker, 0, out, history.length, marker.length);
+        return out;
     }
 
     private static void validate(WorkerLaunch l) {

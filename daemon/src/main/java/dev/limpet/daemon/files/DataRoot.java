@@ -43,5 +43,7 @@ public record DataRoot(Path dir) {
     public Path database() { return dir.resolve("limpet.db"); }
     public Path daemonInfo() { return dir.resolve("daemon.json"); }
     public Path runtime() { return dir.resolve("runtime"); }
+    /** Each session's journal of its output (issue 13): {@code journal/<session_id>.log}. */
+    public Path journal() { return dir.resolve("journal"); }
     public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
 }

@@ -71,7 +71,7 @@ final class Commands {
             case Hello h -> throw new IllegalStateException("unreachable");
             case ListSessions m -> c.send(new ServerMessage.SessionList(m.reqId(), sessions.list()));
             case SpawnSession m -> c.send(new ServerMessage.SpawnResult(m.reqId(),
-                    sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env()))));
+                    sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env(), m.journal()))));
             case AttachSession m -> attach(c, m);
             case DetachSession m -> detach(c, m);
             case PtyInput m -> input(c, validId(m.sessionId()), data(m), m.isReply());
@@ -95,6 +95,10 @@ final class Commands {
                 attached(c, m.sessionId()).ack(m.offset());
             }
             case PtyFlow m -> attached(c, m.sessionId()).flow(flow(m.flow(), m.window()));
+            case ReviveSession m -> {
+                SessionService.Revived r = sessions.revive(validId(m.sessionId()), m.wantsFresh(), null, null);
+                c.send(new ServerMessage.ReviveResult(m.reqId(), r.session(), r.warnings()));
+            }
         }
     }
 
@@ -131,6 +135,8 @@ final class Commands {
             answerer.detached(id, previous);
             previous.close();
         }
+        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
+        boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
         if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
             sessions.resizeIfChanged(id, m.cols(), m.rows());
         }
@@ -151,7 +157,8 @@ final class Commands {
         ClientSessions.Record record = c.clientSession();
         clientSessions.attached(record, id, info.endOffset(), readOnly);
         stream.prime(attachment, new ServerMessage.AttachResult(m.reqId(), id, sessions.info(id), info.replayFrom(),
-                info.endOffset(), info.truncated(), info.snapshot() != null, readOnly, granted.wire(), granted.window()), granted);
+                info.endOffset(), info.truncated(), info.snapshot() != null, readOnly, granted.wire(), granted.window(),
+                revived ? Boolean.TRUE : null), granted);
     }
 
     /** The flow a client asked for, checked; the window defaults and is capped by the ring. */

@@ -30,13 +30,15 @@ final class RestApi {
         this.errorLog = errorLog;
     }
 
-    record SpawnBody(List<String> command, String cwd, String label, Integer cols, Integer rows, Map<String, String> env) {}
+    record SpawnBody(List<String> command, String cwd, String label, Integer cols, Integer rows, Map<String, String> env, Boolean journal) {}
 
     record InputBody(String data) {}
 
     record KillBody(String signal) {}
 
     record RenameBody(String label) {}
+
+    record ReviveBody(Boolean fresh) {}
 
     void register(RoutesConfig routes) {
         routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
@@ -48,7 +50,7 @@ final class RestApi {
         });
         routes.post("/api/sessions", ctx -> {
             SpawnBody b = body(ctx, SpawnBody.class);
-            ctx.status(201).json(sessions.spawn(new SpawnRequest(b.command(), b.cwd(), b.label(), b.cols(), b.rows(), b.env())));
+            ctx.status(201).json(sessions.spawn(new SpawnRequest(b.command(), b.cwd(), b.label(), b.cols(), b.rows(), b.env(), b.journal())));
         });
         routes.get("/api/sessions/{id}", ctx -> ctx.json(sessions.info(resolve(ctx))));
         routes.post("/api/sessions/{id}/input", ctx -> {
@@ -73,6 +75,11 @@ final class RestApi {
                 }
             }
             ctx.json(Map.of("ok", true));
+        });
+        routes.post("/api/sessions/{id}/revive", ctx -> {
+            ReviveBody b = ctx.body().isBlank() ? new ReviveBody(null) : body(ctx, ReviveBody.class);
+            SessionService.Revived r = sessions.revive(resolve(ctx), Boolean.TRUE.equals(b.fresh()), null, null);
+            ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
         });
         routes.post("/api/sessions/{id}/rename", ctx -> ctx.json(sessions.rename(resolve(ctx), body(ctx, RenameBody.class).label())));
         routes.delete("/api/sessions/{id}", ctx -> {

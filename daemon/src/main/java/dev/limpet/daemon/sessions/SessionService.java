@@ -9,7 +9,16 @@ import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.daemon.revive.EarlyExit;
+import dev.limpet.daemon.revive.EnvAllowList;
+import dev.limpet.daemon.revive.RestoreMarker;
+import dev.limpet.daemon.revive.RevivePlan;
+import dev.limpet.daemon.revive.RevivePlanner;
+import dev.limpet.daemon.revive.Revivals;
+import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.terminal.journal.JournalFormat;
+import dev.limpet.terminal.journal.JournalReader;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
@@ -52,6 +61,9 @@ public final class SessionService implements BackendListener {
     private volatile boolean stopping;
     private static final Duration VIEWERS_BROADCAST_DELAY = Duration.ofMillis(250);
     private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
+    private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
+    private volatile RevivePlanner planner = planner(revive);
+    private final Revivals<Revived> revivals = new Revivals<>();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -72,6 +84,19 @@ public final class SessionService implements BackendListener {
     public void setEvents(SessionEvents events) {
         this.events = events;
     }
+
+    /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
+    public void setRevive(ReviveSettings settings) {
+        this.revive = settings;
+        this.planner = planner(settings);
+    }
+
+    private static RevivePlanner planner(ReviveSettings settings) {
+        return new RevivePlanner(settings.profiles(), Files::isDirectory, Path.of(System.getProperty("user.home")));
+    }
+
+    /** A revive's result: the session as it runs now and what a person should be told. */
+    public record Revived(SessionInfo session, List<String> warnings) {}
 
     public Backend backend() {
         return backend;
@@ -108,10 +133,14 @@ public final class SessionService implements BackendListener {
         String id = freshId();
         Map<String, String> env = sessionEnvironment(id, req.env());
         Instant now = clock.instant();
+        RevivePlanner.Launch launch = planner.launch(argv);
+        boolean journal = revive.journalDir() != null && !Boolean.FALSE.equals(req.journal());
         store.insert(new StoredSession(id, label, argv, cwd.toString(), now, SessionInfo.STARTING, null, null, null));
+        store.saveIntent(new LaunchIntent(id, cwd.toString(), EnvAllowList.keep(req.env()), launch.agentKind(), launch.conversationId(),
+                cols, rows, false, journal, null, null));
         RuntimeInfo runtime;
         try {
-            runtime = backend.spawn(new SpawnSpec(id, argv, env, cwd, cols, rows));
+            runtime = backend.spawn(new SpawnSpec(id, launch.argv(), env, cwd, cols, rows, journal ? journalFor(id, null, null) : null));
         } catch (BackendException e) {
             store.delete(id);
             throw e;
@@ -132,7 +161,7 @@ public final class SessionService implements BackendListener {
         }
         List<SessionInfo> out = new ArrayList<>();
         for (StoredSession s : store.list()) {
-            out.add(SessionViews.toInfo(s, live.get(s.id()), attachments.getOrDefault(s.id(), 0)));
+            out.add(SessionViews.toInfo(s, live.get(s.id()), attachments.getOrDefault(s.id(), 0), reasonOf(s)));
         }
         return out;
     }
@@ -140,7 +169,7 @@ public final class SessionService implements BackendListener {
     public SessionInfo info(String id) {
         StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0));
+        return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0), reasonOf(s));
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -163,6 +192,133 @@ public final class SessionService implements BackendListener {
             SessionIds.requireValid(idOrLabel);
         }
         throw notFound(idOrLabel);
+    }
+
+    /**
+     * Revive on open (issue 13): a {@code recoverable} session is started again from its launch
+     * intent before it is attached; anything else is left alone (a live session is never revived).
+     * Single flight: an open while another revives the same session waits for that revive.
+     *
+     * @return true when the session was revived for this open (here or by a concurrent one)
+     */
+    public boolean reviveOnOpen(String id, Integer cols, Integer rows) {
+        barrier.check();
+        requireKnown(id);
+        if (!isRecoverable(id) && !revivals.inFlight(id)) {
+            return false;
+        }
+        try {
+            revivals.run(id, () -> reviveNow(id, false, cols, rows));
+            return true;
+        } catch (ProtocolException e) {
+            if (e.code() == ErrorCode.SESSION_NOT_RECOVERABLE && isRunning(id)) {
+                return false; // revived by someone else just before us
+            }
+            throw e;
+        }
+    }
+
+    /** {@code limpet revive [--fresh]} and the UI's Restart: refused unless the session is {@code recoverable}. */
+    public Revived revive(String id, boolean fresh, Integer cols, Integer rows) {
+        barrier.check();
+        requireKnown(id);
+        return revivals.run(id, () -> reviveNow(id, fresh, cols, rows)).result();
+    }
+
+    private boolean isRecoverable(String id) {
+        return store.find(id).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false) && !isRunning(id);
+    }
+
+    private Revived reviveNow(String id, boolean fresh, Integer cols, Integer rows) {
+        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
+        LaunchIntent intent = store.intent(id);
+        if (isRunning(id)) {
+            throw new ProtocolException(ErrorCode.SESSION_NOT_RECOVERABLE, "session " + id + " is running; a live session is never revived");
+        }
+        if (!SessionInfo.RECOVERABLE.equals(s.state()) || intent.closedOnPurpose()) {
+            throw new ProtocolException(ErrorCode.SESSION_NOT_RECOVERABLE, "session " + id + " is " + s.state()
+                    + (intent.closedOnPurpose() ? " (closed on purpose)" : "") + "; only a recoverable session is revived");
+        }
+        int c = cols != null ? cols : intent.cols();
+        int r = rows != null ? rows : intent.rows();
+        Sizes.requireValid(c, r);
+        boolean journal = intent.journal() && revive.journalDir() != null;
+        String conversation = intent.conversationId();
+        JournalReader.Tail tail = journal ? JournalReader.tail(JournalFormat.file(revive.journalDir(), id), revive.historyBytes())
+                : JournalReader.Tail.EMPTY;
+        if (conversation == null && !fresh && journal) {
+            conversation = conversationFromJournal(s.command(), intent);
+        }
+        RevivePlan plan = planner.plan(id, s.command(), Path.of(s.cwd()), intent.lastCwd() == null ? null : Path.of(intent.lastCwd()),
+                intent.agentKind(), conversation, fresh);
+        List<String> warnings = new ArrayList<>(plan.warnings());
+        if (tail.warning() != null) {
+            warnings.add(tail.warning());
+        }
+        Instant now = clock.instant();
+        try {
+            backend.remove(id); // an early exit's worker may still hold the session
+        } catch (BackendException e) {
+            // nothing held: the usual case after a reboot
+        }
+        SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.line(now, revive.zone())) : null;
+        RuntimeInfo runtime;
+        try {
+            runtime = backend.spawn(new SpawnSpec(id, plan.argv(), sessionEnvironment(id, intent.env()), plan.cwd(), c, r, j));
+        } catch (BackendException e) {
+            store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
+            throw e;
+        }
+        String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
+        store.saveIntent(intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
+                .withSize(c, r).revived(now, warning));
+        store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
+        appliedSize.put(id, packSize(c, r));
+        orphans.detached(id);
+        LOG.info("session {} recoverable -> running (revive{}) argv0={} cwd={}{}", id, fresh ? ", fresh" : "",
+                Path.of(plan.argv().getFirst()).getFileName(), plan.cwd(), warning == null ? "" : " warnings: " + warning);
+        if (warning != null) {
+            events.warning("session_revived_with_warnings", "session " + id + ": " + warning);
+        }
+        broadcastList();
+        return new Revived(info(id), warnings);
+    }
+
+    /** The id the agent printed, found in its journal (for agents whose id limpet does not choose). */
+    private String conversationFromJournal(List<String> argv, LaunchIntent intent) {
+        var profile = intent.agentKind() != null ? revive.profiles().byName(intent.agentKind()) : revive.profiles().match(argv);
+        if (profile.isEmpty() || profile.get().idPattern() == null) {
+            return null;
+        }
+        JournalReader.Tail all = JournalReader.tail(JournalFormat.file(revive.journalDir(), intent.sessionId()),
+                (int) Math.min(Integer.MAX_VALUE, revive.journalLimit()));
+        return profile.get().findId(new String(all.data(), java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+    }
+
+    private SpawnSpec.Journal journalFor(String id, byte[] history, String marker) {
+        return new SpawnSpec.Journal(JournalFormat.file(revive.journalDir(), id), revive.journalLimit(), history, marker);
+    }
+
+    /** Records where each running session's program is now ({@code /proc/<pid>/cwd}); run at a low rate. */
+    public void sampleCwds() {
+        for (RuntimeInfo r : backend.list()) {
+            if (!r.running() || r.pid() <= 0) {
+                continue;
+            }
+            try {
+                Path cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(r.pid()), "cwd"));
+                LaunchIntent intent = store.intent(r.sessionId());
+                if (store.find(r.sessionId()).isPresent() && !cwd.toString().equals(intent.lastCwd())) {
+                    store.saveIntent(intent.withLastCwd(cwd.toString()));
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // gone meanwhile, or not ours to read: the last known cwd stays
+            }
+        }
+    }
+
+    public ReviveSettings reviveSettings() {
+        return revive;
     }
 
     /** {@code window}: the lossless credit, or {@code Long.MAX_VALUE} for a live attachment (see {@link Backend#attach}). */
@@ -239,6 +395,7 @@ public final class SessionService implements BackendListener {
     public void close(String id) {
         barrier.check();
         requireKnown(id);
+        store.saveIntent(store.intent(id).markedClosedOnPurpose());
         if (!isRunning(id) || !signalIfRunning(id, Signal.HUP)) {
             return;
         }
@@ -348,6 +505,16 @@ public final class SessionService implements BackendListener {
         try {
             StoredSession s = store.find(sessionId).orElse(null);
             if (s != null) {
+                LaunchIntent intent = store.intent(sessionId);
+                if (!intent.closedOnPurpose() && EarlyExit.isEarly(intent.revivedAt(), clock.instant())) {
+                    store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), code, signal);
+                    store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
+                            + status.describe() + "); its output is shown above"));
+                    LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
+                    events.sessionExited(sessionId, code, signal);
+                    broadcastList();
+                    return;
+                }
                 store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
             }
         } catch (RuntimeException e) {
@@ -356,6 +523,11 @@ public final class SessionService implements BackendListener {
         LOG.info("session {} running -> exited ({})", sessionId, status.describe());
         events.sessionExited(sessionId, code, signal);
         broadcastList();
+    }
+
+    /** A recoverable session's reason (or a revived one's warning); null for the rest. */
+    private String reasonOf(StoredSession s) {
+        return SessionInfo.RECOVERABLE.equals(s.state()) || SessionInfo.RUNNING.equals(s.state()) ? store.intent(s.id()).reason() : null;
     }
 
     private void broadcastList() {

@@ -8,10 +8,12 @@ import dev.limpet.protocol.SessionInfo;
 final class SessionViews {
     private SessionViews() {}
 
-    static SessionInfo toInfo(StoredSession s, RuntimeInfo runtime, int attached) {
-        if (runtime == null) {
+    static SessionInfo toInfo(StoredSession s, RuntimeInfo runtime, int attached, String reason) {
+        if (runtime == null || (!runtime.running() && SessionInfo.RECOVERABLE.equals(s.state()))) {
+            // A revived program that ended at once is recoverable again while its worker still holds the output.
             return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), s.state(), s.pid(), s.exitCode(),
-                    s.exitSignal(), s.createdAt().toString(), 0, 0, 0, attached);
+                    s.exitSignal(), s.createdAt().toString(), runtime == null ? 0 : runtime.cols(), runtime == null ? 0 : runtime.rows(),
+                    runtime == null ? 0 : runtime.endOffset(), attached, reason);
         }
         String state;
         Integer exitCode = null;
@@ -26,6 +28,7 @@ final class SessionViews {
             }
         }
         return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), state, runtime.pid(), exitCode, exitSignal,
-                s.createdAt().toString(), runtime.cols(), runtime.rows(), runtime.endOffset(), attached);
+                s.createdAt().toString(), runtime.cols(), runtime.rows(), runtime.endOffset(), attached,
+                SessionInfo.RUNNING.equals(state) ? reason : null);
     }
 }

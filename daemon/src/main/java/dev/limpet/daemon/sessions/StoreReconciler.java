@@ -57,9 +57,16 @@ final class StoreReconciler {
                         : SessionInfo.EXITED;
                 store.updateRuntime(s.id(), state, r.pid(), r.exit() == null || r.exit().signaled() ? null : r.exit().exitCode(),
                         r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null);
+            } else if ((SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())
+                    || PRESERVED_ACTIVITY.contains(s.state())) && store.intent(s.id()).closedOnPurpose()) {
+                // Closed by a person, its exit not yet recorded when the daemon went: never revived.
+                store.updateRuntime(s.id(), SessionInfo.EXITED, s.pid(), null, null);
+                LOG.info("session {} {} -> exited (closed on purpose; its runtime is gone)", s.id(), s.state());
             } else if (SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())
                     || PRESERVED_ACTIVITY.contains(s.state())) {
                 store.updateRuntime(s.id(), SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.saveIntent(store.intent(s.id()).withReason("its program was lost with the previous daemon or machine"
+                        + " (reboot or crash); opening it starts it again"));
                 missing++;
                 LOG.info("session {} {} -> recoverable (no live data plane after restart)", s.id(), s.state());
             }

@@ -24,7 +24,23 @@ final class Migrations {
                       exit_code   INTEGER,
                       exit_signal TEXT
                     )""",
-                    "CREATE INDEX sessions_label ON sessions(label)"));
+                    "CREATE INDEX sessions_label ON sessions(label)"),
+            // 2 (issue 13): what it takes to start a session again after a reboot. The argv and the
+            // launch cwd are the sessions row's command and cwd; never the full environment.
+            List.of("""
+                    CREATE TABLE launch_intent (
+                      session_id        TEXT PRIMARY KEY,
+                      last_cwd          TEXT,
+                      env               TEXT NOT NULL DEFAULT '{}',
+                      agent_kind        TEXT,
+                      conversation_id   TEXT,
+                      cols              INTEGER NOT NULL DEFAULT 80,
+                      rows              INTEGER NOT NULL DEFAULT 24,
+                      closed_on_purpose INTEGER NOT NULL DEFAULT 0,
+                      journal           INTEGER NOT NULL DEFAULT 1,
+                      reason            TEXT,
+                      revived_at        TEXT
+                    )"""));
 
     private Migrations() {}
 

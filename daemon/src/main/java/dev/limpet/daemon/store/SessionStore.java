@@ -110,7 +110,46 @@ public final class SessionStore implements AutoCloseable {
     }
 
     public synchronized void delete(String id) {
+        run("DELETE FROM launch_intent WHERE session_id=?", ps -> ps.setString(1, id));
         run("DELETE FROM sessions WHERE id=?", ps -> ps.setString(1, id));
+    }
+
+    /** Inserts or replaces a session's launch intent. */
+    public synchronized void saveIntent(LaunchIntent i) {
+        run("INSERT OR REPLACE INTO launch_intent(session_id,last_cwd,env,agent_kind,conversation_id,cols,rows,closed_on_purpose,journal,"
+                + "reason,revived_at) VALUES(?,?,?,?,?,?,?,?,?,?,?)", ps -> {
+                    ps.setString(1, i.sessionId());
+                    ps.setString(2, i.lastCwd());
+                    ps.setString(3, JSON.writeValueAsString(i.env()));
+                    ps.setString(4, i.agentKind());
+                    ps.setString(5, i.conversationId());
+                    ps.setInt(6, i.cols());
+                    ps.setInt(7, i.rows());
+                    ps.setInt(8, i.closedOnPurpose() ? 1 : 0);
+                    ps.setInt(9, i.journal() ? 1 : 0);
+                    ps.setString(10, i.reason());
+                    ps.setString(11, i.revivedAt() == null ? null : i.revivedAt().toString());
+                });
+    }
+
+    /** A session's launch intent; {@link LaunchIntent#unknown} for a session stored before intents existed. */
+    public synchronized LaunchIntent intent(String id) {
+        try (PreparedStatement ps = connection.prepareStatement("SELECT * FROM launch_intent WHERE session_id=?")) {
+            ps.setString(1, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return LaunchIntent.unknown(id);
+                }
+                String revived = rs.getString("revived_at");
+                return new LaunchIntent(id, rs.getString("last_cwd"),
+                        JSON.readValue(rs.getString("env"), new TypeReference<java.util.Map<String, String>>() {}),
+                        rs.getString("agent_kind"), rs.getString("conversation_id"), rs.getInt("cols"), rs.getInt("rows"),
+                        rs.getInt("closed_on_purpose") != 0, rs.getInt("journal") != 0, rs.getString("reason"),
+                        revived == null ? null : Instant.parse(revived));
+            }
+        } catch (Exception e) {
+            throw new StoreException("session store read failed: " + e.getMessage(), e);
+        }
     }
 
     public synchronized Optional<StoredSession> find(String id) {

@@ -12,6 +12,11 @@ import java.util.Map;
  * @param rpcMinor        the RPC minor the worker speaks (tests run previous-minor workers); null: current
  * @param exitTtlSeconds  after the child exits, clean up when no connection is attached for this long
  * @param orphanTtlSeconds with no daemon connected for this long, end the session and clean up
+ * @param journalPath     where the worker appends the session's output (issue 13); null: no journal
+ * @param journalLimitBytes the journal's cap (the file and its one rotated predecessor together)
+ * @param restoredHistory a revived session's history (the journal's tail), shown before its output; may be null
+ * @param restoredMarker  the line shown after the history and written to the journal, e.g.
+ *                        {@code ── restored <time>: the previous process ended ──}; may be null
  */
 public record WorkerLaunch(
         int version,
@@ -32,13 +37,48 @@ public record WorkerLaunch(
         long exitTtlSeconds,
         long orphanTtlSeconds,
         boolean probe,
-        Integer rpcMinor) {
+        Integer rpcMinor,
+        // Added with issue 13 (additive: an absent field is no journal and no history).
+        String journalPath,
+        long journalLimitBytes,
+        byte[] restoredHistory,
+        String restoredMarker) {
 
     public static final int VERSION = 1;
 
     public WorkerLaunch {
         argv = argv == null ? List.of() : List.copyOf(argv);
         env = env == null ? Map.of() : Map.copyOf(env);
+    }
+
+    public WorkerLaunch(int version, String daemonInstanceId, String sessionId, List<String> argv, Map<String, String> env, String cwd,
+            int cols, int rows, int ringBytes, String registryPath, String socketPath, String controlToken, long ownerPid,
+            String ownerStartedAt, String ownerNonce, long exitTtlSeconds, long orphanTtlSeconds, boolean probe, Integer rpcMinor) {
+        this(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath, controlToken, ownerPid,
+                ownerStartedAt, ownerNonce, exitTtlSeconds, orphanTtlSeconds, probe, rpcMinor, null, 0, null, null);
+    }
+
+    /** The same launch with a journal and, for a revived session, the history shown first. */
+    public WorkerLaunch withJournal(String path, long limitBytes, byte[] history, String marker) {
+        return new WorkerLaunch(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
+                controlToken, ownerPid, ownerStartedAt, ownerNonce, exitTtlSeconds, orphanTtlSeconds, probe, rpcMinor, path, limitBytes,
+                history, marker);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof WorkerLaunch w && toComparable().equals(w.toComparable());
+    }
+
+    @Override
+    public int hashCode() {
+        return toComparable().hashCode();
+    }
+
+    private List<Object> toComparable() {
+        return java.util.Arrays.asList(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
+                controlToken, ownerPid, ownerStartedAt, ownerNonce, exitTtlSeconds, orphanTtlSeconds, probe, rpcMinor, journalPath,
+                journalLimitBytes, restoredHistory == null ? null : java.util.HexFormat.of().formatHex(restoredHistory), restoredMarker);
     }
 
     @Override

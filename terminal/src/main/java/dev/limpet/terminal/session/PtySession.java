@@ -109,9 +109,26 @@ public final class PtySession {
      * before the exit has been read (or a short wait when a background process keeps the tty open).
      */
     public PtySession(String id, PtyProcess pty, int logCapacity, ScreenFeed screen, Consumer<ExitStatus> onExit) {
+        this(id, pty, logCapacity, screen, onExit, null, null);
+    }
+
+    /**
+     * As above, for a revived session: {@code prelude} (its earlier history and the restore marker)
+     * is the stream's first bytes, before anything the program prints; {@code recorder} (the
+     * journal) hears every chunk the program prints from the first one, but not the prelude.
+     * Either may be null.
+     */
+    public PtySession(String id, PtyProcess pty, int logCapacity, ScreenFeed screen, Consumer<ExitStatus> onExit, byte[] prelude,
+            Listener recorder) {
         this.id = id;
         this.pty = pty;
         this.log = new OutputLog(logCapacity);
+        if (prelude != null && prelude.length > 0) {
+            log.append(prelude, 0, prelude.length);
+        }
+        if (recorder != null) {
+            listeners.add(recorder);
+        }
         this.screen = screen;
         this.feeder = new ScreenFeeder(id, log, screen, this::gatesChanged);
         // The model may lag the log by at most the ring: beyond that it would lose bytes.

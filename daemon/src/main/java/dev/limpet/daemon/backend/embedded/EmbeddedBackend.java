@@ -66,8 +66,15 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
         } catch (PtyException e) {
             throw new BackendException(ErrorCode.SPAWN_FAILED, e.getMessage(), e);
         }
+        SpawnSpec.Journal j = spec.journal();
+        dev.limpet.terminal.journal.JournalWriter journal = j == null ? null : new dev.limpet.terminal.journal.JournalWriter(j.file(),
+                j.limitBytes(), message -> LOG.warn("session {}: {}", spec.sessionId(), message));
+        if (journal != null && j.marker() != null) {
+            journal.appendText(j.marker());
+        }
         PtySession session = new PtySession(spec.sessionId(), pty, logCapacity,
-                new VtScreen(spec.cols(), spec.rows()), status -> listener.sessionExited(spec.sessionId(), status));
+                new VtScreen(spec.cols(), spec.rows()), status -> listener.sessionExited(spec.sessionId(), status),
+                j == null ? null : j.prelude(), journal);
         sessions.put(spec.sessionId(), session);
         LOG.info("session {} spawned: pid {} {}x{}", spec.sessionId(), pty.pid(), spec.cols(), spec.rows());
         return runtime(session);

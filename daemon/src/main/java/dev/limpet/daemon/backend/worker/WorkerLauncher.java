@@ -75,6 +75,10 @@ final class WorkerLauncher {
                 spec.cwd().toString(), spec.cols(), spec.rows(), settings.ringBytes(), paths.registry(id).toString(),
                 paths.socket(id).toString(), token, lease.pid(), lease.startedAt(), lease.nonce(), settings.exitTtl().toSeconds(),
                 settings.orphanTtl().toSeconds(), probe, settings.rpcMinor());
+        if (spec.journal() != null && !probe) {
+            SpawnSpec.Journal j = spec.journal();
+            launch = launch.withJournal(j.file().toString(), j.limitBytes(), j.history(), j.marker());
+        }
         Path log = paths.log(id);
         if (!probe && standby != null) {
             WorkerStandby.Standby s = standby.take();

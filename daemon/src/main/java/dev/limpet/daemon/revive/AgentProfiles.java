@@ -1,0 +1,116 @@
+package dev.limpet.daemon.revive;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The agent profiles a daemon knows: the user's ({@code <config>/agents/*.json}, one profile a
+ * file, read at start-up) before the built-in ones, so a user file may replace a built-in by name.
+ * A file that does not parse is skipped with a warning naming it and why.
+ */
+public final class AgentProfiles {
+    private static final Logger LOG = LoggerFactory.getLogger(AgentProfiles.class);
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final int MAX_FILE_BYTES = 64 * 1024;
+
+    /** Claude Code, Codex and Gemini CLI. */
+    public static final List<AgentProfile> BUILT_IN = List.of(
+            new AgentProfile("claude", List.of("claude"), List.of(), List.of("--session-id", "{id}"), null,
+                    List.of("{program}", "--resume", "{id}"), null),
+            new AgentProfile("codex", List.of("codex"), List.of(), List.of(),
+                    "session id: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
+                    List.of("{program}", "resume", "{id}"), List.of("{program}", "resume", "--last")),
+            new AgentProfile("gemini", List.of("gemini"), List.of(), List.of(),
+                    "[Ss]ession(?: ID)?: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
+                    List.of("{program}", "--resume", "{id}"), List.of("{program}", "--resume")));
+
+    private final List<AgentProfile> profiles;
+    private final List<String> warnings;
+
+    AgentProfiles(List<AgentProfile> profiles, List<String> warnings) {
+        this.profiles = List.copyOf(profiles);
+        this.warnings = List.copyOf(warnings);
+    }
+
+    public static AgentProfiles builtIn() {
+        return new AgentProfiles(BUILT_IN, List.of());
+    }
+
+    /** The user's profiles in {@code dir} (absent: none), then the built-in ones. */
+    public static AgentProfiles load(Path dir) {
+        List<AgentProfile> found = new ArrayList<>();
+        List<String> warnings = new ArrayList<>();
+        if (dir != null && Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.json")) {
+                for (Path f : files) {
+                    try {
+                        found.add(read(f));
+                    } catch (IOException | RuntimeException e) {
+                        String w = "agent profile " + f + " skipped: " + e.getMessage();
+                        warnings.add(w);
+                        LOG.warn(w);
+                    }
+                }
+            } catch (IOException e) {
+                warnings.add("agent profiles in " + dir + " not read: " + e);
+            }
+        }
+        found.sort((a, b) -> a.name().compareTo(b.name()));
+        for (AgentProfile b : BUILT_IN) {
+            if (found.stream().noneMatch(p -> p.name().equals(b.name()))) {
+                found.add(b);
+            }
+        }
+        return new AgentProfiles(found, warnings);
+    }
+
+    static AgentProfile read(Path file) throws IOException {
+        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("not a regular file");
+        }
+        if (Files.size(file) > MAX_FILE_BYTES) {
+            throw new IOException("larger than " + MAX_FILE_BYTES + " bytes");
+        }
+        AgentProfile p;
+        try {
+            p = JSON.readValue(Files.readAllBytes(file), AgentProfile.class);
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new IOException("not a profile (" + e.getOriginalMessage() + ")", e);
+        }
+        p.validate();
+        return p;
+    }
+
+    /** The first profile that recognises {@code argv}. */
+    public Optional<AgentProfile> match(List<String> argv) {
+        return profiles.stream().filter(p -> p.matches(argv)).findFirst();
+    }
+
+    public Optional<AgentProfile> byName(String name) {
+        return name == null ? Optional.empty() : profiles.stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    public List<String> warnings() {
+        return warnings;
+    }
+
+    /** {@code <config>} as the client has it: {@code $XDG_CONFIG_HOME/limpet}, else {@code ~/.config/limpet}. */
+    public static Path configDir(Map<String, String> env, String userHome) {
+        String xdg = env.get("XDG_CONFIG_HOME");
+        if (xdg != null && !xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "limpet");
+        }
+        return Path.of(userHome, ".config", "limpet");
+    }
+}

@@ -1,0 +1,29 @@
+package dev.limpet.daemon.sessions;
+
+import dev.limpet.daemon.revive.AgentProfiles;
+import dev.limpet.terminal.journal.JournalFormat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.ZoneId;
+
+/**
+ * How sessions are made revivable (issue 13).
+ *
+ * @param journalDir    {@code <data_root>/journal} (private); null: no session keeps a journal ({@code --no-journal})
+ * @param journalLimit  the cap of one session's journal
+ * @param historyBytes  how much of the journal's tail a revived session shows
+ * @param profiles      the agent profiles
+ * @param cwdSampleEvery how often running sessions' working directories are looked up ({@code /proc/<pid>/cwd})
+ * @param zone          the zone of the time in the restore marker
+ */
+public record ReviveSettings(Path journalDir, long journalLimit, int historyBytes, AgentProfiles profiles, Duration cwdSampleEvery,
+        ZoneId zone) {
+    public static final int DEFAULT_HISTORY_BYTES = 64 * 1024;
+    public static final Duration DEFAULT_CWD_SAMPLE = Duration.ofSeconds(15);
+
+    /** No journal, the built-in profiles: what a service gets unless told otherwise. */
+    public static ReviveSettings withoutJournal() {
+        return new ReviveSettings(null, JournalFormat.DEFAULT_LIMIT_BYTES, DEFAULT_HISTORY_BYTES, AgentProfiles.builtIn(),
+                DEFAULT_CWD_SAMPLE, ZoneId.systemDefault());
+    }
+}
