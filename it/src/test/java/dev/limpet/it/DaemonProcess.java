@@ -63,6 +63,11 @@ public final class DaemonProcess implements AutoCloseable {
     }
 
     public static DaemonProcess start(Path root, int port, String... extraArgs) throws IOException {
+        return start(root, port, java.util.Map.of(), extraArgs);
+    }
+
+    /** With {@code env} added to the daemon's environment. */
+    public static DaemonProcess start(Path root, int port, java.util.Map<String, String> env, String... extraArgs) throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
@@ -75,6 +80,7 @@ public final class DaemonProcess implements AutoCloseable {
         // A test that dies before its clean-up must not leave sessions running for days: workers
         // whose daemon is gone reap themselves after this many seconds.
         pb.environment().putIfAbsent("LIMPET_WORKER_ORPHAN_TTL", "120");
+        pb.environment().putAll(env);
         Process p = pb.start();
         CompletableFuture<Matcher> line = CompletableFuture.supplyAsync(() -> {
             // Not try-with-resources: once the line is found the drain thread owns the reader, and

@@ -19,7 +19,10 @@ public record SessionInfo(
         int attached,
         // Added in protocol 1 (additive, issue 13): why a session is recoverable (or the warning of
         // its last revive); null otherwise.
-        String reason) {
+        String reason,
+        // Added in protocol 1 (additive, issue 13): the program's working directory when last seen
+        // (where a revived shell starts); null: unknown.
+        String lastCwd) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";
@@ -32,7 +35,7 @@ public record SessionInfo(
 
     public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
             String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached) {
-        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null);
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null, null);
     }
 
     public boolean running() {

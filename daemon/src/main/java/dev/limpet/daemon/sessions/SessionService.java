@@ -525,9 +525,10 @@ public final class SessionService implements BackendListener {
         broadcastList();
     }
 
-    /** A recoverable session's reason (or a revived one's warning); null for the rest. */
-    private String reasonOf(StoredSession s) {
-        return SessionInfo.RECOVERABLE.equals(s.state()) || SessionInfo.RUNNING.equals(s.state()) ? store.intent(s.id()).reason() : null;
+    /** The launch intent shown with a session: a recoverable session's reason (or a running one's revive warning), its last cwd. */
+    private LaunchIntent reasonOf(StoredSession s) {
+        LaunchIntent i = store.intent(s.id());
+        return SessionInfo.RECOVERABLE.equals(s.state()) || SessionInfo.RUNNING.equals(s.state()) ? i : i.withReason(null);
     }
 
     private void broadcastList() {

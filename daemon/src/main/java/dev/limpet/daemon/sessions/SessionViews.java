@@ -1,6 +1,7 @@
 package dev.limpet.daemon.sessions;
 
 import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.SessionInfo;
 
@@ -8,12 +9,13 @@ import dev.limpet.protocol.SessionInfo;
 final class SessionViews {
     private SessionViews() {}
 
-    static SessionInfo toInfo(StoredSession s, RuntimeInfo runtime, int attached, String reason) {
+    static SessionInfo toInfo(StoredSession s, RuntimeInfo runtime, int attached, LaunchIntent intent) {
+        String reason = intent.reason();
         if (runtime == null || (!runtime.running() && SessionInfo.RECOVERABLE.equals(s.state()))) {
             // A revived program that ended at once is recoverable again while its worker still holds the output.
             return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), s.state(), s.pid(), s.exitCode(),
                     s.exitSignal(), s.createdAt().toString(), runtime == null ? 0 : runtime.cols(), runtime == null ? 0 : runtime.rows(),
-                    runtime == null ? 0 : runtime.endOffset(), attached, reason);
+                    runtime == null ? 0 : runtime.endOffset(), attached, reason, intent.lastCwd());
         }
         String state;
         Integer exitCode = null;
@@ -29,6 +31,6 @@ final class SessionViews {
         }
         return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), state, runtime.pid(), exitCode, exitSignal,
                 s.createdAt().toString(), runtime.cols(), runtime.rows(), runtime.endOffset(), attached,
-                SessionInfo.RUNNING.equals(state) ? reason : null);
+                SessionInfo.RUNNING.equals(state) ? reason : null, intent.lastCwd());
     }
 }

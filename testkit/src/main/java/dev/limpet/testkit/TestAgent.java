@@ -1,0 +1,62 @@
+package dev.limpet.testkit;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.UUID;
+
+/**
+ * Behaves like a coding agent's CLI, so tests can prove "resumed with the right id" without a
+ * real agent.
+ *
+ * <p>Usage: {@code TestAgent <state-dir> [--resume <id>]}. Appends the argv it was started with to
+ * {@code <state-dir>/argv.log} (one line each start). Without {@code --resume} it starts a new
+ * conversation and prints {@code conversation <uuid>}; with it, it reads
+ * {@code <state-dir>/<id>.conversation} and prints {@code resumed <id> after N messages}, or, when
+ * that conversation does not exist, prints {@code no conversation <id>} and exits 3. Each line it
+ * then reads is a message: counted in the state file and echoed as {@code agent: <line>}.
+ */
+public final class TestAgent {
+    private TestAgent() {}
+
+    public static void main(String[] args) throws IOException {
+        Path dir = Path.of(args[0]);
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("argv.log"), String.join(" ", args) + "\n", StandardCharsets.UTF_8, StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+        List<String> rest = List.of(args).subList(1, args.length);
+        String id;
+        int messages;
+        int resume = rest.indexOf("--resume");
+        if (resume >= 0) {
+            id = rest.get(resume + 1);
+            Path state = dir.resolve(id + ".conversation");
+            if (!Files.exists(state)) {
+                System.out.println("no conversation " + id);
+                System.out.flush();
+                System.exit(3);
+            }
+            messages = Integer.parseInt(Files.readString(state).trim());
+            System.out.println("resumed " + id + " after " + messages + " messages");
+        } else {
+            id = UUID.randomUUID().toString();
+            messages = 0;
+            Files.writeString(dir.resolve(id + ".conversation"), "0");
+            System.out.println("conversation " + id);
+        }
+        System.out.println("agent ready");
+        System.out.flush();
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line; (line = in.readLine()) != null; ) {
+            messages++;
+            Files.writeString(dir.resolve(id + ".conversation"), Integer.toString(messages));
+            System.out.println("agent: " + line);
+            System.out.flush();
+        }
+    }
+}
