@@ -110,17 +110,18 @@ class RebootIT {
 
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         WorkerWsClient a = client(streams, "reboot-it-a");
-        WorkerWsClient b = client(streams, "reboot-it-b");
+        WorkerWsClient b = client(new WorkerWsClient.Streams(), "reboot-it-b");
 
         // Two opens of the agent at once: one revive.
         CompletableFuture<ServerMessage.AttachResult> first = CompletableFuture.supplyAsync(() -> a.attach(agent, -1));
         CompletableFuture<ServerMessage.AttachResult> again = CompletableFuture.supplyAsync(() -> b.attach(agent, -1));
         assertThat(first.get().revived()).isTrue();
         assertThat(again.get().session().state()).isEqualTo("running");
-        await().atMost(WAIT).until(() -> streams.text(agent).contains("resumed " + conversation + " after 1 messages"));
+        awaitText(streams, agent, t -> t.contains("resumed " + conversation + " after 1 messages"));
         List<String> starts = Files.readAllLines(state.resolve("argv.log"));
         assertThat(starts).hasSize(2);
         assertThat(starts.get(1)).endsWith("--resume " + conversation);
+        assertThat(streams.error).isNull();
         String agentText = streams.text(agent);
         assertThat(agentText.indexOf("agent: hello")).isLessThan(agentText.indexOf("── restored "));
         assertThat(agentText.indexOf("── restored ")).isLessThan(agentText.indexOf("resumed " + conversation));
@@ -129,7 +130,7 @@ class RebootIT {
         ServerMessage.AttachResult shellOpen = a.attach(shell, -1);
         assertThat(shellOpen.revived()).isTrue();
         a.send(new ClientMessage.PtyInput(null, shell, "pwd\r"));
-        await().atMost(WAIT).until(() -> streams.text(shell).contains("\n" + beta));
+        awaitText(streams, shell, t -> t.indexOf(beta.toString(), t.indexOf("pwd")) > t.indexOf("pwd"));
         String shellText = streams.text(shell);
         assertThat(shellText).contains("before-the-reboot");
         assertThat(shellText.lastIndexOf("before-the-reboot")).isLessThan(shellText.indexOf(": the previous process ended ──"));
@@ -167,6 +168,15 @@ class RebootIT {
         LimpetCli.Result again2 = LimpetCli.run(root(), "revive", second);
         assertThat(again2.exitCode()).isNotZero();
         assertThat(again2.err()).contains("session_not_recoverable");
+    }
+
+    void awaitText(WorkerWsClient.Streams streams, String id, java.util.function.Predicate<String> ok) throws Exception {
+        try {
+            await().atMost(WAIT).until(() -> ok.test(streams.text(id)));
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("session " + id + " showed:\n" + streams.text(id) + "\nerror: " + streams.error + "\njournal:\n"
+                    + journal(id) + "\nsession: " + session(id) + "\ndaemon log:\n" + daemon.log(), e);
+        }
     }
 
     WorkerWsClient client(WorkerWsClient.Streams streams, String key) {
