@@ -195,9 +195,46 @@ describe('Workspace: no session is started unless a person asks', () => {
     const attach = h.daemon.sent('attach_session').pop()!;
     h.daemon.reply(attach, { type: 'command_error', command: 'attach_session', code: 'session_not_found', message: 'no session s2', retryable: false });
     await flush();
-    expect(h.workspace.snapshot.tabs[1]).toMatchObject({ phase: 'failed', offer: { kind: 'lost', button: 'Restart' } });
+    expect(h.workspace.snapshot.tabs[1]).toMatchObject({ phase: 'failed', offer: { kind: 'recoverable', button: 'Restart: continue' } });
     expect(h.daemon.sent('spawn_session')).toEqual([]);
     expect(h.daemon.sent('attach_session')).toHaveLength(2);
+  });
+
+  it('a recoverable session in the tab a reload shows is offered Restart, not revived, until a person presses it', async () => {
+    const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'claude', serverSessionId: 's1', command: ['claude'] }]));
+    const lost = session('s1', { state: 'recoverable', command: ['claude'], reason: 'lost with the machine' });
+    await connectAndList(h, [lost]);
+    expect(h.daemon.sent('attach_session')).toEqual([]);
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({
+      phase: 'failed',
+      offer: { kind: 'recoverable', button: 'Restart: continue', action: 'revive', secondary: { button: 'Restart: new', action: 'revive_fresh' } },
+    });
+    expect(h.workspace.snapshot.tabs[0].offer?.message).toContain('lost with the machine');
+    h.workspace.activate('t1');
+    expect(h.daemon.sent('attach_session'), 'showing the tab it already shows is no request').toEqual([]);
+    h.workspace.revive('t1', false);
+    expect(h.daemon.sent('attach_session').map((a) => a.session_id)).toEqual(['s1']);
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
+  });
+
+  it('Restart: new asks the daemon for a fresh revive, then attaches; a missing conversation is asked about, never started fresh', async () => {
+    const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'claude', serverSessionId: 's1', command: ['claude'] }]));
+    await connectAndList(h, [session('s1', { state: 'recoverable', command: ['claude'] })]);
+    h.workspace.revive('t1', false);
+    const attach = h.daemon.sent('attach_session').pop()!;
+    h.daemon.reply(attach, { type: 'command_error', command: 'attach_session', code: 'agent_conversation_missing',
+      message: 'its conversation id is not known', retryable: false });
+    await flush();
+    expect(h.workspace.snapshot.tabs[0]).toMatchObject({ phase: 'failed', offer: { kind: 'recoverable' } });
+    expect(h.workspace.snapshot.tabs[0].offer?.message).toContain('its conversation id is not known');
+    expect(h.daemon.sent('revive_session')).toEqual([]);
+    h.workspace.revive('t1', true);
+    const revive = h.daemon.sent('revive_session').pop()!;
+    expect(revive).toMatchObject({ session_id: 's1', fresh: true });
+    h.daemon.reply(revive, { type: 'revive_result', session: session('s1'), warnings: [] });
+    await flush();
+    expect(h.daemon.sent('attach_session')).toHaveLength(2);
+    expect(h.daemon.sent('spawn_session')).toEqual([]);
   });
 
   it('a terminal asked for while offline is started once the connection is back, once', async () => {

@@ -19,6 +19,10 @@ export interface SessionInfo {
   rows: number;
   end_offset: number;
   attached: number;
+  /** Why a session is recoverable (or what its revive warned about); absent from older daemons. */
+  reason?: string | null;
+  /** Where its program was last seen working (a revived shell starts there). */
+  last_cwd?: string | null;
 }
 
 export interface InitialState {
@@ -61,6 +65,8 @@ export interface AttachResult {
   flow?: FlowMode;
   /** The lossless credit in bytes; null (or absent) when live. */
   window?: number | null;
+  /** This attach started a recoverable session again (issue 13). */
+  revived?: boolean | null;
 }
 
 export interface PtyDesync {
@@ -94,6 +100,7 @@ export type ServerEvent =
   | CommandError
   | { type: 'session_list'; req_id?: string; sessions: SessionInfo[] }
   | { type: 'spawn_result'; req_id?: string; session: SessionInfo }
+  | { type: 'revive_result'; req_id?: string; session: SessionInfo; warnings: string[] }
   | { type: 'ack'; req_id?: string; command: string }
   | PtyDesync
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
@@ -117,7 +124,9 @@ export type ClientCommand =
   | { type: 'pty_flow'; session_id: string; flow: FlowMode; window?: number }
   | { type: 'kill_session'; req_id?: string; session_id: string; signal?: string }
   | { type: 'remove_session'; req_id?: string; session_id: string }
-  | { type: 'rename_session'; req_id?: string; session_id: string; label: string };
+  | { type: 'rename_session'; req_id?: string; session_id: string; label: string }
+  /** Starts a recoverable session again; `fresh`: an agent starts a new conversation (issue 13). */
+  | { type: 'revive_session'; req_id?: string; session_id: string; fresh?: boolean };
 
 /** Parses one text frame; returns null for anything that is not an object with a string `type`. */
 export function parseServerEvent(text: string): ServerEvent | null {
@@ -138,6 +147,7 @@ export function isReply(event: ServerEvent): event is ServerEvent & { req_id?: s
     case 'session_list':
     case 'spawn_result':
     case 'attach_result':
+    case 'revive_result':
     case 'ack':
     case 'command_error':
       return true;

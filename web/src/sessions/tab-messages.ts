@@ -5,21 +5,27 @@ import type { SessionInfo } from '../protocol/messages';
 
 export type OfferKind =
   | 'exited' // the program ended: Restart runs the same command in the same directory
-  | 'lost' // recoverable, and the daemon did not revive it on attach
+  | 'recoverable' // its program was lost (reboot, crash): Restart continues it, or starts it new (issue 13)
   | 'no_longer_exists' // the session belonged to another daemon
   | 'start_unconfirmed' // the connection dropped while its start was in flight
   | 'start_failed' // the daemon could not start the program
   | 'no_session' // remembered without a session (after a failed start and a reload)
   | 'attach_failed'; // the daemon refused to attach
 
-/** `restart`: start the tab's command again as a new session; `retry`: attach the same session again. */
-export type OfferAction = 'restart' | 'retry';
+/**
+ * `restart`: start the tab's command again as a new session; `retry`: attach the same session
+ * again; `revive`: start a recoverable session again (an agent continues its conversation);
+ * `revive_fresh`: the same, an agent starting a new conversation.
+ */
+export type OfferAction = 'restart' | 'retry' | 'revive' | 'revive_fresh';
 
 export interface TabOffer {
   kind: OfferKind;
   message: string;
   button: string;
   action: OfferAction;
+  /** A second choice beside the first (Restart: new beside Restart: continue). */
+  secondary?: { button: string; action: OfferAction };
 }
 
 export function exitStatusText(session: Pick<SessionInfo, 'exit_code' | 'exit_signal'> | null): string {
@@ -31,10 +37,16 @@ export function exitedOffer(session: SessionInfo | null): TabOffer {
   return { kind: 'exited', message: `The program ${exitStatusText(session)}.`, button: 'Restart', action: 'restart' };
 }
 
-export function lostOffer(): TabOffer {
+/**
+ * A recoverable session: its program was lost with the daemon or the machine. Nothing starts it
+ * until a person presses one of the buttons (or opens the tab from the session list).
+ */
+export function recoverableOffer(session: SessionInfo | null, refusal?: string): TabOffer {
+  const why = refusal ?? session?.reason ?? 'its daemon or the machine stopped';
   return {
-    kind: 'lost', action: 'restart', button: 'Restart',
-    message: 'The program of this session was lost (its daemon or the machine stopped) and the daemon did not revive it.',
+    kind: 'recoverable', action: 'revive', button: 'Restart: continue',
+    message: `The program of this session was lost (${why}).`,
+    secondary: { button: 'Restart: new', action: 'revive_fresh' },
   };
 }
 

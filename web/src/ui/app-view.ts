@@ -234,6 +234,7 @@ export class AppView {
   /** Restart, New, Start again or Try again: the program runs in the tab, and the focus goes there. */
   private takeOffer(tabId: string, action: TabOffer['action']): void {
     if (action === 'retry') this.workspace?.retry(tabId);
+    else if (action === 'revive' || action === 'revive_fresh') this.workspace?.revive(tabId, action === 'revive_fresh');
     else this.workspace?.restart(tabId);
     this.focusTerminalNow();
   }
@@ -328,6 +329,8 @@ export class AppView {
       parts.push(h(`div.notice.${exited ? 'exited' : 'failed'}`, { 'data-testid': exited ? 'tab-exited' : 'tab-offer', 'data-offer': offer.kind },
         `${offer.message} `,
         h('button', { type: 'button', 'data-action': offer.action, onclick: () => this.takeOffer(tab.tabId, offer.action) }, offer.button),
+        ...(offer.secondary ? [h('button', { type: 'button', 'data-action': offer.secondary.action,
+          onclick: () => this.takeOffer(tab.tabId, offer.secondary!.action) }, offer.secondary.button)] : []),
         h('button', { type: 'button', 'data-action': 'close', onclick: () => void this.close(tab) }, 'Close')));
     }
     fill(this.noticeEl, ...parts);

@@ -52,7 +52,9 @@ export class SessionList {
         onclick: () => this.open(session.id),
       },
       h('span.session-head', {}, h('span.session-label', {}, row.name),
-        h(`span.state.${row.state}`, {}, row.stateText)),
+        h(`span.state.${row.state}`, session.state === 'recoverable'
+          ? { 'data-testid': 'recoverable-badge', title: session.reason ?? 'its program was lost; opening it starts it again' } : {},
+        row.stateText)),
       h('span.session-command', {}, commandText(session.command)),
       h('span.session-foot', {}, row.tabId ? h('span.open-here', {}, 'open in this tab') : h('span.not-open', {}, 'not open here'),
         row.viewers ? h('span.viewers', {}, `${row.viewers} viewer${row.viewers > 1 ? 's' : ''}`) : null)));

@@ -2,7 +2,7 @@
 // spawns, and only a start a person asked for; everything else attaches, closes or explains.
 import type { TabStep } from '../sessions/attach-planner';
 import {
-  attachFailedOffer, lostOffer, noLongerExistsOffer, noSessionOffer, startUnconfirmedOffer,
+  attachFailedOffer, noLongerExistsOffer, noSessionOffer, recoverableOffer, startUnconfirmedOffer,
 } from '../sessions/tab-messages';
 import type { TabSession } from './tab-session';
 
@@ -26,15 +26,17 @@ export function carryOut(step: TabStep, host: StepHost): void {
       tab.update({ session: step.session });
       return host.attach(tab, step.since);
     case 'attach_when_shown':
+      // Never revived by a plan (a reload, a reconnect): the tab says what happened and offers
+      // Restart; a person who switches to it later opens it (Workspace.activate), which revives it.
       tab.update({ session: step.session });
-      if (host.isShown(tab)) return host.attach(tab, tab.resumeOffset());
-      tab.awaitingShow = true; // attached when a person shows the tab (Workspace.activate)
-      return;
+      tab.awaitingShow = !host.isShown(tab);
+      return tab.showOffer(recoverableOffer(step.session));
     case 'confirm':
       return host.attach(tab, tab.resumeOffset());
     case 'refused':
       tab.update({ session: step.session });
-      return tab.showOffer(step.session.state === 'recoverable' ? lostOffer() : attachFailedOffer('the daemon has no such session running'));
+      return tab.showOffer(step.session.state === 'recoverable' ? recoverableOffer(step.session)
+        : attachFailedOffer('the daemon has no such session running'));
     case 'close':
       return host.close(tab, step.reason);
     case 'no_longer_exists':

@@ -13,7 +13,9 @@ import { planAttach } from '../sessions/attach-planner';
 import { sessionRows } from '../sessions/session-rows';
 import { INITIAL_SYNC_STATE, syncTransition, type SyncEvent, type SyncState } from '../sessions/session-list-sync';
 import { defaultLabel } from '../sessions/tab-name';
-import { attachFailedOffer, closedElsewhereText, keysNotSentText, type KeysNotSentReason } from '../sessions/tab-messages';
+import {
+  attachFailedOffer, closedElsewhereText, keysNotSentText, recoverableOffer, type KeysNotSentReason,
+} from '../sessions/tab-messages';
 import type { TabRecord } from '../sessions/tab-record';
 import { TYPE_AHEAD_LIMIT } from '../sessions/type-ahead';
 import { describeError } from './describe-error';
@@ -146,6 +148,27 @@ export class Workspace {
     if (!tab) return;
     if (tab.sessionId) this.ask({ type: 'remove_session', session_id: tab.sessionId });
     this.dropTab(tab);
+  }
+
+  /**
+   * Restart: continue / new on a recoverable session (a person's click): continue attaches, which
+   * revives it (an agent continues its conversation); new asks the daemon for a fresh revive first.
+   */
+  revive(tabId: string, fresh: boolean): void {
+    const tab = this.tabById(tabId);
+    const sessionId = tab?.sessionId;
+    if (!tab || !sessionId || this.handshake !== 'ready') return;
+    tab.awaitingShow = false;
+    this.refused.delete(sessionId);
+    if (!fresh) return this.attach(tab, undefined);
+    this.options.runtime.request({ type: 'revive_session', session_id: sessionId, fresh: true })
+      .then(() => {
+        if (tab.sessionId === sessionId && this.tabs.includes(tab)) this.attach(tab, undefined);
+      })
+      .catch((error: unknown) => {
+        if (error instanceof StaleGenerationError || tab.sessionId !== sessionId) return;
+        tab.showOffer(recoverableOffer(tab.view.session, describeError(error)));
+      });
   }
 
   /**
@@ -338,6 +361,9 @@ export class Workspace {
             hasRenderedContent: () => tab.hasContent,
           }).steps;
           if (step) carryOut(step, this.stepHost);
+        } else if (failure.error.code === 'agent_conversation_missing' || failure.error.code === 'session_not_recoverable') {
+          // Ask, never start fresh on our own: the person chooses Restart: new (or closes the tab).
+          tab.showOffer(recoverableOffer(tab.view.session, failure.error.message));
         } else {
           tab.showOffer(attachFailedOffer(failure.error.message));
         }

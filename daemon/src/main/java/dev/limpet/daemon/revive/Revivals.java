@@ -12,6 +12,7 @@ import java.util.function.Supplier;
  */
 public final class Revivals<T> {
     private final Map<String, CompletableFuture<T>> running = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
 
     /** What a caller got: the result, and whether this caller ran the revive or joined one. */
     public record Outcome<T>(T result, boolean ranHere) {}
@@ -20,6 +21,7 @@ public final class Revivals<T> {
         CompletableFuture<T> mine = new CompletableFuture<>();
         CompletableFuture<T> existing = running.putIfAbsent(sessionId, mine);
         if (existing != null) {
+            joined.incrementAndGet();
             try {
                 return new Outcome<>(existing.join(), false);
             } catch (CompletionException e) {
@@ -36,6 +38,11 @@ public final class Revivals<T> {
         } finally {
             running.remove(sessionId, mine);
         }
+    }
+
+    /** How many callers have joined a revive another caller ran (for tests). */
+    int joined() {
+        return joined.get();
     }
 
     public boolean inFlight(String sessionId) {

@@ -93,6 +93,19 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         }
     }
 
+    /** Writes what is queued now and waits until it is written (for tests: rotation in steps). */
+    void flushForTest() throws InterruptedException {
+        synchronized (pending) {
+            flushAsked = true;
+            pending.notifyAll();
+            while (flushAsked) {
+                pending.wait(100);
+            }
+        }
+    }
+
+    private boolean flushAsked;
+
     /** Writes what is queued and stops; waits for the write (up to 5 s). */
     @Override
     public void close() {
@@ -117,7 +130,7 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
                 boolean last;
                 synchronized (pending) {
                     long deadline = System.nanoTime() + FLUSH_MILLIS * 1_000_000;
-                    while (!closing && pendingBytes < BATCH_BYTES) {
+                    while (!closing && !flushAsked && pendingBytes < BATCH_BYTES) {
                         long left = (deadline - System.nanoTime()) / 1_000_000;
                         if (left <= 0) {
                             break;
@@ -131,6 +144,10 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
                 }
                 if (!failed) {
                     write(skipped, batch);
+                }
+                synchronized (pending) {
+                    flushAsked = false;
+                    pending.notifyAll();
                 }
                 if (last) {
                     break;

@@ -1,0 +1,40 @@
+package dev.limpet.daemon.revive;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class AgentProfilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void userProfilesAreReadAndMayReplaceABuiltInByName() throws Exception {
+        Files.writeString(dir.resolve("claude.json"), """
+                {"name": "claude", "programs": ["claude-wrapper"], "launch": ["--session-id", "{id}"], "resume": ["{program}", "-r", "{id}"]}""");
+        AgentProfiles profiles = AgentProfiles.load(dir);
+        assertThat(profiles.warnings()).isEmpty();
+        assertThat(profiles.match(List.of("claude-wrapper"))).get().extracting(AgentProfile::name).isEqualTo("claude");
+        assertThat(profiles.match(List.of("claude"))).as("the built-in claude was replaced").isEmpty();
+        assertThat(profiles.match(List.of("/opt/bin/codex", "fix it"))).get().extracting(AgentProfile::name).isEqualTo("codex");
+    }
+
+    @Test
+    void aBrokenProfileIsSkippedWithAWarningNamingTheFileAndWhy() throws Exception {
+        Files.writeString(dir.resolve("bad.json"), "{\"name\": \"x\", \"programs\": [\"x\"], \"resume\": [\"x\"]}");
+        Files.writeString(dir.resolve("typo.json"), "{\"nmae\": \"y\"}");
+        AgentProfiles profiles = AgentProfiles.load(dir);
+        assertThat(profiles.warnings()).hasSize(2);
+        assertThat(String.join("\n", profiles.warnings())).contains("bad.json").contains("{id}").contains("typo.json");
+        assertThat(profiles.match(List.of("x"))).isEmpty();
+    }
+
+    @Test
+    void aMissingDirectoryMeansTheBuiltInsOnly() {
+        assertThat(AgentProfiles.load(dir.resolve("none")).match(List.of("gemini"))).isPresent();
+    }
+}
