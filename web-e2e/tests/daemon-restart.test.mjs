@@ -32,7 +32,7 @@ test('kill -9 and restart: tabs reconnect and typing works', async () => {
   await daemon.start();
 
   let after = await waitForSnapshot(page, (s) => s.host === 'online' && s.handshake === 'ready' && s.tabs.length === 1
-    && (s.tabs[0].phase === 'live' || s.tabs[0].offer?.kind === 'lost'), 'the tab to reconnect', 40_000);
+    && (s.tabs[0].phase === 'live' || s.tabs[0].offer?.kind === 'recoverable'), 'the tab to reconnect', 40_000);
   const survived = after.tabs[0].sessionId === tab.sessionId;
   const backend = after.daemon.backend;
   const sessionsSurviveRestarts = backend !== 'embedded';
@@ -40,12 +40,12 @@ test('kill -9 and restart: tabs reconnect and typing works', async () => {
     assert.ok(survived, `backend ${backend}: the session survives the restart`);
     await waitForScreen(page, tab.tabId, 'before-restart', 'the old output');
   } else {
-    assert.equal(after.tabs[0].offer?.kind, 'lost', 'embedded backend: the session died with the daemon and the tab says so');
+    assert.equal(after.tabs[0].offer?.kind, 'recoverable', 'embedded backend: the session died with the daemon and the tab says so');
     assert.equal((await daemon.api('/api/sessions')).length, 1, 'no session was started by the page');
     await page.locator('[data-testid=banner-degraded]').first().waitFor();
-    await page.locator('[data-testid=tab-offer] button[data-action=restart]').click();
-    after = await waitForSnapshot(page, (s) => s.tabs[0].phase === 'live', 'the restarted session', 20_000);
-    assert.notEqual(after.tabs[0].sessionId, tab.sessionId, 'Restart bound the tab to a new session');
+    await page.locator('[data-testid=tab-offer] button[data-action=revive]').click();
+    after = await waitForSnapshot(page, (s) => s.tabs[0].phase === 'live', 'the revived session', 20_000);
+    assert.equal(after.tabs[0].sessionId, tab.sessionId, 'Restart: continue revived the same session');
   }
   assert.equal(after.tabs[0].tabId, tab.tabId, 'the same tab');
   await typeInTerminal(page, 'echo after-restart\n');

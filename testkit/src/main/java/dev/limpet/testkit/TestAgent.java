@@ -14,7 +14,8 @@ import java.util.UUID;
  * Behaves like a coding agent's CLI, so tests can prove "resumed with the right id" without a
  * real agent.
  *
- * <p>Usage: {@code TestAgent <state-dir> [--resume <id>]}. Appends the argv it was started with to
+ * <p>Usage: {@code TestAgent <state-dir> [--silent] [--resume <id>]} ({@code --silent}: never print the
+ * conversation id, as an agent whose id cannot be found would). Appends the argv it was started with to
  * {@code <state-dir>/argv.log} (one line each start). Without {@code --resume} it starts a new
  * conversation and prints {@code conversation <uuid>}; with it, it reads
  * {@code <state-dir>/<id>.conversation} and prints {@code resumed <id> after N messages}, or, when
@@ -47,7 +48,9 @@ public final class TestAgent {
             id = UUID.randomUUID().toString();
             messages = 0;
             Files.writeString(dir.resolve(id + ".conversation"), "0");
-            System.out.println("conversation " + id);
+            if (!rest.contains("--silent")) {
+                System.out.println("conversation " + id);
+            }
         }
         System.out.println("agent ready");
         System.out.flush();
