@@ -170,6 +170,63 @@ class RebootIT {
         assertThat(again2.err()).contains("session_not_recoverable");
     }
 
+    @Test
+    void eachWayARevivalCanGoWrongIsToldAndNothingStartsFreshUnasked() throws Exception {
+        Path agents = Files.createDirectories(tmp.resolve("config/limpet/agents"));
+        Files.writeString(agents.resolve("test-agent.json"), """
+                {"name": "test-agent", "arguments": ["dev.limpet.testkit.TestAgent"],
+                 "idPattern": "conversation ([0-9a-f-]{36})", "resume": ["{argv}", "--resume", "{id}"]}""");
+        Path doomed = Files.createDirectories(tmp.resolve("projects/doomed"));
+        Path work = Files.createDirectories(tmp.resolve("projects/work"));
+        daemon = DaemonProcess.start(root(), 0, env());
+        String silent = spawn("silent-agent", TestPrograms.command(TestAgent.class, tmp.resolve("silent").toString(), "--silent"), work, Map.of());
+        String gone = spawn("gone", TestPrograms.command(Counter.class, "0", "200"), doomed, Map.of());
+        String once = spawn("once", List.of("bash", "-c", "if [ -e started ]; then echo cannot-start-again; exit 7; fi; "
+                + "touch started; echo started-once; exec sleep 600"), work, Map.of());
+        String damaged = spawn("damaged", TestPrograms.command(Counter.class, "0", "200"), work, Map.of());
+        await().atMost(WAIT).until(() -> journal(silent).contains("agent ready") && journal(gone).contains("line 2")
+                && journal(once).contains("started-once") && journal(damaged).contains("line 2"));
+
+        daemon.kill9();
+        WorkerProcesses.killAll(root());
+        await().atMost(WAIT).until(() -> WorkerProcesses.count(root()) == 0);
+        Files.delete(doomed);
+        Path damagedJournal = root().resolve("journal").resolve(damaged + ".log");
+        byte[] bytes = Files.readAllBytes(damagedJournal);
+        Files.write(damagedJournal, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+        daemon = DaemonProcess.start(root(), 0, env());
+
+        // The agent's conversation is unknown: the CLI says so and how to start afresh; nothing runs.
+        LimpetCli.Result missing = LimpetCli.run(root(), "revive", silent);
+        assertThat(missing.exitCode()).isNotZero();
+        assertThat(missing.err()).contains("agent_conversation_missing").contains("limpet revive --fresh " + silent);
+        assertThat(Files.readAllLines(tmp.resolve("silent/argv.log"))).hasSize(1);
+        assertThat(session(silent).path("state").asText()).isEqualTo("recoverable");
+
+        WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
+        WorkerWsClient c = client(streams, "reboot-it-failures");
+        // Its directory is gone: it starts in $HOME, and says so.
+        assertThat(c.attach(gone, -1).revived()).isTrue();
+        JsonNode goneInfo = session(gone);
+        assertThat(goneInfo.path("reason").asText()).contains(doomed + " is gone").contains(System.getProperty("user.home"));
+        awaitText(streams, gone, t -> t.indexOf("line 1", t.indexOf("── restored ")) > 0);
+
+        // A damaged journal: revived without history, with a warning.
+        assertThat(c.attach(damaged, -1).revived()).isTrue();
+        assertThat(session(damaged).path("reason").asText()).contains("without its history");
+        awaitText(streams, damaged, t -> t.indexOf("line 1", Math.max(0, t.indexOf("── restored "))) > 0);
+        String damagedText = streams.text(damaged);
+        assertThat(damagedText.substring(0, damagedText.indexOf("── restored "))).as("no history").doesNotContain("line");
+
+        // The revived program ends at once: recoverable again, with its status and what it printed.
+        assertThat(c.attach(once, -1).revived()).isTrue();
+        await().atMost(WAIT).until(() -> session(once).path("state").asText().equals("recoverable"));
+        JsonNode onceInfo = session(once);
+        assertThat(onceInfo.path("exit_code").asInt()).isEqualTo(7);
+        assertThat(onceInfo.path("reason").asText()).contains("ended within 2 s");
+        assertThat(journal(once)).contains("cannot-start-again");
+    }
+
     void awaitText(WorkerWsClient.Streams streams, String id, java.util.function.Predicate<String> ok) throws Exception {
         try {
             await().atMost(WAIT).until(() -> ok.test(streams.text(id)));

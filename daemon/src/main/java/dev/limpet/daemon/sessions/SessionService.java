@@ -271,7 +271,7 @@ public final class SessionService implements BackendListener {
         }
         String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
         store.saveIntent(intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
-                .withSize(c, r).revived(now, warning));
+                .withSize(c, r).revived(clock.instant(), warning));
         store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
         appliedSize.put(id, packSize(c, r));
         orphans.detached(id);
@@ -293,6 +293,20 @@ public final class SessionService implements BackendListener {
         JournalReader.Tail all = JournalReader.tail(JournalFormat.file(revive.journalDir(), intent.sessionId()),
                 (int) Math.min(Integer.MAX_VALUE, revive.journalLimit()));
         return profile.get().findId(new String(all.data(), java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+    }
+
+    private void deleteJournal(String id) {
+        if (revive.journalDir() == null) {
+            return;
+        }
+        Path file = JournalFormat.file(revive.journalDir(), id);
+        for (Path f : List.of(file, JournalFormat.previous(file))) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (java.io.IOException e) {
+                LOG.warn("session {}: cannot delete its journal {}: {}", id, f, e.toString());
+            }
+        }
     }
 
     private SpawnSpec.Journal journalFor(String id, byte[] history, String marker) {
@@ -432,6 +446,7 @@ public final class SessionService implements BackendListener {
             }
         }
         store.delete(id);
+        deleteJournal(id);
         attachments.remove(id);
         appliedSize.remove(id);
         orphans.forget(id);
