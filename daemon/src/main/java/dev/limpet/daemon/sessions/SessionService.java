@@ -262,17 +262,27 @@ public final class SessionService implements BackendListener {
             // nothing held: the usual case after a reboot
         }
         SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.line(now, revive.zone())) : null;
+        String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
+        LaunchIntent next = intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
+                .withSize(c, r);
+        // Recorded before the spawn: a program that ends at once may be reported before spawn returns.
+        store.saveIntent(next.revived(now, warning));
+        store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
         RuntimeInfo runtime;
         try {
             runtime = backend.spawn(new SpawnSpec(id, plan.argv(), sessionEnvironment(id, intent.env()), plan.cwd(), c, r, j));
         } catch (BackendException e) {
+            store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);
             store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
             throw e;
         }
-        String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
-        store.saveIntent(intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
-                .withSize(c, r).revived(clock.instant(), warning));
-        store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
+        synchronized (store) { // against sessionExited's update of the same row
+            if (store.find(id).map(x -> SessionInfo.RUNNING.equals(x.state())).orElse(false)) {
+                // Still running as far as we know: the 2 s of an early exit count from the program's start.
+                store.saveIntent(next.revived(clock.instant(), warning));
+                store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
+            }
+        }
         appliedSize.put(id, packSize(c, r));
         orphans.detached(id);
         LOG.info("session {} recoverable -> running (revive{}) argv0={} cwd={}{}", id, fresh ? ", fresh" : "",
@@ -518,6 +528,26 @@ public final class SessionService implements BackendListener {
         Integer code = status.signaled() ? null : status.exitCode();
         String signal = status.signaled() ? signalName(status.signal()) : null;
         try {
+            boolean early;
+            synchronized (store) {
+                early = recordExit(sessionId, status, code, signal);
+            }
+            if (early) {
+                events.sessionExited(sessionId, code, signal);
+                broadcastList();
+                return;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
+        }
+        LOG.info("session {} running -> exited ({})", sessionId, status.describe());
+        events.sessionExited(sessionId, code, signal);
+        broadcastList();
+    }
+
+    /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
+    private boolean recordExit(String sessionId, ExitStatus status, Integer code, String signal) {
+        {
             StoredSession s = store.find(sessionId).orElse(null);
             if (s != null) {
                 LaunchIntent intent = store.intent(sessionId);
@@ -526,18 +556,12 @@ public final class SessionService implements BackendListener {
                     store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
                             + status.describe() + "); its output is shown above"));
                     LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
-                    events.sessionExited(sessionId, code, signal);
-                    broadcastList();
-                    return;
+                    return true;
                 }
                 store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
             }
-        } catch (RuntimeException e) {
-            LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
         }
-        LOG.info("session {} running -> exited ({})", sessionId, status.describe());
-        events.sessionExited(sessionId, code, signal);
-        broadcastList();
+        return false;
     }
 
     /** The launch intent shown with a session: a recoverable session's reason (or a running one's revive warning), its last cwd. */
