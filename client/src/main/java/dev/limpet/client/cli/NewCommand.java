@@ -20,6 +20,9 @@ final class NewCommand extends Verb {
     @Option(names = "--size", paramLabel = "COLSxROWS", description = "Initial size (default 80x24 until a client attaches).")
     String size;
 
+    @Option(names = "--no-journal", description = "Keep no journal of this session's output (a revive after a reboot shows no history).")
+    boolean noJournal;
+
     @Parameters(paramLabel = "CMD", arity = "0..*", description = "The command and its arguments, after --.")
     List<String> command;
 
@@ -32,6 +35,9 @@ final class NewCommand extends Verb {
         body.put("cwd", (cwd != null ? cwd : Path.of("")).toAbsolutePath().normalize().toString());
         if (label != null) {
             body.put("label", label);
+        }
+        if (noJournal) {
+            body.put("journal", false);
         }
         if (size != null) {
             String[] parts = size.toLowerCase(java.util.Locale.ROOT).split("x");
