@@ -47,7 +47,8 @@ final class DaemonCommand implements Callable<Integer> {
             description = "Keep a disconnected client's attachments and offsets this long (default: ${DEFAULT-VALUE}).")
     long clientGraceSeconds;
 
-    @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "Also accept browser WebSockets from this origin (repeatable).")
+    @Option(names = "--allow-origin", paramLabel = "ORIGIN", split = ",",
+            description = "Also accept browser WebSockets from this origin (repeatable, or comma-separated).")
     List<String> allowOrigins = List.of();
 
     @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS (the token then crosses the network in clear).")

@@ -85,6 +85,8 @@ final class LogSetup {
         SizeBasedTriggeringPolicy<ILoggingEvent> trigger = new SizeBasedTriggeringPolicy<>();
         trigger.setContext(ctx);
         trigger.setMaxFileSize(FileSize.valueOf(MAX_FILE_SIZE));
+        // The size is looked at on the first line after this much time (a stat per second at most).
+        trigger.setCheckIncrement(ch.qos.logback.core.util.Duration.buildBySeconds(1));
         trigger.start();
         a.setRollingPolicy(rolling);
         a.setTriggeringPolicy(trigger);
