@@ -71,7 +71,7 @@ final class LogSetup {
     }
 
     private static OutputStreamAppender<ILoggingEvent> rolling(LoggerContext ctx, Encoder<ILoggingEvent> encoder, Path file) {
-        RollingFileAppender<ILoggingEvent> a = new RollingFileAppender<>();
+        RollingFileAppender<ILoggingEvent> a = new PrivateRollingFileAppender<>();
         a.setContext(ctx);
         a.setName("FILE");
         a.setFile(file.toString());
@@ -92,13 +92,25 @@ final class LogSetup {
         a.setTriggeringPolicy(trigger);
         a.setEncoder(encoder);
         a.start();
-        try {
-            // What the log holds (session ids, labels, commands) is for this user alone.
-            java.nio.file.Files.setPosixFilePermissions(file, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-        } catch (java.io.IOException e) {
-            LoggerFactory.getLogger(LogSetup.class).warn("cannot make {} private (0600): {}", file, e.toString());
-        }
         return a;
+    }
+
+    /**
+     * Creates each log file 0600 before Logback opens it (the first and every one after a
+     * rollover): what the log holds (session ids, labels, commands) is for this user alone.
+     */
+    static final class PrivateRollingFileAppender<E> extends RollingFileAppender<E> {
+        @Override
+        public void openFile(String name) throws java.io.IOException {
+            java.nio.file.Path path = java.nio.file.Path.of(name);
+            try {
+                java.nio.file.Files.createFile(path, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            } catch (java.nio.file.FileAlreadyExistsException e) {
+                java.nio.file.Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+            }
+            super.openFile(name);
+        }
     }
 
     /** Puts the daemon's identity on every later line (JSON: {@code context.properties.daemon_instance_id}). */

@@ -59,6 +59,7 @@ class LogSetupTest {
         Thread.sleep(1_200); // the size is checked at most once a second
         log.info("the line after the check");
         assertThat(file.resolveSibling("daemon.log.1")).exists();
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).as("the file opened after the rollover").isEqualTo("rw-------");
         assertThat(Files.size(file)).isLessThan(11L << 20);
         try (var files = Files.list(tmp)) {
             assertThat(files.count()).isLessThanOrEqualTo(1 + LogSetup.FILES_KEPT);
