@@ -2,14 +2,12 @@ package dev.limpet.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,23 +47,7 @@ class InstallAndServiceIT {
         env.put("PATH", prefix.resolve("bin") + ":" + env.getOrDefault("PATH", "/usr/bin:/bin"));
         env.put("LIMPET_HOME", root.toString());
         env.putAll(extraEnv);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        byte[][] captured = new byte[2][];
-        Thread o = Thread.ofVirtual().start(() -> captured[0] = readAll(p.getInputStream()));
-        Thread e = Thread.ofVirtual().start(() -> captured[1] = readAll(p.getErrorStream()));
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("bash -c %s finished", command).isTrue();
-        o.join();
-        e.join();
-        return new LimpetCli.Result(p.exitValue(), new String(captured[0], StandardCharsets.UTF_8), new String(captured[1], StandardCharsets.UTF_8));
-    }
-
-    private static byte[] readAll(java.io.InputStream in) {
-        try {
-            return in.readAllBytes();
-        } catch (java.io.IOException ex) {
-            return new byte[0];
-        }
+        return LimpetCli.run(pb, "bash -c " + command);
     }
 
     @Test
