@@ -1,5 +1,6 @@
 package dev.limpet.app;
 
+import dev.limpet.app.config.ConfiguredDefaults;
 import dev.limpet.daemon.Daemon;
 import dev.limpet.daemon.DaemonConfig;
 import dev.limpet.daemon.files.PidLock;
@@ -12,7 +13,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
 @Command(name = "daemon", description = "Run the limpet daemon in the foreground (HTTP + WebSocket API and the web UI).")
 final class DaemonCommand implements Callable<Integer> {
@@ -44,7 +47,8 @@ final class DaemonCommand implements Callable<Integer> {
             description = "Keep a disconnected client's attachments and offsets this long (default: ${DEFAULT-VALUE}).")
     long clientGraceSeconds;
 
-    @Option(names = "--allow-origin", paramLabel = "ORIGIN", description = "Also accept browser WebSockets from this origin (repeatable).")
+    @Option(names = "--allow-origin", paramLabel = "ORIGIN", split = ",",
+            description = "Also accept browser WebSockets from this origin (repeatable, or comma-separated).")
     List<String> allowOrigins = List.of();
 
     @Option(names = "--no-journal", description = "Keep no journal of sessions' output (a revived session then shows no history).")
@@ -57,8 +61,36 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS (the token then crosses the network in clear).")
     boolean insecureListen;
 
+    @Option(names = "--metrics-listen", paramLabel = "[HOST:]PORT",
+            description = "Also serve /metrics without the token on this port (host: 127.0.0.1 unless given). /metrics on the main port needs the token.")
+    String metricsListen;
+
+    @Option(names = "--log-format", defaultValue = "text", paramLabel = "FORMAT",
+            description = "text or json (one JSON object per line, with daemon_instance_id and session_id as fields) (default: ${DEFAULT-VALUE}).")
+    String logFormat;
+
+    @Option(names = "--log-file", paramLabel = "FILE",
+            description = "Write the log to FILE (rotated at 10 MB, 5 kept) instead of stderr.")
+    Path logFile;
+
+    @Option(names = ConfiguredDefaults.CONFIG_OPTION, paramLabel = "FILE",
+            description = "Settings file (default: $LIMPET_CONFIG, else ~/.config/limpet/config.toml). A setting comes from its flag, "
+                    + "else LIMPET_<NAME> (e.g. LIMPET_RING_BYTES), else this file, else its default; see limpet status --config.")
+    Path configFile;
+
+    @Spec
+    CommandSpec spec;
+
+    /** Set by {@link Main} before parsing: where settings not given as flags come from. */
+    ConfiguredDefaults defaults;
+
     @Override
     public Integer call() throws Exception {
+        if (!logFormat.equals("text") && !logFormat.equals("json")) {
+            System.err.println("limpet: --log-format must be text or json, not '" + logFormat + "'");
+            return 2;
+        }
+        LogSetup.apply(logFormat, logFile);
         if (!isLoopback(listen) && !insecureListen) {
             System.err.println("limpet: refusing to listen on " + listen + " without TLS; the token would cross the network in clear. "
                     + "Use an SSH tunnel, or pass --insecure-listen if you accept that.");
@@ -78,17 +110,19 @@ final class DaemonCommand implements Callable<Integer> {
         }
         DaemonConfig config = new DaemonConfig(dataRoot, listen, port, backend, ringBytes, Duration.ofSeconds(orphanGraceSeconds),
                 Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
-                Duration.ofSeconds(ackTimeoutSeconds)).withJournal(!noJournal, journalBytes);
+                Duration.ofSeconds(ackTimeoutSeconds), metricsListen).withJournal(!noJournal, journalBytes)
+                .withSettings(defaults == null ? List.of() : defaults.effective(spec));
         Daemon daemon;
         try {
             daemon = Daemon.start(config);
-        } catch (PidLock.AlreadyRunningException | StoreException | UnsafePathException e) {
+        } catch (PidLock.AlreadyRunningException | StoreException | UnsafePathException | IllegalArgumentException e) {
             System.err.println("limpet: " + e.getMessage());
             return 1;
         }
         if (!isLoopback(listen)) {
             System.err.println("limpet: WARNING: listening on " + listen + " without TLS (--insecure-listen)");
         }
+        LogSetup.daemonInstance(daemon.daemonInstanceId());
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "limpet-shutdown"));
         System.out.println("limpet " + LimpetVersion.get() + " listening on " + daemon.url() + "#token=" + daemon.token());
         System.out.flush();

@@ -8,6 +8,8 @@ import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.daemon.revive.AgentProfiles;
+import dev.limpet.daemon.metrics.DaemonMetrics;
+import dev.limpet.daemon.metrics.MetricsListener;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
@@ -47,10 +49,14 @@ public final class Daemon implements AutoCloseable {
     private final AuthToken token;
     private final String url;
     private final CountDownLatch stopped = new CountDownLatch(1);
+    private final DaemonMetrics metrics = new DaemonMetrics();
+    private final List<DaemonConfig.Setting> settings;
+    private final MetricsListener metricsListener;
     private volatile RecoveryReport recovery = RecoveryReport.EMPTY;
 
     private Daemon(DaemonConfig config) throws IOException {
         Clock clock = Clock.systemUTC();
+        settings = config.settings();
         root = DataRoot.resolve(config.dataRoot()).ensureExists();
         lock = PidLock.acquire(root);
         LOG.info("data root {} locked", root.dir());
@@ -62,8 +68,16 @@ public final class Daemon implements AutoCloseable {
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
             sessions.setRevive(reviveSettings(config, root));
+            metrics.watchSessions(() -> barrier.isUp() ? List.of() : sessions.list(), selection.backend().name());
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
-                    config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status).start();
+                    config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status,
+                    metrics).start();
+            try {
+                metricsListener = MetricsListener.start(config.metricsListen(), metrics);
+            } catch (IOException | RuntimeException e) {
+                gateway.close();
+                throw e;
+            }
             String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
             url = "http://" + host + ":" + gateway.port() + "/";
             DaemonInfoFile.write(root, new DaemonInfoFile.Info(ProcessHandle.current().pid(), url, gateway.port(),
@@ -104,6 +118,7 @@ public final class Daemon implements AutoCloseable {
         long t0 = System.nanoTime();
         recovery = sessions.recoverAndReconcile();
         barrier.lift();
+        metrics.recovered(recovery, java.time.Duration.ofNanos(System.nanoTime() - t0));
         LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
                 recovery.missing(), recovery.failed(), recovery.quarantined());
@@ -172,6 +187,7 @@ public final class Daemon implements AutoCloseable {
                 "failed", r.failed(), "quarantined", r.quarantined()));
         s.put("warnings", r.warnings());
         s.put("connections", gateway.connections());
+        s.put("config", settings);
         return s;
     }
 
@@ -188,6 +204,7 @@ public final class Daemon implements AutoCloseable {
         List<Exception> failures = new ArrayList<>();
         sessions.stopping();
         step(failures, "stop the gateway", gateway::close);
+        step(failures, "stop the metrics listener", metricsListener::close);
         step(failures, "shut the backend down", () -> selection.backend().shutdown());
         step(failures, "stop timers", scheduler::shutdownNow);
         step(failures, "close the store", store::close);

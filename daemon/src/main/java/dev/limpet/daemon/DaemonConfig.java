@@ -2,6 +2,7 @@ package dev.limpet.daemon;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -16,22 +17,33 @@ import java.util.Set;
  * @param clientGrace   keep a disconnected client's session state this long
  * @param closeGrace    SIGHUP → SIGKILL grace when closing a session
  * @param ackTimeout    a lossless client that leaves output unacknowledged this long is downgraded
+ * @param metricsListen {@code --metrics-listen [HOST:]PORT}: metrics without the token there; null: off
+ * @param settings      every setting as given, with where it came from (flag, env, file, default),
+ *                      for {@code limpet status --config}; empty when the daemon was started from code
  * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
  * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
         Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout,
-        boolean journal, long journalBytes) {
+        String metricsListen, List<Setting> settings, boolean journal, long journalBytes) {
+
+    /** One setting of the daemon's command line as it runs: {@code source} is flag, env NAME, file PATH or default. */
+    public record Setting(String key, String value, String source) {}
 
     public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
-            Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout) {
-        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, true,
-                dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES);
+            Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout, String metricsListen) {
+        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, metricsListen,
+                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES);
     }
 
     public DaemonConfig withJournal(boolean on, long bytes) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, on, bytes);
+                ackTimeout, metricsListen, settings, on, bytes);
+    }
+
+    public DaemonConfig withSettings(List<Setting> given) {
+        return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
+                ackTimeout, metricsListen, List.copyOf(given), journal, journalBytes);
     }
 
     public static final int DEFAULT_PORT = 7420;
@@ -41,7 +53,12 @@ public record DaemonConfig(Path dataRoot, String listenHost, int port, String ba
 
     public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
             Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins) {
-        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, DEFAULT_ACK_TIMEOUT);
+        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, DEFAULT_ACK_TIMEOUT, null);
+    }
+
+    public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
+            Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout) {
+        this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, null);
     }
 
     public static DaemonConfig defaults() {

@@ -124,16 +124,25 @@ class FlowControlIT {
                 fast1.attachLossless(id, 0, null);
                 fast2.attachLossless(id, 0, null);
                 attachLive(slow, id, 0);
-                start(fast1, id);
-                slow.readDelay(Duration.ofMillis(2));
                 long total = GatedFlood.READY.length() + bytes;
+                // The slow viewer stops reading while the lossless ones take two thirds of the flood: far
+                // more than a live stream's share of its queue and the socket's buffers together, so it
+                // must be desynced however fast or slow this machine runs the flood.
+                slow.pauseReading(true);
+                start(fast1, id);
+                // (at most 20 s: the daemon cuts off a client that takes nothing for its 30 s write deadline)
+                long pauseEnds = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+                while (System.nanoTime() < pauseEnds && (fast1.lastOffset.getOrDefault(id, -1L) < total * 2 / 3
+                        || fast2.lastOffset.getOrDefault(id, -1L) < total * 2 / 3)) {
+                    Thread.sleep(20);
+                }
+                slow.pauseReading(false);
                 int desyncs = 0;
                 long deadline = System.nanoTime() + LONG.toNanos();
                 while (slow.lastOffset.getOrDefault(id, -1L) < total && System.nanoTime() < deadline) {
                     Long at = slow.desyncs.remove(id);
                     if (at != null) {
                         desyncs++;
-                        slow.readDelay(desyncs >= 2 ? Duration.ZERO : Duration.ofMillis(2));
                         attachLive(slow, id, slow.lastOffset.getOrDefault(id, -1L));
                     }
                     Thread.sleep(20);
@@ -167,6 +176,7 @@ class FlowControlIT {
         List<byte[]> parts = new ArrayList<>();
         String id;
         long resumeAt;
+        long killedAt;
         try (DaemonProcess d = DaemonProcess.start(root); WsTestClient c = WsTestClient.connect(d.port, d.token)) {
             c.helloAndWait("kill9-lossless");
             id = spawnFlood(c, bytes);
@@ -175,6 +185,7 @@ class FlowControlIT {
             c.readDelay(Duration.ofNanos(300_000));
             await().atMost(LONG).until(() -> c.lastOffset.getOrDefault(id, -1L) > 5_000_000);
             d.kill9();
+            killedAt = System.nanoTime();
             c.abort();
             Thread.sleep(200); // let the listener finish the frame it was on
             resumeAt = c.lastOffset.get(id);
@@ -183,7 +194,8 @@ class FlowControlIT {
         try (DaemonProcess d = DaemonProcess.start(root); WsTestClient c = WsTestClient.connect(d.port, d.token)) {
             c.helloAndWait("kill9-lossless");
             ServerMessage.AttachResult r = c.attachLossless(id, resumeAt, 1L << 20);
-            assertThat(r.truncated()).as("the worker held the stream for the lossless client").isFalse();
+            assertThat(r.truncated()).as("the worker held the stream for the lossless client (re-attached %d ms after the kill; "
+                    + "the worker holds for 10 s)", (System.nanoTime() - killedAt) / 1_000_000).isFalse();
             assertThat(r.replayFrom()).isEqualTo(resumeAt);
             long total = GatedFlood.READY.length() + bytes;
             await().atMost(LONG).until(() -> c.lastOffset.getOrDefault(id, -1L) == total);

@@ -29,19 +29,22 @@ public final class LimpetCli {
         pb.environment().remove("LIMPET_URL");
         pb.environment().remove("LIMPET_TOKEN");
         pb.environment().putAll(env);
+        return run(pb, "limpet " + String.join(" ", args));
+    }
+
+    /** Runs {@code pb} with its stdin closed and returns what it printed; {@code what} names it if it hangs. */
+    public static Result run(ProcessBuilder pb, String what) throws IOException, InterruptedException {
         Process p = pb.start();
         p.getOutputStream().close();
-        var out = Thread.ofVirtual().start(() -> {});
         byte[][] captured = new byte[2][];
         Thread o = Thread.ofVirtual().start(() -> captured[0] = readAll(p.getInputStream()));
         Thread e = Thread.ofVirtual().start(() -> captured[1] = readAll(p.getErrorStream()));
-        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        if (!p.waitFor(120, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new IllegalStateException("limpet " + String.join(" ", args) + " did not finish in 60 s");
+            throw new IllegalStateException(what + " did not finish in 120 s");
         }
         o.join();
         e.join();
-        out.join();
         return new Result(p.exitValue(), new String(captured[0], StandardCharsets.UTF_8), new String(captured[1], StandardCharsets.UTF_8));
     }
 

@@ -2,6 +2,8 @@ package dev.limpet.client.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -43,12 +45,26 @@ public final class DaemonLocator {
     }
 
     static DaemonEndpoint fromDataRoot(Path root) {
+        return fromDataRoot(root, PathTrust.forThisProcess());
+    }
+
+    /**
+     * Reads the address and the token only from a data root of ours: one another user prepared
+     * (or could have filled) would send our keystrokes to their daemon and show us their output.
+     */
+    static DaemonEndpoint fromDataRoot(Path root, PathTrust trust) {
         Path info = root.resolve("daemon.json");
+        Path tokenFile = root.resolve("auth-token");
         JsonNode json;
         try {
+            trust.existingPrivateDirectory(root);
+            trust.ownFileIfPresent(info);
+            trust.ownFileIfPresent(tokenFile);
             json = ProtocolCodec.mapper().readTree(Files.readString(info));
         } catch (NoSuchFileException e) {
             throw noDaemon(root.toString());
+        } catch (UnsafePathException e) {
+            throw new CliException(CliException.FAILED, "refusing to use the daemon described in " + root + ": " + e.getMessage());
         } catch (IOException e) {
             throw new CliException(CliException.NO_DAEMON, "cannot read " + info + ": " + e.getMessage());
         }
@@ -58,9 +74,9 @@ public final class DaemonLocator {
         }
         String token;
         try {
-            token = Files.readString(root.resolve("auth-token")).strip();
+            token = Files.readString(tokenFile).strip();
         } catch (IOException e) {
-            throw new CliException(CliException.NO_DAEMON, "cannot read the daemon's token at " + root.resolve("auth-token")
+            throw new CliException(CliException.NO_DAEMON, "cannot read the daemon's token at " + tokenFile
                     + ": " + e.getMessage());
         }
         return new DaemonEndpoint("local", normalise(url), token, json.path("daemon_instance_id").asText(null));

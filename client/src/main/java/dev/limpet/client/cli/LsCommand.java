@@ -15,6 +15,9 @@ final class LsCommand extends Verb {
     @Option(names = "--all-hosts", description = "List the sessions of every host in hosts.json and of the local daemon.")
     boolean allHosts;
 
+    @Option(names = "--names", description = "Print only each session's id and label, one per line (shell completion uses it).")
+    boolean names;
+
     @Override
     public Integer call() {
         ArrayNode rows = ProtocolCodec.mapper().createArrayNode();
@@ -37,7 +40,9 @@ final class LsCommand extends Verb {
         } else {
             collect(daemon(), rows);
         }
-        if (common.json) {
+        if (names) {
+            printNames(rows);
+        } else if (common.json) {
             printJson(rows);
         } else {
             print(rows);
@@ -58,6 +63,21 @@ final class LsCommand extends Verb {
             }
             rows.add(row);
         }
+    }
+
+    /** Ids, then labels that are plain words (a completion offers them as they are). */
+    private void printNames(ArrayNode rows) {
+        var out = out();
+        for (JsonNode r : rows) {
+            out.println(text(r, "id"));
+        }
+        for (JsonNode r : rows) {
+            String label = text(r, "label");
+            if (!label.isEmpty() && label.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || "@%+=:,./_-".indexOf(ch) >= 0)) {
+                out.println(label);
+            }
+        }
+        out.flush();
     }
 
     private void print(ArrayNode rows) {

@@ -10,6 +10,9 @@ final class StatusCommand extends Verb {
     @Option(names = "--show-token", description = "Also print the web UI's link with its token (keep it to yourself).")
     boolean showToken;
 
+    @Option(names = "--config", description = "Print every daemon setting with where it came from (flag, env, file or default).")
+    boolean config;
+
     @Override
     public Integer call() {
         DaemonHttp http = daemon();
@@ -22,6 +25,11 @@ final class StatusCommand extends Verb {
             return 0;
         }
         var out = out();
+        if (config) {
+            printConfig(s.path("config"), out);
+            out.flush();
+            return 0;
+        }
         out.printf("limpet %s (pid %s) at %s%n", text(s, "version"), text(s, "pid"), text(s, "url"));
         out.printf("daemon_instance_id %s, backend %s, %s session(s)%s%n", text(s, "daemon_instance_id"), text(s, "backend"),
                 text(s, "sessions"), s.path("recovering").asBoolean() ? ", recovering" : "");
@@ -37,6 +45,26 @@ final class StatusCommand extends Verb {
         }
         out.flush();
         return 0;
+    }
+
+    /** One line per setting: key, value, source; aligned. */
+    static void printConfig(JsonNode settings, java.io.PrintWriter out) {
+        if (!settings.isArray() || settings.isEmpty()) {
+            out.println("this daemon did not report its settings (started from code, or an older version)");
+            return;
+        }
+        int keyWidth = 3;
+        int valueWidth = 5;
+        for (JsonNode n : settings) {
+            keyWidth = Math.max(keyWidth, n.path("key").asText().length());
+            valueWidth = Math.max(valueWidth, dev.limpet.protocol.SafeText.of(n.path("value").asText(), 200).length());
+        }
+        String row = "%-" + keyWidth + "s  %-" + valueWidth + "s  %s%n";
+        out.printf(row, "KEY", "VALUE", "SOURCE");
+        for (JsonNode n : settings) {
+            out.printf(row, n.path("key").asText(), dev.limpet.protocol.SafeText.of(n.path("value").asText(), 200),
+                    dev.limpet.protocol.SafeText.of(n.path("source").asText(), 300));
+        }
     }
 
     /** The web UI's address; its token only when asked for, since a terminal's scrollback is often shared. */

@@ -19,4 +19,18 @@ class StatusCommandTest {
     void theLinkCarriesTheTokenInItsFragment() {
         assertThat(UiLink.withToken(ENDPOINT)).isEqualTo("http://127.0.0.1:7420/#token=" + "f".repeat(64));
     }
+
+    @Test
+    void theSettingsTableShowsEachKeyItsValueAndWhereItCameFromWithControlCharactersEscaped() throws Exception {
+        var json = dev.limpet.protocol.ProtocolCodec.mapper().readTree("""
+                [{"key":"port","value":"7420","source":"default"},
+                 {"key":"ring_bytes","value":"8388608","source":"file /home/u/.config/limpet/config.toml"},
+                 {"key":"listen","value":"127.0.0.1\\u001b[31m","source":"env LIMPET_LISTEN"}]""");
+        var text = new java.io.StringWriter();
+        StatusCommand.printConfig(json, new java.io.PrintWriter(text, true));
+        assertThat(text.toString()).contains("KEY").contains("SOURCE").contains("8388608").contains("file /home/u/.config/limpet/config.toml")
+                .doesNotContain("\u001b");
+        assertThat(text.toString().lines().filter(l -> l.startsWith("ring_bytes")).findFirst().orElseThrow())
+                .matches("ring_bytes +8388608 +file /home/u/.config/limpet/config.toml");
+    }
 }

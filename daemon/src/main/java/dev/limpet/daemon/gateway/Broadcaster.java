@@ -23,6 +23,15 @@ final class Broadcaster implements SessionEvents {
         return connections.size();
     }
 
+    /** Bytes waiting in every connection's queue. */
+    long queuedBytes() {
+        long sum = 0;
+        for (ClientConnection c : connections) {
+            sum += c.queuedBytes();
+        }
+        return sum;
+    }
+
     void forEach(java.util.function.Consumer<ClientConnection> action) {
         connections.forEach(action);
     }

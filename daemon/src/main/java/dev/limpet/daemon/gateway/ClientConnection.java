@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameException;
 import dev.limpet.protocol.frame.FrameKind;
@@ -81,18 +82,26 @@ final class ClientConnection implements SessionStream.Owner {
     private final java.util.concurrent.atomic.AtomicInteger sending = new java.util.concurrent.atomic.AtomicInteger();
     /** When a send last completed (or the first pending one started); read by the deadline check. */
     private volatile long lastProgressNanos = System.nanoTime();
+    private final DaemonMetrics metrics;
 
     ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
-        this(sink, commands, clientSessions, clock, new ClientErrorLog(LOG, clock));
+        this(sink, commands, clientSessions, clock, new ClientErrorLog(LOG, clock), new DaemonMetrics());
     }
 
-    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock, ClientErrorLog errorLog) {
+    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock, ClientErrorLog errorLog,
+            DaemonMetrics metrics) {
+        this.metrics = metrics;
         this.sink = sink;
         this.clock = clock;
         this.commands = commands;
         this.clientSessions = clientSessions;
         this.errorLog = errorLog;
         LOG.debug("connection {} opened", id);
+    }
+
+    /** Bytes queued for this client and not yet handed to its socket. */
+    long queuedBytes() {
+        return queue.queuedBytes();
     }
 
     long id() {
@@ -221,6 +230,7 @@ final class ClientConnection implements SessionStream.Owner {
             errorLog.info("connection {}: command_error {} for {}{}: {}", id, code.wire(), command == null ? "(unparsed)" : command,
                     id0 == null ? "" : " " + id0, SafeText.forLog(message));
         }
+        metrics.commandError(code.wire());
         send(ServerMessage.CommandError.of(reqId, command, id0, code, text));
     }
 
@@ -275,7 +285,8 @@ final class ClientConnection implements SessionStream.Owner {
     }
 
     @Override
-    public void desynced(SessionStream stream) {
+    public void desynced(SessionStream stream, String reason) {
+        metrics.desync(reason);
         streams.remove(stream.sessionId(), stream);
         LOG.info("connection {}: session {} desynced ({} bytes queued)", id, stream.sessionId(), queue.queuedBytes());
         Thread.ofVirtual().start(stream::close);

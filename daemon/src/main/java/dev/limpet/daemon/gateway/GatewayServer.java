@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.files.AuthToken;
+import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.protocol.ErrorCode;
@@ -27,8 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's only network endpoint: {@code /healthz}, the REST API, the WebSocket {@code /ws}
- * and the web UI. Everything but {@code /healthz} and the UI's static files needs the token; a
+ * The daemon's only network endpoint: {@code /healthz}, the REST API, {@code /metrics}, the
+ * WebSocket {@code /ws} and the web UI. Everything but {@code /healthz} and the UI's static files needs the token; a
  * WebSocket upgrade from a foreign browser origin is refused; a request whose {@code Host} does not
  * name the daemon is refused (DNS rebinding). Refusals answer with the JSON error the protocol
  * promises, and nothing about a refused request is kept: the servlet layer's HTTP sessions are
@@ -49,6 +50,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Broadcaster broadcaster = new Broadcaster();
     private final String listenHost;
     private final Clock clock;
+    private final DaemonMetrics metrics;
     private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
@@ -56,8 +58,10 @@ public final class GatewayServer implements AutoCloseable {
     public record Settings(String listenHost, int port, Set<String> allowedOrigins, Duration clientGrace, long ringBytes, Duration ackTimeout) {}
 
     public GatewayServer(Settings settings, AuthToken token, SessionService sessions, RecoveryBarrier barrier, Clock clock,
-            Supplier<ServerMessage.InitialState> initialState, Supplier<Map<String, Object>> status) {
+            Supplier<ServerMessage.InitialState> initialState, Supplier<Map<String, Object>> status, DaemonMetrics metrics) {
         this.listenHost = settings.listenHost();
+        this.metrics = metrics;
+        metrics.watchConnections(broadcaster::size, broadcaster::queuedBytes);
         this.refusals = new ClientErrorLog(LOG, clock);
         this.commandErrors = new ClientErrorLog(LoggerFactory.getLogger(ClientConnection.class), clock);
         this.auth = new RequestAuth(token, settings.allowedOrigins());
@@ -95,6 +99,8 @@ public final class GatewayServer implements AutoCloseable {
             WebUi.register(config);
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
+            config.routes.before("/metrics", this::requireToken);
+            config.routes.get("/metrics", ctx -> ctx.contentType(DaemonMetrics.contentType()).result(metrics.scrape()));
             rest.register(config.routes);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
@@ -108,7 +114,8 @@ public final class GatewayServer implements AutoCloseable {
                 ws.onConnect(ctx -> {
                     ctx.session.setIdleTimeout(Duration.ofMinutes(10));
                     ctx.enableAutomaticPings(20, java.util.concurrent.TimeUnit.SECONDS);
-                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock, commandErrors);
+                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock, commandErrors, metrics);
+                    metrics.connectionOpened();
                     ctx.attribute(CONNECTION, c);
                     broadcaster.add(c);
                 });

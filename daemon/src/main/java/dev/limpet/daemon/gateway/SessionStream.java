@@ -57,7 +57,7 @@ final class SessionStream implements OutputListener {
 
         void advanced(SessionStream stream, long offset);
 
-        void desynced(SessionStream stream);
+        void desynced(SessionStream stream, String reason);
     }
 
     /** How a stream flows: {@code window} is the lossless credit in bytes, or null for live. */
@@ -284,7 +284,7 @@ final class SessionStream implements OutputListener {
         stopped = true;
         splice.stop();
         owner.queue().offerControl(ProtocolCodec.encode(new ServerMessage.PtyDesync(sessionId, queuedEnd, reason)), 128);
-        owner.desynced(this);
+        owner.desynced(this, reason);
     }
 
     @Override

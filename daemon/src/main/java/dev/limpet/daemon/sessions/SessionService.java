@@ -23,6 +23,7 @@ import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
@@ -148,7 +149,8 @@ public final class SessionService implements BackendListener {
         store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
         appliedSize.put(id, packSize(cols, rows));
         orphans.detached(id);
-        LOG.info("session {} starting -> running (spawn) label='{}' pid={}", id, label, runtime.pid());
+        LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", SessionInfo.STARTING).addKeyValue("to", SessionInfo.RUNNING)
+                .addKeyValue("event", "spawn").log("session {} starting -> running (spawn) label='{}' pid={}", id, SafeText.forLog(label), runtime.pid());
         SessionInfo info = info(id);
         broadcastList();
         return info;
@@ -460,7 +462,7 @@ public final class SessionService implements BackendListener {
         attachments.remove(id);
         appliedSize.remove(id);
         orphans.forget(id);
-        LOG.info("session {}: removed", id);
+        LOG.atInfo().addKeyValue("session_id", id).addKeyValue("event", "remove").log("session {}: removed", id);
         broadcastList();
     }
 
@@ -540,7 +542,8 @@ public final class SessionService implements BackendListener {
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
         }
-        LOG.info("session {} running -> exited ({})", sessionId, status.describe());
+        LOG.atInfo().addKeyValue("session_id", sessionId).addKeyValue("from", SessionInfo.RUNNING).addKeyValue("to", SessionInfo.EXITED)
+                .addKeyValue("event", "exit").log("session {} running -> exited ({})", sessionId, status.describe());
         events.sessionExited(sessionId, code, signal);
         broadcastList();
     }

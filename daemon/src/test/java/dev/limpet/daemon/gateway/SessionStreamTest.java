@@ -52,7 +52,7 @@ class SessionStreamTest {
             advanced.add(offset);
         }
 
-        public void desynced(SessionStream stream) {
+        public void desynced(SessionStream stream, String reason) {
             desynced = true;
         }
 

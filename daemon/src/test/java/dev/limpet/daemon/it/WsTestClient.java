@@ -37,6 +37,7 @@ public final class WsTestClient implements AutoCloseable {
     public final Map<String, Long> acked = new ConcurrentHashMap<>();
     private volatile long ackEvery = 256 * 1024;
     private volatile long readDelayNanos;
+    private volatile boolean paused;
     private final WebSocket ws;
     private final boolean manualFlow;
     private final StringBuilder text = new StringBuilder();
@@ -120,6 +121,12 @@ public final class WsTestClient implements AutoCloseable {
     }
 
     /** A slow reader: sleeps this long after every binary frame. */
+    /** Stops reading (as a client whose tab froze would) until {@code false}: the daemon's queue and the socket fill up. */
+    public WsTestClient pauseReading(boolean pause) {
+        this.paused = pause;
+        return this;
+    }
+
     public WsTestClient readDelay(Duration d) {
         this.readDelayNanos = d.toNanos();
         return this;
@@ -214,6 +221,9 @@ public final class WsTestClient implements AutoCloseable {
 
         @Override
         public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
+            while (paused) {
+                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
+            }
             byte[] b = new byte[data.remaining()];
             data.get(b);
             binary.writeBytes(b);

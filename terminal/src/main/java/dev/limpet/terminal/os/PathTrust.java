@@ -68,6 +68,35 @@ public final class PathTrust {
                 throw new NoSuchFileException(abs.toString(), null, "vanished right after it was created");
             }
         }
+        requireOurs(abs, a);
+        if (((Integer) a.get("mode") & 0777) != 0700) {
+            Files.setPosixFilePermissions(abs, PrivateFiles.DIR_0700);
+        }
+        return dir;
+    }
+
+    /**
+     * Checks, without creating or changing anything, that {@code dir} exists and is a directory
+     * of ours that nobody else could have filled: for a process that only reads what a daemon
+     * left there (a client reading the daemon's address and token).
+     *
+     * @throws NoSuchFileException when it does not exist
+     * @throws UnsafePathException when it, or a directory on the way, could be controlled by
+     *     another user
+     */
+    public Path existingPrivateDirectory(Path dir) throws IOException {
+        Path abs = dir.toAbsolutePath().normalize();
+        requireTrustedParents(abs);
+        Map<String, Object> a = attributesOrNull(abs);
+        if (a == null) {
+            throw new NoSuchFileException(abs.toString());
+        }
+        requireOurs(abs, a);
+        return dir;
+    }
+
+    /** A private directory: not a link, a directory, owned by this user, not writable by others. */
+    private void requireOurs(Path abs, Map<String, Object> a) throws UnsafePathException {
         if (isSymlink(a)) {
             throw new UnsafePathException(abs, abs + " is a symbolic link (to " + target(abs) + "); limpet does not follow a "
                     + "symlinked private directory: use the real path, or remove the link");
@@ -86,10 +115,6 @@ public final class PathTrust {
             throw new UnsafePathException(abs, abs + " is writable by other users (mode " + octal(mode) + "), so what it holds "
                     + "may have been planted; check its contents, then chmod 700 " + abs);
         }
-        if ((mode & 0777) != 0700) {
-            Files.setPosixFilePermissions(abs, PrivateFiles.DIR_0700);
-        }
-        return dir;
     }
 
     /**

@@ -96,6 +96,23 @@ class PathTrustTest {
     }
 
     @Test
+    void anExistingPrivateDirectoryIsCheckedWithoutBeingCreatedOrChanged() throws Exception {
+        assertThatThrownBy(() -> us.existingPrivateDirectory(tmp.resolve("missing"))).isInstanceOf(java.nio.file.NoSuchFileException.class);
+        assertThat(tmp.resolve("missing")).doesNotExist();
+        Path dir = Files.createDirectory(tmp.resolve("root"));
+        chmod(dir, "rwxr-x---");
+        us.existingPrivateDirectory(dir);
+        assertThat(mode(dir)).as("read-only check: left as it was").isEqualTo("rwxr-x---");
+        chmod(dir, "rwxrwxrwx");
+        assertThatThrownBy(() -> us.existingPrivateDirectory(dir)).isInstanceOf(UnsafePathException.class)
+                .hasMessageContaining("writable by other users");
+        Path link = Files.createSymbolicLink(tmp.resolve("link"), dir);
+        assertThatThrownBy(() -> us.existingPrivateDirectory(link)).isInstanceOf(UnsafePathException.class)
+                .hasMessageContaining("symbolic link");
+        assertThatThrownBy(() -> new PathTrust(STRANGER).existingPrivateDirectory(dir)).isInstanceOf(UnsafePathException.class);
+    }
+
+    @Test
     void aParentOthersMayWriteToWithoutTheStickyBitIsRefused() throws Exception {
         Path parent = Files.createDirectory(tmp.resolve("shared"));
         chmod(parent, "rwxrwxrwx");

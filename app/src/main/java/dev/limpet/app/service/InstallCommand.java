@@ -1,0 +1,109 @@
+package dev.limpet.app.service;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code limpet install [--prefix DIR]}: a {@code limpet} command on PATH. Copies this jar to
+ * {@code DIR/lib/limpet/limpet.jar} and writes {@code DIR/bin/limpet}, a launcher that starts the
+ * daemon with full JIT and verbs with fast start-up flags and the verbs' AOT cache (trained here
+ * on a verb run, and used only while it is newer than the jar).
+ */
+@Command(name = "install", description = "Put a `limpet` command on your PATH: DIR/bin/limpet and DIR/lib/limpet/limpet.jar (default DIR: ~/.local).")
+public final class InstallCommand implements Callable<Integer> {
+    @Option(names = "--prefix", paramLabel = "DIR", description = "Where to install (default: ~/.local).")
+    Path prefix = Path.of(System.getProperty("user.home"), ".local");
+
+    @Spec
+    CommandSpec spec;
+
+    Installation installation;
+
+    @Override
+    public Integer call() throws IOException, InterruptedException {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Installation from = installation != null ? installation : Installation.current();
+        if (!from.isJar()) {
+            err.println("limpet: install needs limpet run from its jar (it runs from " + from.jar() + ")");
+            return 1;
+        }
+        Path lib = Files.createDirectories(prefix.resolve("lib").resolve("limpet"));
+        Path bin = Files.createDirectories(prefix.resolve("bin"));
+        Path jar = lib.resolve("limpet.jar");
+        Path tmp = lib.resolve("limpet.jar.tmp");
+        Files.copy(from.jar(), tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Path aot = lib.resolve("limpet-cli.aot");
+        Files.deleteIfExists(aot);
+        Path launcher = bin.resolve("limpet");
+        Path launcherTmp = bin.resolve(".limpet.tmp");
+        Files.writeString(launcherTmp, launcher(from.java(), jar, aot), StandardCharsets.UTF_8);
+        Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        train(from.java(), jar, aot, lib);
+        out.println("installed " + launcher + " (jar: " + jar + ")");
+        String path = System.getenv("PATH");
+        if (path == null || !List.of(path.split(":")).contains(bin.toString())) {
+            out.println("add it to your PATH: export PATH=\"" + bin + ":$PATH\"");
+        }
+        out.println("run the daemon as a user service with: limpet service install");
+        return 0;
+    }
+
+    /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise. */
+    static String launcher(Path java, Path jar, Path aot) {
+        return """
+                #!/bin/sh
+                # Written by `limpet install`. The daemon is long-lived (full JIT); verbs start fast (C1, the AOT cache).
+                java=%s
+                jar=%s
+                aot=%s
+                if [ "${1:-}" = daemon ]; then
+                  exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
+                fi
+                if [ -f "$aot" ] && [ "$aot" -nt "$jar" ]; then
+                  exec "$java" %s -XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
+                fi
+                exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
+                """.formatted(shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
+                String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.CLIENT_JVM),
+                String.join(" ", Installation.CLIENT_JVM));
+    }
+
+    /** A training run of a verb writes the AOT cache (it finds no daemon in the scratch root and exits 1: the cache is written all the same). */
+    private static void train(Path java, Path jar, Path aot, Path lib) throws IOException, InterruptedException {
+        Path scratch = Files.createTempDirectory("limpet-train");
+        try {
+            List<String> cmd = new ArrayList<>(List.of(java.toString()));
+            cmd.addAll(Installation.CLIENT_JVM);
+            cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-jar", jar.toString(), "ls", "--data-root", scratch.resolve("root").toString()));
+            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!p.waitFor(120, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            }
+        } finally {
+            try (var files = Files.walk(scratch)) {
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            }
+        }
+    }
+
+    static String shellQuote(String s) {
+        return "'" + s.replace("'", "'\\''") + "'";
+    }
+}

@@ -1,0 +1,45 @@
+package dev.limpet.app.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ServiceFilesTest {
+    private static final List<String> COMMAND = List.of("/opt/jdk 25/bin/java", "--enable-native-access=ALL-UNNAMED", "-jar",
+            "/home/u/.local/lib/limpet/limpet.jar", "daemon");
+
+    @Test
+    void theSystemdUnitRestartsTheDaemonOnFailureAndNeverStopsTheSessionsWorkers() {
+        String unit = ServiceFiles.systemdUnit(COMMAND, List.of("LIMPET_HOME=/home/u/limpet data"));
+        assertThat(unit).contains("\nRestart=on-failure\n").contains("\nKillMode=process\n").contains("\nWantedBy=default.target\n")
+                .contains("ExecStart=\"/opt/jdk 25/bin/java\" --enable-native-access=ALL-UNNAMED -jar /home/u/.local/lib/limpet/limpet.jar daemon\n")
+                .contains("Environment=\"LIMPET_HOME=/home/u/limpet data\"\n");
+        assertThat(unit.lines().filter(l -> l.startsWith("KillMode=")).toList()).containsExactly("KillMode=process");
+    }
+
+    @Test
+    void systemdSpecifiersAndQuotesInPathsAreEscaped() {
+        assertThat(ServiceFiles.systemdQuote("/home/u/100%/x")).isEqualTo("/home/u/100%%/x");
+        assertThat(ServiceFiles.systemdQuote("a \"b\" $c")).isEqualTo("\"a \\\"b\\\" $$c\"");
+    }
+
+    @Test
+    void theLaunchdAgentKeepsTheDaemonAliveAndLeavesItsWorkersWhenItStops() {
+        String plist = ServiceFiles.launchdPlist(COMMAND, List.of("LIMPET_HOME=/Users/u/<limpet>"), Path.of("/Users/u/Library/Logs/limpet.log"));
+        assertThat(plist).contains("<key>Label</key><string>dev.limpet.daemon</string>")
+                .contains("<key>AbandonProcessGroup</key><true/>")
+                .contains("<dict><key>SuccessfulExit</key><false/></dict>")
+                .contains("<string>/opt/jdk 25/bin/java</string>")
+                .contains("<key>LIMPET_HOME</key><string>/Users/u/&lt;limpet&gt;</string>");
+    }
+
+    @Test
+    void theInstalledLauncherStartsTheDaemonWithFullJitAndVerbsWithTheirCacheOnlyWhileItIsFresh() {
+        String sh = InstallCommand.launcher(Path.of("/opt/jdk/bin/java"), Path.of("/p/lib/limpet/limpet.jar"), Path.of("/p/lib/limpet/limpet-cli.aot"));
+        assertThat(sh).startsWith("#!/bin/sh\n").contains("java='/opt/jdk/bin/java'").contains("[ \"$aot\" -nt \"$jar\" ]")
+                .contains("-XX:AOTCache=\"$aot\"");
+        assertThat(sh.lines().filter(l -> l.contains("exec") && l.contains("-XX:TieredStopAtLevel=1")).count()).isEqualTo(2);
+    }
+}

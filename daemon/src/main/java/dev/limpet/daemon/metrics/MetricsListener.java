@@ -1,0 +1,79 @@
+package dev.limpet.daemon.metrics;
+
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import java.io.IOException;
+import java.net.InetAddress;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code --metrics-listen [HOST:]PORT}: the daemon's metrics, and nothing else, on a port of their
+ * own without the token, for a scraper that cannot hold it (the Prometheus client's exporter). The
+ * host defaults to loopback; any other address is the operator's explicit choice and is logged
+ * as a warning (metrics name sessions by id and tell what they do).
+ */
+public final class MetricsListener implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsListener.class);
+    private static final MetricsListener OFF = new MetricsListener(null);
+
+    private final HTTPServer server;
+
+    private MetricsListener(HTTPServer server) {
+        this.server = server;
+    }
+
+    /** Starts the listener for {@code spec} ({@code null}: none). */
+    public static MetricsListener start(String spec, DaemonMetrics metrics) throws IOException {
+        if (spec == null || spec.isBlank()) {
+            return OFF;
+        }
+        Address a = Address.parse(spec);
+        InetAddress address = InetAddress.getByName(a.host());
+        if (!address.isLoopbackAddress()) {
+            LOG.warn("metrics are served without a token on {} (--metrics-listen): anyone who reaches it reads session ids and activity",
+                    a.host());
+        }
+        HTTPServer server = HTTPServer.builder().inetAddress(address).port(a.port()).registry(metrics.registry()).buildAndStart();
+        LOG.info("metrics without the token on http://{}:{}/metrics", a.host(), server.getPort());
+        return new MetricsListener(server);
+    }
+
+    /** The port it listens on, or -1 when off. */
+    public int port() {
+        return server == null ? -1 : server.getPort();
+    }
+
+    @Override
+    public void close() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    /** {@code PORT} or {@code HOST:PORT} ({@code [v6]:PORT}); the host defaults to 127.0.0.1. */
+    record Address(String host, int port) {
+        static Address parse(String spec) {
+            String s = spec.strip();
+            String host = "127.0.0.1";
+            String port = s;
+            int colon = s.lastIndexOf(':');
+            if (colon >= 0) {
+                host = s.substring(0, colon);
+                port = s.substring(colon + 1);
+                if (host.startsWith("[") && host.endsWith("]")) {
+                    host = host.substring(1, host.length() - 1);
+                }
+            }
+            int p;
+            try {
+                p = Integer.parseInt(port);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--metrics-listen wants PORT or HOST:PORT, not '" + spec + "'");
+            }
+            if (p < 0 || p > 65535 || host.isEmpty()) {
+                throw new IllegalArgumentException("--metrics-listen wants PORT or HOST:PORT with a port in 0..65535, not '" + spec + "'");
+            }
+            return new Address(host, p);
+        }
+    }
+}
