@@ -43,5 +43,7 @@ public record DataRoot(Path dir) {
     public Path database() { return dir.resolve("limpet.db"); }
     public Path daemonInfo() { return dir.resolve("daemon.json"); }
     public Path runtime() { return dir.resolve("runtime"); }
+    /** The tmux backend's private server: socket, generated config, checkpoint. */
+    public Path tmux() { return dir.resolve("tmux"); }
     public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
 }

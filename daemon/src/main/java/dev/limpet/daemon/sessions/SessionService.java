@@ -358,6 +358,25 @@ public final class SessionService implements BackendListener {
         broadcastList();
     }
 
+    /** The data plane lost the session (tmux server killed): it becomes recoverable, and people are told why. */
+    @Override
+    public void sessionLost(String sessionId, String reason) {
+        if (stopping) {
+            return;
+        }
+        try {
+            StoredSession s = store.find(sessionId).orElse(null);
+            if (s != null) {
+                store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
+        }
+        LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
+        events.warning("session_lost", "session " + sessionId + ": " + reason);
+        broadcastList();
+    }
+
     private void broadcastList() {
         try {
             events.sessionsChanged(list());
