@@ -240,33 +240,42 @@ class BackendContractTest {
     @EnumSource(Kind.class)
     void theProgramGetsItsEnvironmentAndWorkingDirectory(Kind kind) throws Exception {
         Backend b = backend(kind);
-        b.spawn(new SpawnSpec("env", List.of("/bin/sh", "-c", "echo cwd=$(pwd); env"), Map.of("PATH", System.getenv("PATH"), "LIMPET_PROBE", "seen-here"),
+        b.spawn(new SpawnSpec("env", List.of("/bin/sh", "-c", "echo cwd=$(pwd); env; echo env-done; sleep 30"), Map.of("PATH", System.getenv("PATH"), "LIMPET_PROBE", "seen-here"),
                 tmp, 80, 24));
         Collect out = new Collect();
         try (Attachment a = b.attach("env", -1, Long.MAX_VALUE, out)) {
             out.prime(a.info());
-            await().atMost(T).until(() -> exits.containsKey("env"));
+            await().atMost(T).until(() -> out.text().contains("env-done"));
         }
         assertThat(out.text()).contains("LIMPET_PROBE=seen-here").contains("cwd=" + tmp.toRealPath()).doesNotContain("TMUX=");
     }
 
     @ParameterizedTest
     @EnumSource(value = Kind.class, names = {"WORKER", "TMUX"})
-    void aNewBackendRecoversLiveSessionsWithTheSamePid(Kind kind) throws Exception {
+    void aNewBackendRecoversLiveSessionsWithTheSamePidAndResumesTheStreamExactlyWhereAClientStopped(Kind kind) throws Exception {
         Backend first = backend(kind);
-        RuntimeInfo r = first.spawn(spec("stay", TestPrograms.command(Counter.class, "0", "50")));
+        RuntimeInfo r = first.spawn(spec("stay", TestPrograms.command(Counter.class, "0", "20")));
+        Collect before = new Collect();
+        Attachment a = first.attach("stay", -1, Long.MAX_VALUE, before);
+        before.prime(a.info());
+        await().atMost(T).until(() -> before.text().contains("line 5\r\n"));
+        a.close();
         first.shutdown();
-        Thread.sleep(200);
+        long since = before.end;
         assertThat(Posix.isAlive(r.pid())).isTrue();
+
         Backend second = backend(kind);
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::pid).containsExactly(r.pid());
         assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
-        Collect out = new Collect();
-        try (Attachment a = second.attach("stay", -1, Long.MAX_VALUE, out)) {
-            out.prime(a.info());
-            await().atMost(T).until(() -> out.text().matches("(?s).*line \\d+\r\n.*"));
+        Collect after = new Collect();
+        try (Attachment b = second.attach("stay", since, Long.MAX_VALUE, after)) {
+            assertThat(b.info().replayFrom()).isEqualTo(since);
+            assertThat(b.info().truncated()).isFalse();
+            after.prime(b.info());
+            await().atMost(T).until(() -> after.end > since + 60 && after.text().matches("(?s).*line \\d+\r\n.*"));
         }
-        assertThat(out.error).isNull();
+        assertThat(before.error).isNull();
+        assertThat(after.error).isNull();
     }
 }

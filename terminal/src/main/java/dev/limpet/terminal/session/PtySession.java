@@ -109,9 +109,18 @@ public final class PtySession {
      * before the exit has been read (or a short wait when a background process keeps the tty open).
      */
     public PtySession(String id, PtyProcess pty, int logCapacity, ScreenFeed screen, Consumer<ExitStatus> onExit) {
+        this(id, pty, new OutputLog(logCapacity), screen, onExit);
+    }
+
+    /**
+     * As {@link #PtySession(String, PtyProcess, int, ScreenFeed, Consumer)} on a given log: one that
+     * {@link OutputLog#continuing continues} a stream (a tmux session re-adopted by a new daemon),
+     * so offsets go on where its clients left off.
+     */
+    public PtySession(String id, PtyProcess pty, OutputLog log, ScreenFeed screen, Consumer<ExitStatus> onExit) {
         this.id = id;
         this.pty = pty;
-        this.log = new OutputLog(logCapacity);
+        this.log = log;
         this.screen = screen;
         this.feeder = new ScreenFeeder(id, log, screen, this::gatesChanged);
         // The model may lag the log by at most the ring: beyond that it would lose bytes.

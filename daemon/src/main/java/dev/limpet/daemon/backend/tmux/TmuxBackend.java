@@ -15,6 +15,7 @@ import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.terminal.output.OutputLog;
 import dev.limpet.terminal.pty.ExecutableResolver;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
@@ -61,7 +62,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     private volatile boolean stopping;
 
     /** One session the backend holds. */
-    private record Held(String sessionId, PtySession session, TmuxPane pane, SessionHealth health, Checkpoint.Entry entry) {}
+    private record Held(String sessionId, PtySession session, TmuxPane pane, SessionHealth health, Checkpoint.Entry entry, StreamTail tail) {}
 
     private TmuxBackend(TmuxServer server, TmuxVersion version, TmuxSettings settings) {
         this.server = server;
@@ -164,23 +165,71 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         }
     }
 
-    /** Starts a control client on a tmux session and a PtySession on it; {@code repaint} draws tmux's screen first. */
-    private Held adopt(String sessionId, TmuxServer.PaneFacts facts, int cols, int rows, Checkpoint.Entry entry, boolean repaint)
+    /**
+     * Starts a control client on a tmux session and a PtySession on it. A re-adopted session
+     * ({@code readopt}) continues its stream from its tail file, then gets a repaint of tmux's
+     * screen (what the program drew while no daemon watched).
+     */
+    private Held adopt(String sessionId, TmuxServer.PaneFacts facts, int cols, int rows, Checkpoint.Entry entry, boolean readopt)
             throws IOException {
-        TmuxPane pane = new TmuxPane(facts.tmuxName(), facts.paneId(), facts.pid(), cols, rows);
-        ControlClient client = new ControlClient(facts.tmuxName(), server.control(facts.tmuxName()), pane);
+        String name = facts.tmuxName();
+        StreamTail.Held kept = readopt ? StreamTail.read(StreamTail.fileFor(streams(), name), settings.ringBytes())
+                .orElse(NOTHING_KEPT) : NOTHING_KEPT;
+        StreamTail tail = StreamTail.create(streams(), name, settings.ringBytes(), kept);
+        TmuxPane pane = new TmuxPane(name, facts.paneId(), facts.pid(), cols, rows);
+        ControlClient client = new ControlClient(name, server.control(name), pane);
         pane.connect(client, (int) Math.max(1, settings.pauseAfter().toSeconds()));
-        if (repaint) {
-            pane.repaintNow();
-        }
         SessionHealth health = new SessionHealth(settings.clock());
         transition(sessionId, health, SessionHealth.Event.VERIFY);
         transition(sessionId, health, SessionHealth.Event.FOUND);
-        PtySession session = new PtySession(sessionId, pane, settings.ringBytes(), new VtScreen(cols, rows),
-                status -> ended(sessionId, status));
-        Held held = new Held(sessionId, session, pane, health, entry);
+        OutputLog log = kept == NOTHING_KEPT ? new OutputLog(settings.ringBytes())
+                : OutputLog.continuing(settings.ringBytes(), kept.start(), kept.bytes());
+        PtySession session = new PtySession(sessionId, pane, log,
+                new VtScreen(cols, rows), status -> ended(sessionId, status));
+        // The tail file is the first to see every chunk, under the session's lock: no client can
+        // hold a byte the file does not.
+        session.attach(kept.end(), Long.MAX_VALUE, new TailWriter(sessionId, tail), r -> {
+            if (r.data().length > 0) {
+                new TailWriter(sessionId, tail).onOutput(OutputChunk.of(r.data(), r.endOffset()));
+            }
+        });
+        Held held = new Held(sessionId, session, pane, health, entry, tail);
         sessions.put(sessionId, held);
+        if (readopt) {
+            pane.repaintNow();
+        }
         return held;
+    }
+
+    private static final StreamTail.Held NOTHING_KEPT = new StreamTail.Held(0, new byte[0]);
+
+    private Path streams() {
+        return server.dir().resolve("streams");
+    }
+
+    /** Writes a session's chunks to its tail file; on a write failure, says so once and stops (the stream itself goes on). */
+    private static final class TailWriter implements PtySession.Listener {
+        private final String sessionId;
+        private final StreamTail tail;
+
+        TailWriter(String sessionId, StreamTail tail) {
+            this.sessionId = sessionId;
+            this.tail = tail;
+        }
+
+        @Override
+        public void onOutput(OutputChunk chunk) {
+            try {
+                tail.append(chunk.endOffset(), chunk.view());
+            } catch (IOException e) {
+                LOG.warn("session {}: cannot keep its output on disk ({}); a daemon restart will resume its clients with a snapshot",
+                        sessionId, e.getMessage());
+                tail.close();
+            }
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {}
     }
 
     /** The PtySession's program ended, or its control client did (server killed): tell the daemon which. */
@@ -196,6 +245,8 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             LOG.warn("session {}: {}", sessionId, reason);
             sessions.remove(sessionId);
             h.session().close();
+            h.tail().close();
+            StreamTail.delete(streams(), h.pane().tmuxName());
             saveCheckpoint();
             listener.sessionLost(sessionId, reason);
             return;
@@ -274,7 +325,9 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             throw BackendException.notFound(sessionId);
         }
         h.session().close();
+        h.tail().close();
         killQuietly(h.pane().tmuxName());
+        StreamTail.delete(streams(), h.pane().tmuxName());
         saveCheckpoint();
     }
 
@@ -389,6 +442,8 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
                         : "the private tmux server is gone";
                 if (sessions.remove(h.sessionId()) != null) {
                     h.session().close();
+                    h.tail().close();
+                    StreamTail.delete(streams(), h.pane().tmuxName());
                     listener.sessionLost(h.sessionId(), reason + "; the session is recoverable");
                 }
             }
@@ -436,6 +491,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         for (Held h : sessions.values()) {
             h.pane().close();
             h.session().close();
+            h.tail().close();
         }
         sessions.clear();
     }

@@ -203,8 +203,10 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
             // program yet. Its words on the dead pane come with the reap.
             command("capture-pane -p -t " + target, c -> {
                 ExitStatus seen = deadStatus(c.lines());
-                LOG.debug("tmux {}: dead pane without a status; its words: {} ({})", tmuxName, seen,
-                        c.lines().stream().filter(l -> !l.isBlank()).toList());
+                if (seen == null) {
+                    seen = ZombieStatus.of(pid);
+                }
+                LOG.debug("tmux {}: dead pane without a status: {}", tmuxName, seen);
                 if (seen != null) {
                     completeExit(seen);
                 } else if (++deadPolls >= MAX_DEAD_POLLS) {

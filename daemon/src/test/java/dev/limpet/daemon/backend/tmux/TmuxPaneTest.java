@@ -24,4 +24,13 @@ class TmuxPaneTest {
                 + "\u001b[1;1H\u001b[31mred\u001b[39m\u001b[0m\u001b[2;1H\u001b[0m\u001b[3;1Hlast\u001b[0m\u001b[3;5H");
         assertThat(new String(TmuxPane.repaint(List.of(), 0, 0, true), StandardCharsets.UTF_8)).startsWith("\u001b[?1049h");
     }
+
+    @org.junit.jupiter.api.Test
+    void aZombiesExitStatusIsReadFromProcStat() {
+        String rest = " 0".repeat(45);
+        assertThat(ZombieStatus.parse("4242 (java (x)) Z 1 2 3" + rest + " 768")).isEqualTo(ExitStatus.exited(3));
+        assertThat(ZombieStatus.parse("4242 (sh) Z 1 2 3" + rest + " 9")).isEqualTo(ExitStatus.killedBy(9));
+        assertThat(ZombieStatus.parse("4242 (sh) S 1 2 3" + rest + " 0")).isNull();
+        assertThat(ZombieStatus.parse("garbage")).isNull();
+    }
 }
