@@ -40,6 +40,12 @@ final class BackendSelection {
      *     socket directory) could be controlled by another user: that stops the daemon
      */
     static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId) throws UnsafePathException {
+        return select(config, root, daemonInstanceId, TmuxSettings.defaults(config.ringBytes()));
+    }
+
+    /** As {@link #select(DaemonConfig, DataRoot, String)} with the tmux backend's settings given (tests: another tmux). */
+    static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId, TmuxSettings tmuxSettings)
+            throws UnsafePathException {
         String requested = config.backend();
         if (requested == null || requested.isBlank()) {
             requested = System.getenv("LIMPET_PTY_BACKEND");
@@ -73,7 +79,7 @@ final class BackendSelection {
             }
         } else if (requested.equals("tmux")) {
             try {
-                TmuxBackend tmux = TmuxBackend.open(root.tmux(), TmuxSettings.defaults(config.ringBytes()));
+                TmuxBackend tmux = TmuxBackend.open(root.tmux(), tmuxSettings);
                 return new BackendSelection(tmux, List.of());
             } catch (TmuxUnavailableException e) {
                 String why = "the tmux backend cannot run: " + e.getMessage();

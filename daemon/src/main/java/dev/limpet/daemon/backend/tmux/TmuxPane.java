@@ -116,6 +116,13 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         }
     }
 
+    /** True while tmux holds this pane's output back from the daemon. */
+    boolean isPaused() {
+        synchronized (lock) {
+            return paused;
+        }
+    }
+
     long droppedBytes() {
         synchronized (lock) {
             return droppedBytes;
@@ -141,7 +148,12 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
             lock.notifyAll();
             if (queued >= HIGH_WATER && !pauseAsked && !paused) {
                 pauseAsked = true;
-                command("refresh-client -A '" + paneId + ":pause'");
+                // tmux answers a pause it was asked for without a %pause: the reply is the sign.
+                command("refresh-client -A '" + paneId + ":pause'", r -> {
+                    if (r.ok()) {
+                        paused();
+                    }
+                });
             }
         }
     }
@@ -149,6 +161,9 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     @Override
     public void paused() {
         synchronized (lock) {
+            if (paused) {
+                return;
+            }
             paused = true;
             needsRepaint = true;
             pauses++;
@@ -332,7 +347,8 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
                 queued += repaint.length;
                 needsRepaint = false;
                 repainting = false;
-                LOG.info("tmux {}: output resumed after a pause; {} bytes left out so far, screen repainted", tmuxName, droppedBytes);
+                LOG.info("tmux {}: screen repainted from tmux (output resumed after a pause, or the session was re-adopted)",
+                        tmuxName);
                 lock.notifyAll();
             }
         });
