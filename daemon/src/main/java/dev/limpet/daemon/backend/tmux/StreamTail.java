@@ -77,7 +77,8 @@ final class StreamTail implements AutoCloseable {
         PrivateFiles.directory(streamsDir);
         Path file = fileFor(streamsDir, tmuxName);
         write(file, held.start(), held.bytes());
-        FileChannel ch = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
         return new StreamTail(file, keep, ch, held.start(), held.end());
     }
 
@@ -93,8 +94,9 @@ final class StreamTail implements AutoCloseable {
         if (chunkStart != end) {
             throw new IOException("stream tail " + file + " ends at " + end + ", a chunk starts at " + chunkStart);
         }
+        long pos = HEADER + (end - start);
         while (b.hasRemaining()) {
-            channel.write(b);
+            pos += channel.write(b, pos);
         }
         end = chunkEnd;
         if (end - start > 2L * keep) {
@@ -113,7 +115,8 @@ final class StreamTail implements AutoCloseable {
         }
         channel.close();
         write(file, end - n, last.array());
-        channel = FileChannel.open(file, StandardOpenOption.WRITE, StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+        channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                java.nio.file.LinkOption.NOFOLLOW_LINKS);
         start = end - n;
     }
 

@@ -221,7 +221,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         public void onOutput(OutputChunk chunk) {
             try {
                 tail.append(chunk.endOffset(), chunk.view());
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
                 LOG.warn("session {}: cannot keep its output on disk ({}); a daemon restart will resume its clients with a snapshot",
                         sessionId, e.getMessage());
                 tail.close();

@@ -93,7 +93,7 @@ final class TmuxServer {
     /** Starts the server with the config, or loads the config into the one already running. */
     void ensureRunning() throws TmuxUnavailableException {
         try {
-            TmuxRunner.Result start = tmux.run(base("-f", config.toString(), "start-server"));
+            TmuxRunner.Result start = tmux.run(base("start-server"));
             if (!start.ok()) {
                 throw new TmuxUnavailableException("the private tmux server on " + socket + " does not start: " + start.why());
             }
@@ -221,8 +221,13 @@ final class TmuxServer {
         tmux.run(base("kill-server"));
     }
 
+    /**
+     * {@code -S <socket> -f <config>} and {@code args}: the config goes with every command, so a
+     * command that has to start the server (a spawn after someone killed it) starts it with
+     * limpet's config, never with tmux's defaults or the user's file.
+     */
     private List<String> base(String... args) {
-        List<String> l = new ArrayList<>(List.of("-S", socket.toString()));
+        List<String> l = new ArrayList<>(List.of("-S", socket.toString(), "-f", config.toString()));
         l.addAll(List.of(args));
         return l;
     }

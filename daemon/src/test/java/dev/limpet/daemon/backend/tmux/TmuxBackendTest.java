@@ -142,7 +142,39 @@ class TmuxBackendTest {
     }
 
     @Test
-    void killingTheTmuxServerMakesEverySessionLostNotExited() throws Exception {
+    void aLosslessClientThatAcknowledgesAsItReadsGetsAFloodToItsEnd() throws Exception {
+        TmuxBackend b = backend(TmuxSettings.defaults(1 << 20));
+        long bytes = 20_000_000;
+        b.spawn(spec("s-lossless", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes))));
+        Collect out = new Collect();
+        long window = 4 << 20;
+        try (Attachment a = b.attach("s-lossless", -1, window, out)) {
+            out.prime(a.info());
+            Thread acker = Thread.ofPlatform().start(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    a.grant(out.end + window);
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                }
+            });
+            try {
+                await().atMost(T).until(() -> b.captureText("s-lossless").contains(dev.limpet.testkit.GatedFlood.READY));
+                b.input("s-lossless", new byte[] {'g'});
+                await().atMost(Duration.ofSeconds(60)).until(() -> exits.containsKey("s-lossless"));
+                await().atMost(T).until(() -> out.end == b.list().getFirst().endOffset());
+            } finally {
+                acker.interrupt();
+            }
+        }
+        assertThat(out.error).isNull();
+        assertThat(exits.get("s-lossless")).isEqualTo(ExitStatus.exited(0));
+    }
+
+    @Test
+    void killingTheTmuxServerMakesEverySessionLostNotExitedAndTheNextSpawnStartsAServerWithLimpetsConfig() throws Exception {
         TmuxBackend b = backend();
         RuntimeInfo one = b.spawn(spec("s-one", TestPrograms.command(Counter.class, "0", "100")));
         b.spawn(spec("s-two", TestPrograms.command(Counter.class, "0", "100")));
@@ -153,6 +185,11 @@ class TmuxBackendTest {
         assertThat(exits).isEmpty();
         assertThat(b.list()).isEmpty();
         await().atMost(T).until(() -> !Posix.isAlive(one.pid()));
+
+        // The next spawn starts a new server, with limpet's config.
+        assertThat(b.spawn(spec("s-again", TestPrograms.command(Counter.class, "0", "100"))).running()).isTrue();
+        assertThat(tmux("show-options", "-g", "status")).contains("status off");
+        b.remove("s-again");
 
         // The next start finds no server: nothing to re-adopt, the server comes back for new sessions.
         b.shutdown();
