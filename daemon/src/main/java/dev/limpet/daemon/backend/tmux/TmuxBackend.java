@@ -177,6 +177,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
                 .orElse(NOTHING_KEPT) : NOTHING_KEPT;
         StreamTail tail = StreamTail.create(streams(), name, settings.ringBytes(), kept);
         TmuxPane pane = new TmuxPane(name, facts.paneId(), facts.pid(), cols, rows);
+        pane.watchLink((p, reason) -> relink(sessionId, p, reason));
         ControlClient client = new ControlClient(name, server.control(name), pane);
         pane.connect(client, (int) Math.max(1, settings.pauseAfter().toSeconds()));
         SessionHealth health = new SessionHealth(settings.clock());
@@ -230,6 +231,36 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
 
         @Override
         public void onExit(ExitStatus status) {}
+    }
+
+    /**
+     * A session's control client ended without the program's exit: if tmux still holds the session
+     * (someone detached limpet's client), attach a new one ({@code dead → recovering → alive});
+     * otherwise (server or session killed) the pane is given up and the session reported lost.
+     */
+    private void relink(String sessionId, TmuxPane pane, String reason) {
+        Held h = sessions.get(sessionId);
+        if (h == null || stopping) {
+            pane.giveUp(reason);
+            return;
+        }
+        transition(sessionId, h.health(), SessionHealth.Event.LOST);
+        transition(sessionId, h.health(), SessionHealth.Event.RECOVER);
+        try {
+            TmuxServer.PaneFacts p = server.list().sessions().get(pane.tmuxName());
+            if (p != null && p.pid() == pane.pid()) {
+                pane.reconnect(new ControlClient(pane.tmuxName(), server.control(pane.tmuxName()), pane),
+                        (int) Math.max(1, settings.pauseAfter().toSeconds()));
+                transition(sessionId, h.health(), SessionHealth.Event.FOUND);
+                LOG.info("session {}: tmux session {} re-attached after its control client ended ({})", sessionId, pane.tmuxName(), reason);
+                return;
+            }
+            transition(sessionId, h.health(), SessionHealth.Event.ABSENT);
+        } catch (IOException | RuntimeException e) {
+            transition(sessionId, h.health(), SessionHealth.Event.ERROR);
+            LOG.warn("session {}: cannot re-attach tmux session {}: {}", sessionId, pane.tmuxName(), e.getMessage());
+        }
+        pane.giveUp(reason);
     }
 
     /** The PtySession's program ended, or its control client did (server killed): tell the daemon which. */

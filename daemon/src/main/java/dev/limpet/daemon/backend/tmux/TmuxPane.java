@@ -51,6 +51,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     private final Object writeLock = new Object();
     private final CompletableFuture<ExitStatus> exit = new CompletableFuture<>();
     private volatile ControlClient client;
+    private volatile LinkWatcher watcher;
     private volatile int cols;
     private volatile int rows;
     private int headPos;
@@ -251,15 +252,55 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         return null;
     }
 
+    /**
+     * Decides what happens when a pane's control client ends while the program's exit has not been
+     * seen: get the pane a new client ({@link #reconnect}) or give it up ({@link #giveUp}).
+     */
+    interface LinkWatcher {
+        void linkLost(TmuxPane pane, String reason);
+    }
+
+    void watchLink(LinkWatcher watcher) {
+        this.watcher = watcher;
+    }
+
     @Override
     public void ended(String reason) {
         endReason = reason;
-        ended = true;
-        if (!closed && !exit.isDone()) {
-            LOG.warn("tmux {}: control client ended ({}) before the program's exit was seen", tmuxName, reason);
+        if (closed || exit.isDone()) {
+            giveUp(reason);
+            return;
         }
+        LOG.warn("tmux {}: control client ended ({}) before the program's exit was seen", tmuxName, reason);
+        LinkWatcher w = watcher;
+        if (w == null) {
+            giveUp(reason);
+        } else {
+            w.linkLost(this, reason);
+        }
+    }
+
+    /** The pane is gone for good (its server or session was killed): readers see the end. */
+    void giveUp(String reason) {
+        endReason = reason;
+        ended = true;
         exit.complete(new ExitStatus(-1, 0));
         wakeReaders();
+    }
+
+    /**
+     * The tmux session still holds the pane but the control client ended (detached by hand, or it
+     * died): carry on with a new client and repaint, the stream going on at the same offsets.
+     */
+    void reconnect(ControlClient c, int pauseAfterSeconds) throws IOException {
+        synchronized (lock) {
+            paused = false;
+            pauseAsked = false;
+            repainting = false;
+            exitPollPending = false;
+        }
+        connect(c, pauseAfterSeconds);
+        repaintNow();
     }
 
     // ---- PtyProcess ----

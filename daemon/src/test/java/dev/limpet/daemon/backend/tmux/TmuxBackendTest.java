@@ -200,6 +200,28 @@ class TmuxBackendTest {
     }
 
     @Test
+    void aControlClientDetachedByHandIsReplacedAndTheStreamGoesOnAtTheSameOffsets() throws Exception {
+        TmuxBackend b = backend();
+        RuntimeInfo r = b.spawn(spec("s-detach", TestPrograms.command(Counter.class, "0", "20")));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("s-detach", -1, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.end > 40);
+            tmux("detach-client", "-s", "=" + TmuxIds.forSession("s-detach"));
+            long detachedAt = out.end;
+            await().atMost(T).until(() -> out.end > detachedAt + 200);
+        }
+        assertThat(out.error).isNull();
+        assertThat(lost).isEmpty();
+        assertThat(exits).isEmpty();
+        assertThat(b.health("s-detach")).hasValue(SessionHealth.State.ALIVE);
+        assertThat(b.list()).singleElement().satisfies(x -> {
+            assertThat(x.running()).isTrue();
+            assertThat(x.pid()).isEqualTo(r.pid());
+        });
+    }
+
+    @Test
     void aHealthTickMarksASessionKilledBehindLimpetsBackAsLost() throws Exception {
         TmuxBackend b = backend();
         b.spawn(spec("s-tick", TestPrograms.command(Counter.class, "0", "100")));
