@@ -143,18 +143,26 @@ class TmuxBackendTest {
 
     @Test
     void aLosslessClientThatAcknowledgesAsItReadsGetsAFloodToItsEnd() throws Exception {
-        TmuxBackend b = backend(TmuxSettings.defaults(1 << 20));
+        losslessFlood(TmuxSettings.defaults(1 << 20), 4 << 20, 5);
+    }
+
+    @Test
+    void aSlowLosslessClientWhoseFloodIsPausedStillSeesTheEndAndTheExit() throws Exception {
+        losslessFlood(TmuxSettings.defaults(1 << 20).withPauseAfter(Duration.ofSeconds(1)), 1 << 20, 1500);
+    }
+
+    void losslessFlood(TmuxSettings settings, long window, long ackEveryMillis) throws Exception {
+        TmuxBackend b = backend(settings);
         long bytes = 20_000_000;
         b.spawn(spec("s-lossless", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes))));
         Collect out = new Collect();
-        long window = 4 << 20;
         try (Attachment a = b.attach("s-lossless", -1, window, out)) {
             out.prime(a.info());
             Thread acker = Thread.ofPlatform().start(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
                     a.grant(out.end + window);
                     try {
-                        Thread.sleep(5);
+                        Thread.sleep(ackEveryMillis);
                     } catch (InterruptedException e) {
                         return;
                     }
