@@ -184,6 +184,10 @@ final class TmuxServer {
             if (isServerDown(r)) {
                 return Listing.serverDown();
             }
+            if (r.why().contains("no current target") || r.why().contains("no sessions")) {
+                // A running server that holds no session at all.
+                return new Listing(true, Map.of());
+            }
             throw new IOException("tmux list-panes failed: " + r.why());
         }
         Map<String, PaneFacts> sessions = new HashMap<>();

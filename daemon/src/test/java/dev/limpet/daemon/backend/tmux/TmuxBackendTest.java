@@ -109,6 +109,14 @@ class TmuxBackendTest {
     }
 
     @Test
+    void aFirstStartOnAnEmptyServerRecoversNothingWithoutAWarning() throws Exception {
+        RecoveryReport report = backend().recover();
+        assertThat(report.recovered()).isEmpty();
+        assertThat(report.warnings()).isEmpty();
+        assertThat(report.failed()).isZero();
+    }
+
+    @Test
     void aFloodAgainstAStalledReaderIsPausedByTmuxAndMemoryStaysBounded() throws Exception {
         TmuxBackend b = backend(TmuxSettings.defaults(1 << 20).withPauseAfter(Duration.ofSeconds(1)));
         b.spawn(spec("s-flood", TestPrograms.command(Flood.class, Long.toString(400L << 20))));
