@@ -1,6 +1,5 @@
 package dev.limpet.daemon.backend.tmux;
 
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -80,17 +79,18 @@ final class ControlLines {
     }
 
     static byte[] unescape(byte[] line, int from, int to) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(to - from);
+        byte[] out = new byte[to - from];
+        int n = 0;
         for (int i = from; i < to; i++) {
             byte b = line[i];
             if (b == '\\' && i + 4 <= to && isOctal(line, i + 1, i + 4)) {
-                out.write(((line[i + 1] - '0') << 6) | ((line[i + 2] - '0') << 3) | (line[i + 3] - '0'));
+                out[n++] = (byte) (((line[i + 1] - '0') << 6) | ((line[i + 2] - '0') << 3) | (line[i + 3] - '0'));
                 i += 3;
             } else {
-                out.write(b);
+                out[n++] = b;
             }
         }
-        return out.toByteArray();
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
     }
 
     private static boolean isOctal(byte[] line, int from, int to) {
