@@ -40,6 +40,8 @@ final class ControlClient implements AutoCloseable {
     private final Events events;
     private final ArrayDeque<Consumer<ControlEvent.Reply>> pending = new ArrayDeque<>();
     private final Object writeLock = new Object();
+    /** Lines for tmux, in order; an empty array ends the writer. */
+    private final java.util.concurrent.LinkedBlockingQueue<byte[]> outbox = new java.util.concurrent.LinkedBlockingQueue<>();
     private volatile boolean ended;
 
     ControlClient(String name, Process process, Events events) {
@@ -48,9 +50,15 @@ final class ControlClient implements AutoCloseable {
         this.stdin = process.getOutputStream();
         this.events = events;
         Thread.ofPlatform().daemon().name("tmux-control-" + name).start(this::readLoop);
+        Thread.ofPlatform().daemon().name("tmux-write-" + name).start(this::writeLoop);
     }
 
-    /** Sends one command line; {@code onReply} runs on the reader thread, in order, when tmux answers. */
+    /**
+     * Queues one command line; {@code onReply} runs on the reader thread, in order, when tmux
+     * answers. Never blocks: a writer thread of its own sends the lines, so a caller holding a
+     * lock (the pane's, on the reader thread) can never wait on tmux reading its input while tmux
+     * waits on us reading its output.
+     */
     void command(String line, Consumer<ControlEvent.Reply> onReply) throws IOException {
         if (line.indexOf('\n') >= 0) {
             throw new IllegalArgumentException("a control command is one line");
@@ -63,8 +71,31 @@ final class ControlClient implements AutoCloseable {
             synchronized (pending) {
                 pending.addLast(onReply);
             }
-            stdin.write(bytes);
-            stdin.flush();
+            outbox.add(bytes);
+        }
+    }
+
+    private void writeLoop() {
+        try {
+            while (true) {
+                byte[] first = outbox.take();
+                if (first.length == 0) {
+                    return;
+                }
+                stdin.write(first);
+                for (byte[] more = outbox.poll(); more != null; more = outbox.poll()) {
+                    if (more.length == 0) {
+                        stdin.flush();
+                        return;
+                    }
+                    stdin.write(more);
+                }
+                stdin.flush();
+            }
+        } catch (IOException e) {
+            LOG.debug("tmux {}: writing to the control client failed: {}", name, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -160,6 +191,7 @@ final class ControlClient implements AutoCloseable {
                 return;
             }
             ended = true;
+            outbox.add(new byte[0]);
         }
         try {
             stdin.close();
@@ -177,6 +209,7 @@ final class ControlClient implements AutoCloseable {
             if (ended) {
                 return;
             }
+            outbox.add(new byte[0]);
             try {
                 stdin.close();
             } catch (IOException ignored) {
