@@ -285,10 +285,15 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         listener.sessionExited(sessionId, status);
     }
 
+    /**
+     * Attaches without credit ({@link AttachInfo#credit()} false, the {@code window} ignored): tmux
+     * reads the program's output whatever the daemon does, so no client can make the program wait;
+     * the gateway serves a lossless request live and says so in {@code attach_result}.
+     */
     @Override
     public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {
         Held h = held(sessionId);
-        PtySession.Subscription sub = h.session().attach(since, window, new PtySession.Listener() {
+        PtySession.Subscription sub = h.session().attach(since, Long.MAX_VALUE, new PtySession.Listener() {
             @Override
             public void onOutput(OutputChunk chunk) {
                 outputListener.onOutput(chunk);
@@ -300,7 +305,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             }
         }, r -> { });
         PtySession.Replay r = sub.replay();
-        AttachInfo info = new AttachInfo(runtime(h), r.replayFrom(), r.data(), r.truncated(), r.snapshot(), true);
+        AttachInfo info = new AttachInfo(runtime(h), r.replayFrom(), r.data(), r.truncated(), r.snapshot(), false);
         return new Attachment() {
             @Override
             public AttachInfo info() {
@@ -309,7 +314,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
 
             @Override
             public void grant(long limit) {
-                sub.grant(limit);
+                // no credit: see attach
             }
 
             @Override
