@@ -9,7 +9,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Optional;
 
 /**
  * The last bytes of one tmux session's output stream on disk ({@code streams/<tmux name>.tail}):
@@ -47,29 +46,43 @@ final class StreamTail implements AutoCloseable {
         return streamsDir.resolve(TmuxIds.requireValid(tmuxName) + ".tail");
     }
 
+    /** A tail file opened to go on with, and the bytes it held (at most the ring's worth). */
+    record Opened(StreamTail tail, Held held) {}
+
     /**
-     * Reads a tail file (ours, not a link); empty when there is none or it cannot be read (the
-     * stream then starts again at 0 and clients get a snapshot).
+     * Goes on with a session's tail file (ours, not a link, with a readable header) as it is, no
+     * rewrite; a missing or unreadable one is started afresh (the stream then starts again at 0
+     * and clients get a snapshot).
      */
-    static Optional<Held> read(Path file, int keep) {
+    static Opened reopen(Path streamsDir, String tmuxName, int keep) throws IOException {
+        PrivateFiles.directory(streamsDir);
+        Path file = fileFor(streamsDir, tmuxName);
         try {
-            if (!new PathTrust(Posix.getuid()).ownFileIfPresent(file)) {
-                return Optional.empty();
+            if (new PathTrust(Posix.getuid()).ownFileIfPresent(file)) {
+                FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
+                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                long size = ch.size();
+                ByteBuffer header = ByteBuffer.allocate(HEADER);
+                while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
+                    // reads the 8-byte start offset
+                }
+                long fileStart = header.hasRemaining() ? -1 : header.flip().getLong();
+                if (fileStart >= 0) {
+                    long end = fileStart + size - HEADER;
+                    int n = (int) Math.min(keep, size - HEADER);
+                    ByteBuffer last = ByteBuffer.allocate(n);
+                    while (last.hasRemaining() && ch.read(last, size - n + last.position()) > 0) {
+                        // reads the last n bytes
+                    }
+                    return new Opened(new StreamTail(file, keep, ch, fileStart, end), new Held(end - n, last.array()));
+                }
+                ch.close();
             }
-            byte[] all = Files.readAllBytes(file);
-            if (all.length < HEADER) {
-                return Optional.empty();
-            }
-            long start = ByteBuffer.wrap(all, 0, HEADER).getLong();
-            if (start < 0) {
-                return Optional.empty();
-            }
-            int from = Math.max(HEADER, all.length - keep);
-            byte[] bytes = java.util.Arrays.copyOfRange(all, from, all.length);
-            return Optional.of(new Held(start + (from - HEADER), bytes));
         } catch (IOException e) {
-            return Optional.empty();
+            // an unreadable tail is started afresh below
         }
+        Held nothing = new Held(0, new byte[0]);
+        return new Opened(create(streamsDir, tmuxName, keep, nothing), nothing);
     }
 
     /** Starts a tail file holding {@code held} (a new stream: start 0, nothing held). */

@@ -50,6 +50,8 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     public static final String TMUX_CHECKPOINT = "tmux_checkpoint";
     /** How often each running pane is asked whether its program ended (one control-mode command each). */
     static final long EXIT_POLL_MILLIS = 250;
+    /** Sessions re-adopted at once at start-up. */
+    static final int RECOVERY_PARALLELISM = 4;
 
     private final TmuxServer server;
     private final TmuxVersion version;
@@ -154,7 +156,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             Held held;
             try {
                 held = adopt(spec.sessionId(), pane, spec.cols(), spec.rows(), entry, false);
-                server.releaseStart(tmuxName);
+                server.releaseStart(List.of(tmuxName));
             } catch (IOException e) {
                 killQuietly(tmuxName);
                 throw new BackendException(ErrorCode.SPAWN_FAILED, "cannot attach to tmux session " + tmuxName + ": " + e.getMessage(), e);
@@ -173,9 +175,10 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     private Held adopt(String sessionId, TmuxServer.PaneFacts facts, int cols, int rows, Checkpoint.Entry entry, boolean readopt)
             throws IOException {
         String name = facts.tmuxName();
-        StreamTail.Held kept = readopt ? StreamTail.read(StreamTail.fileFor(streams(), name), settings.ringBytes())
-                .orElse(NOTHING_KEPT) : NOTHING_KEPT;
-        StreamTail tail = StreamTail.create(streams(), name, settings.ringBytes(), kept);
+        StreamTail.Opened opened = readopt ? StreamTail.reopen(streams(), name, settings.ringBytes())
+                : new StreamTail.Opened(StreamTail.create(streams(), name, settings.ringBytes(), NOTHING_KEPT), NOTHING_KEPT);
+        StreamTail tail = opened.tail();
+        StreamTail.Held kept = opened.held().bytes().length == 0 && opened.held().start() == 0 ? NOTHING_KEPT : opened.held();
         TmuxPane pane = new TmuxPane(name, facts.paneId(), facts.pid(), cols, rows);
         pane.watchLink((p, reason) -> relink(sessionId, p, reason));
         ControlClient client = new ControlClient(name, server.control(name), pane);
@@ -416,6 +419,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         List<RecoveredSession> launch = new ArrayList<>();
         int pruned = 0;
         int failed = 0;
+        List<TmuxServer.PaneFacts> ours = new ArrayList<>();
         for (TmuxServer.PaneFacts p : listing.sessions().values()) {
             String sid = p.sessionId();
             if (!TmuxIds.isValid(p.tmuxName()) || sid == null || !SessionIds.isValid(sid) || !TmuxIds.forSession(sid).equals(p.tmuxName())) {
@@ -429,20 +433,37 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
                 }
                 continue;
             }
-            Checkpoint.Entry entry = known.get(p.tmuxName());
-            if (entry == null) {
-                entry = new Checkpoint.Entry(sid, p.tmuxName(), null, null, List.of(), null, null);
+            ours.add(p);
+        }
+        // Each re-adoption starts a control client (a process): a few at a time, not one by one.
+        List<java.util.concurrent.Future<Held>> adopted = new ArrayList<>();
+        try (var pool = Executors.newFixedThreadPool(RECOVERY_PARALLELISM, Thread.ofPlatform().daemon().name("tmux-adopt-", 0).factory())) {
+            for (TmuxServer.PaneFacts p : ours) {
+                Checkpoint.Entry entry = known.getOrDefault(p.tmuxName(),
+                        new Checkpoint.Entry(p.sessionId(), p.tmuxName(), null, null, List.of(), null, null));
+                adopted.add(pool.submit(() -> adopt(p.sessionId(), p, p.cols(), p.rows(), entry, true)));
             }
+        }
+        List<String> released = new ArrayList<>();
+        for (int i = 0; i < ours.size(); i++) {
+            TmuxServer.PaneFacts p = ours.get(i);
             try {
-                Held h = adopt(sid, p, p.cols(), p.rows(), entry, true);
-                server.releaseStart(p.tmuxName());
+                Held h = adopted.get(i).get();
+                released.add(p.tmuxName());
                 recovered.add(runtime(h));
-                launch.add(new RecoveredSession(sid, entry.command(), entry.cwd(), entry.startedAt()));
-                LOG.info("session {} re-adopted from tmux {}: pid {}", sid, p.tmuxName(), p.pid());
-            } catch (IOException | RuntimeException e) {
+                launch.add(new RecoveredSession(p.sessionId(), h.entry().command(), h.entry().cwd(), h.entry().startedAt()));
+                LOG.info("session {} re-adopted from tmux {}: pid {}", p.sessionId(), p.tmuxName(), p.pid());
+            } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
                 failed++;
-                LOG.warn("session {}: cannot re-adopt tmux session {}: {}", sid, p.tmuxName(), e.getMessage());
+                Throwable why = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
+                LOG.warn("session {}: cannot re-adopt tmux session {}: {}", p.sessionId(), p.tmuxName(), why.getMessage());
             }
+        }
+        try {
+            // A program still held back (the previous daemon died between its spawn and its start) starts now.
+            server.releaseStart(released);
+        } catch (IOException e) {
+            LOG.warn("cannot release sessions held back at their start: {}", e.getMessage());
         }
         int gone = (int) known.keySet().stream().filter(n -> !listing.sessions().containsKey(n)).count();
         if (gone > 0) {

@@ -145,9 +145,19 @@ final class TmuxServer {
         return new PaneFacts(tmuxName, f[0], Long.parseLong(f[1]), false, null, sessionId, cols, rows);
     }
 
-    /** Lets a session's program start (see {@link #newSession}); harmless when it already runs. */
-    void releaseStart(String tmuxName) throws IOException {
-        TmuxRunner.Result r = tmux.run(base("wait-for", "-S", startChannel(tmuxName)));
+    /** Lets sessions' programs start (see {@link #newSession}), in one tmux call; harmless for those that already run. */
+    void releaseStart(List<String> tmuxNames) throws IOException {
+        if (tmuxNames.isEmpty()) {
+            return;
+        }
+        List<String> args = base();
+        for (String name : tmuxNames) {
+            if (args.size() > 4) {
+                args.add(";");
+            }
+            args.addAll(List.of("wait-for", "-S", startChannel(name)));
+        }
+        TmuxRunner.Result r = tmux.run(args);
         if (!r.ok()) {
             throw new IOException("tmux wait-for -S failed: " + r.why());
         }
