@@ -157,8 +157,15 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             try {
                 held = adopt(spec.sessionId(), pane, spec.cols(), spec.rows(), entry, false);
                 server.releaseStart(List.of(tmuxName));
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                Held half = sessions.remove(spec.sessionId());
+                if (half != null) {
+                    half.pane().close();
+                    half.session().close();
+                    half.tail().close();
+                }
                 killQuietly(tmuxName);
+                StreamTail.delete(streams(), tmuxName);
                 throw new BackendException(ErrorCode.SPAWN_FAILED, "cannot attach to tmux session " + tmuxName + ": " + e.getMessage(), e);
             }
             saveCheckpoint();
