@@ -76,10 +76,9 @@ class BackendContractTest {
                 }
             }
             b.shutdown();
-            if (b instanceof TmuxBackend t) {
-                TmuxTestServers.kill(t.socket());
-            }
         }
+        // By path, also when opening the backend failed after its server started.
+        TmuxTestServers.kill(tmp.resolve("tmux").resolve("limpet.sock"));
     }
 
     static SpawnSpec spec(String id, List<String> argv) {
