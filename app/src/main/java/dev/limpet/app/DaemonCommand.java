@@ -28,7 +28,7 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--listen", defaultValue = "127.0.0.1", paramLabel = "ADDR", description = "Listen address (default: ${DEFAULT-VALUE}).")
     String listen;
 
-    @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
+    @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts), tmux (sessions held by a private tmux server, tmux 3.2+) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
     String backend;
 
     @Option(names = "--ring-bytes", defaultValue = "4194304",

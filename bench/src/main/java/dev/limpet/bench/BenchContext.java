@@ -32,7 +32,7 @@ public final class BenchContext {
 
     /**
      * Finds the backends: {@code worker} when a daemon asked for it really runs it (it falls back to
-     * embedded otherwise), then {@code embedded}. With --quick the probe daemon is kept and shared.
+     * embedded otherwise), then {@code embedded}, then {@code tmux} when its daemon runs it. With --quick the probe daemon is kept and shared.
      */
     public List<String> detectBackends() throws IOException, InterruptedException {
         List<String> found = new ArrayList<>();
@@ -52,6 +52,17 @@ public final class BenchContext {
             log("no worker backend: " + e.getMessage().lines().findFirst().orElse(""));
         }
         found.add("embedded");
+        try {
+            LimpetDaemon probe = start("tmux", java.util.Map.of());
+            if ("tmux".equals(probe.backend())) {
+                found.add("tmux");
+            } else {
+                log("no tmux backend: the daemon fell back to " + probe.backend());
+            }
+            probe.stop();
+        } catch (IOException e) {
+            log("no tmux backend: " + e.getMessage().lines().findFirst().orElse(""));
+        }
         backends = List.copyOf(found);
         return backends;
     }

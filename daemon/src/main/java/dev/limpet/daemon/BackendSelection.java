@@ -2,6 +2,9 @@ package dev.limpet.daemon;
 
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
+import dev.limpet.daemon.backend.tmux.TmuxBackend;
+import dev.limpet.daemon.backend.tmux.TmuxSettings;
+import dev.limpet.daemon.backend.tmux.TmuxUnavailableException;
 import dev.limpet.daemon.backend.worker.WorkerBackend;
 import dev.limpet.daemon.backend.worker.WorkerSettings;
 import dev.limpet.daemon.files.DataRoot;
@@ -14,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Picks the data plane: {@code --backend}, else {@code LIMPET_PTY_BACKEND}, else the default
- * ({@code worker}). The worker backend must first pass a capability probe (start a worker, hello,
+ * ({@code worker}); {@code tmux} needs tmux 3.2 or newer. The worker backend must first pass a capability probe (start a worker, hello,
  * remove). A backend that cannot run falls back to {@code embedded}, loudly: the reason is logged
  * and kept in {@link #degraded()} for {@code limpet status}, {@code initial_state} and the UI.
  */
@@ -37,6 +40,12 @@ final class BackendSelection {
      *     socket directory) could be controlled by another user: that stops the daemon
      */
     static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId) throws UnsafePathException {
+        return select(config, root, daemonInstanceId, TmuxSettings.defaults(config.ringBytes()));
+    }
+
+    /** As {@link #select(DaemonConfig, DataRoot, String)} with the tmux backend's settings given (tests: another tmux). */
+    static BackendSelection select(DaemonConfig config, DataRoot root, String daemonInstanceId, TmuxSettings tmuxSettings)
+            throws UnsafePathException {
         String requested = config.backend();
         if (requested == null || requested.isBlank()) {
             requested = System.getenv("LIMPET_PTY_BACKEND");
@@ -65,6 +74,23 @@ final class BackendSelection {
                     throw unsafe;
                 }
                 String why = "the worker backend failed its start-up probe (" + e.getMessage() + ")";
+                LOG.warn("{}; falling back to the embedded backend", why);
+                degraded.add(why + "; using the embedded backend");
+            }
+        } else if (requested.equals("tmux")) {
+            try {
+                TmuxBackend tmux = TmuxBackend.open(root.tmux(), tmuxSettings);
+                return new BackendSelection(tmux, List.of());
+            } catch (TmuxUnavailableException e) {
+                String why = "the tmux backend cannot run: " + e.getMessage();
+                LOG.warn("{}; falling back to the embedded backend", why);
+                degraded.add(why + "; using the embedded backend");
+            } catch (java.io.IOException e) {
+                UnsafePathException unsafe = unsafePath(e);
+                if (unsafe != null) {
+                    throw unsafe;
+                }
+                String why = "the tmux backend cannot use " + root.tmux() + " (" + e.getMessage() + ")";
                 LOG.warn("{}; falling back to the embedded backend", why);
                 degraded.add(why + "; using the embedded backend");
             }

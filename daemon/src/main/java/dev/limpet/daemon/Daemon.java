@@ -179,6 +179,9 @@ public final class Daemon implements AutoCloseable {
         s.put("url", url);
         s.put("version", LimpetVersion.get());
         s.put("backend", selection.backend().name());
+        if (selection.backend() instanceof dev.limpet.daemon.backend.BackendDetails d) {
+            s.put("backend_details", d.details());
+        }
         s.put("daemon_instance_id", daemonInstanceId);
         s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
         s.put("degraded", selection.degraded());

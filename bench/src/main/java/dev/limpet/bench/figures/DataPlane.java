@@ -10,7 +10,8 @@ import java.util.Set;
 
 /**
  * The processes that hold a daemon's sessions: the daemon itself (embedded backend) plus, with
- * the worker backend, each session program's parent when that is not the daemon (its worker).
+ * the worker backend, each session program's parent when that is not the daemon (its worker); with
+ * the tmux backend, that parent is the private tmux server, and the daemon's control-mode clients count too.
  */
 final class DataPlane {
     private final LimpetDaemon daemon;
@@ -54,8 +55,16 @@ final class DataPlane {
         return workers().stream().map(Pss::kilobytes).filter(k -> k >= 0).toList();
     }
 
-    /** Daemon plus workers, kB. */
+    /** The daemon's tmux control-mode clients ({@code tmux -C attach}, one per session of the tmux backend), kB each. */
+    List<Long> controlClientKbs() {
+        return ProcessHandle.of(daemon.pid()).stream().flatMap(ProcessHandle::children)
+                .filter(h -> h.info().command().map(c -> c.endsWith("/tmux")).orElse(false))
+                .map(h -> Pss.kilobytes(h.pid())).filter(k -> k >= 0).toList();
+    }
+
+    /** Daemon plus workers (for the tmux backend: its server) plus tmux control clients, kB. */
     long totalKb() {
-        return daemonKb() + workerKbs().stream().mapToLong(Long::longValue).sum();
+        return daemonKb() + workerKbs().stream().mapToLong(Long::longValue).sum()
+                + controlClientKbs().stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -14,8 +14,9 @@ import java.util.List;
 /**
  * Figure 5: N live workers, daemon {@code kill -9}, a new daemon on the same data root; time from
  * starting the new process to an {@code initial_state} that lists all N sessions running. The
- * sessions are spawned once and grown from the smaller count to the larger. Only with the worker
- * backend: the embedded backend loses its sessions with the daemon (and tmux with its server).
+ * sessions are spawned once and grown from the smaller count to the larger. With the worker backend
+ * and, when it runs, the tmux backend (sessions re-adopted from limpet's private tmux server); the
+ * embedded backend loses its sessions with the daemon.
  */
 public final class RecoveryFigure implements Figure {
     @Override
@@ -29,11 +30,19 @@ public final class RecoveryFigure implements Figure {
         int restarts = ctx.options.pick(3, 1);
         if (!ctx.hasWorkerBackend()) {
             for (int n : counts) {
-                ctx.add(Row.notAvailable(figure(n), "no worker backend", goal(n)));
+                ctx.add(Row.notAvailable(figure("worker", n), "no worker backend", goal(n)));
             }
-            return;
+        } else {
+            measure(ctx, "worker", counts, restarts);
         }
-        LimpetDaemon daemon = ctx.freshDaemon("worker");
+        // The tmux backend survives a daemon restart too: its sessions are re-adopted from its server.
+        if (ctx.backends().contains("tmux") && (ctx.options.backends().isEmpty() || ctx.options.backends().contains("tmux"))) {
+            measure(ctx, "tmux", counts, restarts);
+        }
+    }
+
+    private static void measure(BenchContext ctx, String backend, int[] counts, int restarts) throws Exception {
+        LimpetDaemon daemon = ctx.freshDaemon(backend);
         try {
             int live = 0;
             for (int n : counts) {
@@ -46,11 +55,11 @@ public final class RecoveryFigure implements Figure {
                 for (int r = 0; r < restarts; r++) {
                     daemon.kill9();
                     long t0 = System.nanoTime();
-                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, "worker", List.of());
+                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, backend, List.of());
                     times.add((double) (awaitCoherent(daemon, n) - t0));
-                    ctx.log(String.format("recovery %d workers, restart %d: %s", n, r + 1, Units.millis(times.getLast())));
+                    ctx.log(String.format("recovery %d %s sessions, restart %d: %s", n, backend, r + 1, Units.millis(times.getLast())));
                 }
-                ctx.add(new Row(figure(n), Units.millis(Measured.median(times)), "1 s (target; tmux loses its sessions)",
+                ctx.add(new Row(figure(backend, n), Units.millis(Measured.median(times)), "1 s (target; plain tmux loses its clients)",
                         Measured.ratio(Measured.median(times) / 1e9), Measured.spreadOf(times), goal(n)));
             }
         } finally {
@@ -58,8 +67,8 @@ public final class RecoveryFigure implements Figure {
         }
     }
 
-    private static String figure(int n) {
-        return "5 recovery: kill -9 → coherent initial_state, " + n + " workers";
+    private static String figure(String backend, int n) {
+        return "5 recovery: kill -9 → coherent initial_state, " + n + (backend.equals("worker") ? " workers" : " " + backend + " sessions");
     }
 
     private static String goal(int n) {

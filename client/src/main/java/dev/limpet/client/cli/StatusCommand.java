@@ -31,7 +31,8 @@ final class StatusCommand extends Verb {
             return 0;
         }
         out.printf("limpet %s (pid %s) at %s%n", text(s, "version"), text(s, "pid"), text(s, "url"));
-        out.printf("daemon_instance_id %s, backend %s, %s session(s)%s%n", text(s, "daemon_instance_id"), text(s, "backend"),
+        String backend = text(s, "backend") + (s.hasNonNull("backend_details") ? " (" + text(s, "backend_details") + ")" : "");
+        out.printf("daemon_instance_id %s, backend %s, %s session(s)%s%n", text(s, "daemon_instance_id"), backend,
                 text(s, "sessions"), s.path("recovering").asBoolean() ? ", recovering" : "");
         JsonNode r = s.path("recovery");
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),

@@ -45,5 +45,7 @@ public record DataRoot(Path dir) {
     public Path runtime() { return dir.resolve("runtime"); }
     /** Each session's journal of its output (issue 13): {@code journal/<session_id>.log}. */
     public Path journal() { return dir.resolve("journal"); }
+    /** The tmux backend's private server: socket, generated config, checkpoint. */
+    public Path tmux() { return dir.resolve("tmux"); }
     public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
 }

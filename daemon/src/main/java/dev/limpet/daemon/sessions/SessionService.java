@@ -550,20 +550,19 @@ public final class SessionService implements BackendListener {
 
     /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
     private boolean recordExit(String sessionId, ExitStatus status, Integer code, String signal) {
-        {
-            StoredSession s = store.find(sessionId).orElse(null);
-            if (s != null) {
-                LaunchIntent intent = store.intent(sessionId);
-                if (!intent.closedOnPurpose() && EarlyExit.isEarly(intent.revivedAt(), clock.instant())) {
-                    store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), code, signal);
-                    store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
-                            + status.describe() + "); its output is shown above"));
-                    LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
-                    return true;
-                }
-                store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
-            }
+        StoredSession s = store.find(sessionId).orElse(null);
+        if (s == null) {
+            return false;
         }
+        LaunchIntent intent = store.intent(sessionId);
+        if (!intent.closedOnPurpose() && EarlyExit.isEarly(intent.revivedAt(), clock.instant())) {
+            store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), code, signal);
+            store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
+                    + status.describe() + "); its output is shown above"));
+            LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
+            return true;
+        }
+        store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
         return false;
     }
 
@@ -571,6 +570,26 @@ public final class SessionService implements BackendListener {
     private LaunchIntent reasonOf(StoredSession s) {
         LaunchIntent i = store.intent(s.id());
         return SessionInfo.RECOVERABLE.equals(s.state()) || SessionInfo.RUNNING.equals(s.state()) ? i : i.withReason(null);
+    }
+
+    /** The data plane lost the session (tmux server killed): it becomes recoverable, and people are told why. */
+    @Override
+    public void sessionLost(String sessionId, String reason) {
+        if (stopping) {
+            return;
+        }
+        try {
+            StoredSession s = store.find(sessionId).orElse(null);
+            if (s != null) {
+                store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.saveIntent(store.intent(sessionId).withReason(reason));
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
+        }
+        LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
+        events.warning("session_lost", "session " + sessionId + ": " + reason);
+        broadcastList();
     }
 
     private void broadcastList() {

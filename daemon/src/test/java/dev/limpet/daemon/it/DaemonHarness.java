@@ -22,8 +22,14 @@ final class DaemonHarness implements AutoCloseable {
     }
 
     DaemonHarness(Path root, Duration orphanGrace, int ringBytes) throws IOException {
-        this(root, orphanGrace, ringBytes, "embedded");
+        this(root, orphanGrace, ringBytes, DEFAULT_BACKEND);
     }
+
+    /**
+     * The backend of harnesses that do not name one: {@code embedded}, or
+     * {@code -Dlimpet.test.backend=tmux} to run the daemon suite on another data plane.
+     */
+    static final String DEFAULT_BACKEND = System.getProperty("limpet.test.backend", "embedded");
 
     DaemonHarness(Path root, Duration orphanGrace, int ringBytes, String backend) throws IOException {
         this.root = root;
@@ -84,5 +90,9 @@ final class DaemonHarness implements AutoCloseable {
     @Override
     public void close() {
         daemon.close();
+        java.nio.file.Path socket = root.resolve("tmux").resolve("limpet.sock");
+        if (java.nio.file.Files.exists(socket)) {
+            dev.limpet.daemon.backend.TmuxTestServers.kill(socket);
+        }
     }
 }

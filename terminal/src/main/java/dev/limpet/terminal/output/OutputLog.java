@@ -23,6 +23,8 @@ public final class OutputLog {
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
     /** Total bytes ever appended; guarded by {@link #lock}. */
     private long end;
+    /** The first offset this log ever held (0, or where a continued stream picked up). */
+    private long floor;
 
     /** @param capacity bytes held, at least 1 */
     public OutputLog(int capacity) {
@@ -31,6 +33,24 @@ public final class OutputLog {
         }
         this.capacity = capacity;
         this.ring = new byte[Math.min(capacity, INITIAL_BYTES)];
+    }
+
+    /**
+     * A log that continues a stream kept elsewhere (a data plane that outlived the process holding
+     * the stream's start): it ends at {@code startOffset + held.length} and holds the last
+     * {@code capacity} bytes of {@code held}.
+     */
+    public static OutputLog continuing(int capacity, long startOffset, byte[] held) {
+        if (startOffset < 0) {
+            throw new IllegalArgumentException("startOffset must be >= 0, got " + startOffset);
+        }
+        OutputLog log = new OutputLog(capacity);
+        // Full size at once: offsets map to ring indices modulo the length, which must not change.
+        log.ring = new byte[capacity];
+        log.end = startOffset;
+        log.floor = startOffset;
+        log.append(held, 0, held.length);
+        return log;
     }
 
     /** The number of most recent bytes held (once that many were appended). */
@@ -164,7 +184,7 @@ public final class OutputLog {
     }
 
     private long start() {
-        return Math.max(0, end - ring.length);
+        return Math.max(floor, end - ring.length);
     }
 
     @Override

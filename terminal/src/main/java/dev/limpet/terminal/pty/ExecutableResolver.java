@@ -11,7 +11,7 @@ import java.util.Optional;
  * because that searches the daemon's {@code PATH}, while a session's own {@code PATH} is what a user
  * expects, and because a miss can be reported before any descriptor is opened.
  */
-final class ExecutableResolver {
+public final class ExecutableResolver {
     private ExecutableResolver() {}
 
     /**
@@ -19,7 +19,7 @@ final class ExecutableResolver {
      * the first executable regular file named so in {@code PATH}. Empty {@code PATH} entries mean
      * the working directory, as for a shell.
      */
-    static Optional<String> resolve(String name, Map<String, String> env, Path cwd) {
+    public static Optional<String> resolve(String name, Map<String, String> env, Path cwd) {
         if (name.indexOf('/') >= 0) {
             return Optional.of(name);
         }

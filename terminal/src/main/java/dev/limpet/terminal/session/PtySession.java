@@ -109,7 +109,7 @@ public final class PtySession {
      * before the exit has been read (or a short wait when a background process keeps the tty open).
      */
     public PtySession(String id, PtyProcess pty, int logCapacity, ScreenFeed screen, Consumer<ExitStatus> onExit) {
-        this(id, pty, logCapacity, screen, onExit, null, null);
+        this(id, pty, new OutputLog(logCapacity), screen, onExit, null, null);
     }
 
     /**
@@ -120,9 +120,23 @@ public final class PtySession {
      */
     public PtySession(String id, PtyProcess pty, int logCapacity, ScreenFeed screen, Consumer<ExitStatus> onExit, byte[] prelude,
             Listener recorder) {
+        this(id, pty, new OutputLog(logCapacity), screen, onExit, prelude, recorder);
+    }
+
+    /**
+     * As {@link #PtySession(String, PtyProcess, int, ScreenFeed, Consumer)} on a given log: one that
+     * {@link OutputLog#continuing continues} a stream (a tmux session re-adopted by a new daemon),
+     * so offsets go on where its clients left off.
+     */
+    public PtySession(String id, PtyProcess pty, OutputLog log, ScreenFeed screen, Consumer<ExitStatus> onExit) {
+        this(id, pty, log, screen, onExit, null, null);
+    }
+
+    private PtySession(String id, PtyProcess pty, OutputLog log, ScreenFeed screen, Consumer<ExitStatus> onExit, byte[] prelude,
+            Listener recorder) {
         this.id = id;
         this.pty = pty;
-        this.log = new OutputLog(logCapacity);
+        this.log = log;
         if (prelude != null && prelude.length > 0) {
             log.append(prelude, 0, prelude.length);
         }

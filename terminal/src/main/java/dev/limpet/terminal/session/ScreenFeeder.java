@@ -42,6 +42,8 @@ final class ScreenFeeder {
         this.log = log;
         this.screen = screen;
         this.onProgress = onProgress;
+        // A log that continues an older stream starts past 0: the model starts with what it holds.
+        this.fed = log.startOffset();
         this.thread = Thread.ofPlatform().daemon().name("vt-feed-" + sessionId).start(this::run);
     }
 

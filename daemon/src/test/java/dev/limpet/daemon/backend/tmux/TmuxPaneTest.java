@@ -1,0 +1,36 @@
+package dev.limpet.daemon.backend.tmux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limpet.terminal.pty.ExitStatus;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The pure parts of a pane: what tmux's dead-pane line says, and the repaint after a pause. */
+class TmuxPaneTest {
+    @Test
+    void theLineTmuxWritesOnADeadPaneGivesItsStatusOrSignal() {
+        assertThat(TmuxPane.deadStatus(List.of("$ ", "", "Pane is dead (signal 15, Thu Nov 26 07:06:27 2026)", "")))
+                .isEqualTo(ExitStatus.killedBy(15));
+        assertThat(TmuxPane.deadStatus(List.of("Pane is dead (status 3, Thu Nov 26 07:06:27 2026)"))).isEqualTo(ExitStatus.exited(3));
+        assertThat(TmuxPane.deadStatus(List.of("still running", ""))).isNull();
+    }
+
+    @Test
+    void aRepaintClearsDrawsEveryLineAtItsRowAndPutsTheCursorBack() {
+        String r = new String(TmuxPane.repaint(List.of("\u001b[31mred\u001b[39m", "", "last"), 4, 2, false), StandardCharsets.UTF_8);
+        assertThat(r).isEqualTo("\u001b[?1049l\u001b[0m\u001b[H\u001b[2J"
+                + "\u001b[1;1H\u001b[31mred\u001b[39m\u001b[0m\u001b[2;1H\u001b[0m\u001b[3;1Hlast\u001b[0m\u001b[3;5H");
+        assertThat(new String(TmuxPane.repaint(List.of(), 0, 0, true), StandardCharsets.UTF_8)).startsWith("\u001b[?1049h");
+    }
+
+    @org.junit.jupiter.api.Test
+    void aZombiesExitStatusIsReadFromProcStat() {
+        String rest = " 0".repeat(45);
+        assertThat(ZombieStatus.parse("4242 (java (x)) Z 1 2 3" + rest + " 768")).isEqualTo(ExitStatus.exited(3));
+        assertThat(ZombieStatus.parse("4242 (sh) Z 1 2 3" + rest + " 9")).isEqualTo(ExitStatus.killedBy(9));
+        assertThat(ZombieStatus.parse("4242 (sh) S 1 2 3" + rest + " 0")).isNull();
+        assertThat(ZombieStatus.parse("garbage")).isNull();
+    }
+}
