@@ -31,11 +31,53 @@ public final class Main {
             dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
+            System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
+        }
         if (args.length == 0 || !args[0].equals("daemon")) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
         }
         System.exit(run(args));
+    }
+
+    /** Hidden: the launcher's training run for the client verbs' AOT cache (see {@link #trainVerbs}). */
+    static final String AOT_TRAINING = "aot-training";
+
+    /**
+     * The verbs' AOT cache is trained on what they really do: one JVM runs {@code new}, {@code ls},
+     * {@code status}, {@code send}, {@code capture}, {@code kill} and {@code rm} against the running
+     * daemon at {@code dataRoot} (a scratch one the launcher starts), so the classes of a real answer
+     * (HTTP, JSON, table printing) land in the cache, not only those of "no daemon here".
+     *
+     * @return 0 when every verb succeeded, else the first failing verb's exit code
+     */
+    static int trainVerbs(java.nio.file.Path dataRoot) {
+        String root = dataRoot.toString();
+        java.io.StringWriter newOut = new java.io.StringWriter();
+        CommandLine create = commandLine();
+        create.setOut(new java.io.PrintWriter(newOut));
+        int exit = create.execute("new", "--data-root", root, "--label", "aot-training", "--", "cat");
+        if (exit != 0) {
+            return exit;
+        }
+        String id = newOut.toString().strip();
+        String[][] verbs = {
+            {"ls", "--data-root", root}, {"ls", "--json", "--data-root", root}, {"status", "--data-root", root},
+            {"send", "--data-root", root, id, "hello"}, {"capture", "--data-root", root, id},
+            {"kill", "--data-root", root, id}, {"rm", "--data-root", root, id},
+        };
+        java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        for (String[] verb : verbs) {
+            CommandLine cli = commandLine();
+            cli.setOut(discard);
+            exit = cli.execute(verb);
+            if (exit != 0) {
+                System.err.println("limpet: AOT training: `limpet " + String.join(" ", verb) + "` exited " + exit);
+                return exit;
+            }
+        }
+        return 0;
     }
 
     static int run(String... args) {
