@@ -53,7 +53,7 @@ public final class DaemonHttp {
                     : Tls.exchange(uri, method, endpoint.token(), json);
         } catch (ConnectException e) {
             throw DaemonLocator.noDaemon(endpoint.baseUrl().toString());
-        } catch (HttpTimeoutException | SocketTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             throw new CliException(CliException.NO_DAEMON, "the limpet daemon at " + endpoint.baseUrl() + " did not answer in time");
         } catch (IOException e) {
             throw new CliException(CliException.NO_DAEMON, "cannot reach the limpet daemon at " + endpoint.baseUrl() + ": " + e.getMessage());
@@ -90,7 +90,13 @@ public final class DaemonHttp {
             } else {
                 req.method(method, HttpRequest.BodyPublishers.noBody());
             }
-            HttpResponse<String> res = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> res;
+            try {
+                res = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (HttpTimeoutException e) {
+                // as PlainHttp says it: the caller never names a java.net.http type
+                throw new SocketTimeoutException(e.getMessage());
+            }
             return new PlainHttp.Response(res.statusCode(), res.body());
         }
     }
