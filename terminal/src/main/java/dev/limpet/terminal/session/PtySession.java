@@ -326,6 +326,7 @@ public final class PtySession {
      */
     public Subscription attach(long since, long window, Listener listener, Consumer<Replay> beforeLive) {
         Grant grant = new Grant();
+        Delivery delivery = new Delivery(listener);
         Replay replay;
         synchronized (lock) {
             replay = since == NOW ? new Replay(log.endOffset(), new byte[0], false, null) : replayLocked(since);
@@ -334,7 +335,7 @@ public final class PtySession {
             }
             beforeLive.accept(replay);
             if (exit == null) {
-                listeners.add(listener);
+                listeners.add(delivery);
             }
         }
         Replay r = replay;
@@ -351,10 +352,51 @@ public final class PtySession {
 
             @Override
             public void close() {
-                listeners.remove(listener);
+                listeners.remove(delivery);
+                delivery.stop();
                 removeGate(grant);
             }
         };
+    }
+
+    /**
+     * One subscription's listener, so that once {@link Subscription#close} returns nothing more
+     * reaches it: the reader may still hold the list it iterates, with this listener in it.
+     */
+    private static final class Delivery implements Listener {
+        private final Listener listener;
+        private boolean stopped;
+
+        Delivery(Listener listener) {
+            this.listener = listener;
+        }
+
+        /** Waits for a delivery in progress (onOutput must not block, so this is short). */
+        synchronized void stop() {
+            stopped = true;
+        }
+
+        @Override
+        public synchronized void onOutput(OutputChunk chunk) {
+            if (!stopped) {
+                listener.onOutput(chunk);
+            }
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {
+            synchronized (this) {
+                if (stopped) {
+                    return;
+                }
+            }
+            listener.onExit(status);
+        }
+
+        @Override
+        public void afterOutput() {
+            listener.afterOutput();
+        }
     }
 
     /**
