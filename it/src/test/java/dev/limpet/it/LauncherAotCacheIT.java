@@ -18,7 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
  * retraining is said once on stderr.
  */
 class LauncherAotCacheIT {
-    private static final String TRAINING = "training it on real verb runs";
+    private static final String TRAINING = "training them on real runs";
     /** An application class served by the AOT cache: the default CDS archive holds only JDK classes. */
     private static final String MAIN_FROM_CACHE = "dev.limpet.app.Main source: shared objects file";
 
@@ -26,6 +26,7 @@ class LauncherAotCacheIT {
     Path home;
     Path jar;
     Path cache;
+    Path daemonCache;
 
     @BeforeEach
     void copyLauncherAndJar() throws Exception {
@@ -35,6 +36,7 @@ class LauncherAotCacheIT {
         Files.createDirectories(jar.getParent());
         Files.copy(DaemonProcess.jar(), jar);
         cache = home.resolve("app/target/limpet-cli.aot");
+        daemonCache = home.resolve("app/target/limpet-daemon.aot");
     }
 
     private LimpetCli.Result verb(String... args) throws Exception {
@@ -57,6 +59,8 @@ class LauncherAotCacheIT {
         assertThat(cache).exists();
         assertThat(Files.getLastModifiedTime(cache)).isGreaterThan(Files.getLastModifiedTime(jar));
         assertThat(first.out()).contains(MAIN_FROM_CACHE);
+        assertThat(daemonCache).as("the daemon's cache, trained in the same run").exists();
+        assertThat(Files.getLastModifiedTime(daemonCache)).isGreaterThan(Files.getLastModifiedTime(jar));
 
         LimpetCli.Result second = verb("--version");
         assertThat(second.err()).doesNotContain(TRAINING);
@@ -76,5 +80,29 @@ class LauncherAotCacheIT {
         assertThat(afterRebuild.err()).containsOnlyOnce(TRAINING);
         assertThat(Files.getLastModifiedTime(cache)).isGreaterThan(Files.getLastModifiedTime(jar));
         assertThat(afterRebuild.out()).contains(MAIN_FROM_CACHE);
+    }
+
+    @Test
+    void theDaemonStartsFromItsOwnCacheOnceTrained() throws Exception {
+        assertThat(verb("--version").err()).contains(TRAINING);
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString(), "daemon", "--data-root", home.resolve("root").toString(),
+                "--port", "0", "--backend", "embedded").redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
+        pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
+        Process daemon = pb.start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(daemon.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            boolean fromCache = false;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                fromCache |= line.contains("dev.limpet.daemon.Daemon source: shared objects file");
+                if (line.contains("listening on")) {
+                    break;
+                }
+            }
+            assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
+        } finally {
+            daemon.destroy();
+            daemon.waitFor();
+        }
     }
 }
