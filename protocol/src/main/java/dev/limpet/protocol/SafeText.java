@@ -6,7 +6,8 @@ package dev.limpet.protocol;
  * {@code \x07}-style escapes, and Unicode format characters that reorder or hide text (bidi
  * overrides and isolates, zero-width spaces and joiners, the BOM) and line or paragraph
  * separators become {@code \u202E}-style escapes; a backslash is doubled so an escape cannot be
- * forged. Long text is cut, saying how much was left out.
+ * forged. Long text is cut, saying how much was left out. One format character is kept: a zero-width
+ * joiner between two pictographs, which makes one emoji of them (👩‍💻) and hides nothing.
  */
 public final class SafeText {
     /** What a log line shows of one string a peer sent. */
@@ -42,9 +43,47 @@ public final class SafeText {
         return of(text, LOG_CHARS);
     }
 
-    /** Whether {@code cp} is a character that {@link #escape} replaces (other than the backslash). */
+    /**
+     * Whether {@code cp} is a character that {@link #escape} replaces (other than the backslash),
+     * wherever it stands; see {@link #hasUnsafe} for text, where a joiner inside an emoji is kept.
+     */
     public static boolean isUnsafe(int cp) {
         return Character.isISOControl(cp) || Character.getType(cp) == Character.FORMAT || cp == 0x2028 || cp == 0x2029;
+    }
+
+    /** Whether {@link #escape} would replace any character of {@code text}. */
+    public static boolean hasUnsafe(String text) {
+        for (int i = 0; i < text.length(); ) {
+            int cp = text.codePointAt(i);
+            if (isUnsafe(cp) && !joinsEmoji(text, i)) {
+                return true;
+            }
+            i += Character.charCount(cp);
+        }
+        return false;
+    }
+
+    /**
+     * Whether the character at {@code i} is a zero-width joiner between two pictographs (the one
+     * before may carry a variation selector or a skin tone): part of one emoji, e.g. 👩‍💻.
+     */
+    static boolean joinsEmoji(String s, int i) {
+        if (s.charAt(i) != ZWJ || i == 0 || i + 1 >= s.length()) {
+            return false;
+        }
+        int before = s.codePointBefore(i);
+        int at = i - Character.charCount(before);
+        if ((before == VARIATION_SELECTOR_16 || isSkinTone(before)) && at > 0) {
+            before = s.codePointBefore(at);
+        }
+        return Character.isExtendedPictographic(before) && Character.isExtendedPictographic(s.codePointAt(i + 1));
+    }
+
+    private static final char ZWJ = '\u200D';
+    private static final int VARIATION_SELECTOR_16 = 0xFE0F;
+
+    private static boolean isSkinTone(int cp) {
+        return cp >= 0x1F3FB && cp <= 0x1F3FF;
     }
 
     private static void escapeInto(StringBuilder out, String s, int from, int to) {
@@ -55,10 +94,11 @@ public final class SafeText {
             if (i + n > to) {
                 break;
             }
+            boolean joiner = joinsEmoji(s, i);
             i += n;
             if (cp == '\\') {
                 out.append("\\\\");
-            } else if (!isUnsafe(cp)) {
+            } else if (!isUnsafe(cp) || joiner) {
                 out.appendCodePoint(cp);
             } else {
                 switch (cp) {

@@ -37,6 +37,15 @@ class SafeTextTest {
     }
 
     @Test
+    void aJoinerInsideAnEmojiIsKeptAndAnyOtherIsEscaped() {
+        assertThat(SafeText.escape("\uD83D\uDC69\u200D\uD83D\uDCBB")).isEqualTo("👩‍💻");
+        assertThat(SafeText.escape("a\u200Db")).isEqualTo("a\\u200Db");
+        assertThat(SafeText.escape("\uD83D\uDC69\u200D")).isEqualTo("👩\\u200D");
+        assertThat(SafeText.hasUnsafe("\uD83D\uDC69\u200D\uD83D\uDCBB")).isFalse();
+        assertThat(SafeText.hasUnsafe("a\u200Db")).isTrue();
+    }
+
+    @Test
     void printableTextInAnyScriptIsUnchanged() {
         assertThat(SafeText.escape("héllo — テスト ✓ 😀")).isEqualTo("héllo — テスト ✓ 😀");
         assertThat(SafeText.of(null, 5)).isEqualTo("null");

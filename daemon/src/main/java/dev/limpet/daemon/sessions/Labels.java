@@ -8,7 +8,7 @@ import dev.limpet.protocol.SafeText;
  * Session labels: 1–128 characters, no control characters and no invisible format characters
  * (bidi overrides and isolates, zero-width spaces and joiners, the BOM) nor line separators: a
  * label is shown to people, and those would let one label pass for another or reorder the text
- * around it.
+ * around it. A joiner inside an emoji (👩‍💻) is part of the emoji and kept.
  */
 final class Labels {
     private Labels() {}
@@ -23,7 +23,7 @@ final class Labels {
         if (label.codePoints().anyMatch(Character::isISOControl)) {
             throw new ProtocolException(ErrorCode.INVALID_LABEL, "a label must not contain control characters");
         }
-        if (label.codePoints().anyMatch(SafeText::isUnsafe)) {
+        if (SafeText.hasUnsafe(label)) {
             throw new ProtocolException(ErrorCode.INVALID_LABEL,
                     "a label must not contain invisible format characters (bidi overrides, zero-width characters) or line separators");
         }

@@ -24,6 +24,17 @@ class LabelsTest {
     }
 
     @Test
+    void emojiJoinedBySequencesAreKeptButALoneJoinerIsRefused() {
+        assertThat(Labels.requireValid("\uD83D\uDC69\u200D\uD83D\uDCBB agent")).isEqualTo("👩‍💻 agent");
+        assertThat(Labels.requireValid("\uD83C\uDFF3\uFE0F\u200D\uD83C\uDF08")).isEqualTo("🏳️‍🌈");
+        assertThat(Labels.requireValid("\uD83D\uDC69\uD83C\uDFFD\u200D\uD83D\uDD2C")).isEqualTo("👩🏽‍🔬");
+        for (String bad : List.of("a\u200Db", "\u200D\uD83D\uDC69", "\uD83D\uDC69\u200D", "x\u200D\uD83D\uDCBB")) {
+            assertThatThrownBy(() -> Labels.requireValid(bad)).as(bad).isInstanceOfSatisfying(ProtocolException.class,
+                    e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_LABEL));
+        }
+    }
+
+    @Test
     void controlCharactersAreRefused() {
         assertThatThrownBy(() -> Labels.requireValid("a\u001b]0;x\u0007")).isInstanceOfSatisfying(ProtocolException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.INVALID_LABEL));
