@@ -27,6 +27,7 @@ final class BackendSelection {
 
     private final Backend backend;
     private final List<String> degraded;
+    private volatile String lateProblem;
 
     private BackendSelection(Backend backend, List<String> degraded) {
         this.backend = backend;
@@ -61,6 +62,20 @@ final class BackendSelection {
             try {
                 worker = new WorkerBackend(root.workers(daemonInstanceId), root.runtime(), daemonInstanceId,
                         WorkerSettings.defaults(config.ringBytes()));
+                if (worker.hasRegisteredSessions()) {
+                    // A restart: recovery of the workers already running starts now; the probe runs
+                    // alongside it, and a failure is loud (degraded, spawns refused) instead of a fallback.
+                    BackendSelection selection = new BackendSelection(worker, List.of());
+                    worker.probeAlongside().whenComplete((ok, e) -> {
+                        if (e != null) {
+                            selection.lateProblem("the worker backend failed its start-up probe (" + e.getMessage()
+                                    + "); running sessions were recovered, new ones cannot start");
+                        } else {
+                            LOG.info("worker backend probe passed in {} ms (alongside recovery)", (System.nanoTime() - t0) / 1_000_000);
+                        }
+                    });
+                    return selection;
+                }
                 worker.probe();
                 LOG.info("worker backend probe passed in {} ms", (System.nanoTime() - t0) / 1_000_000);
                 return new BackendSelection(worker, List.of());
@@ -117,7 +132,19 @@ final class BackendSelection {
         return backend;
     }
 
+    /** What is degraded: decided at selection, and a problem found after it (a probe that ran alongside recovery). */
     List<String> degraded() {
-        return degraded;
+        String late = lateProblem;
+        if (late == null) {
+            return degraded;
+        }
+        List<String> all = new ArrayList<>(degraded);
+        all.add(late);
+        return List.copyOf(all);
+    }
+
+    private void lateProblem(String why) {
+        LOG.warn("{}", why);
+        lateProblem = why;
     }
 }

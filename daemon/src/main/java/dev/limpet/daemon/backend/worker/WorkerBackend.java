@@ -51,6 +51,8 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     private final Clock clock;
     private final Map<String, WorkerHandle> sessions = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<RuntimeInfo>> spawning = new ConcurrentHashMap<>();
+    /** The start-up probe when it runs alongside recovery ({@link #probeAlongside}); spawns wait for it. */
+    private volatile CompletableFuture<Void> probed = CompletableFuture.completedFuture(null);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("worker-poll").factory());
     private volatile BackendListener listener = (id, status) -> {};
@@ -113,9 +115,52 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         }
     }
 
+    /** Whether a previous daemon left sessions in the registry for {@link #recover} to find. */
+    public boolean hasRegisteredSessions() {
+        try (var entries = java.nio.file.Files.list(registry.paths().registryDir())) {
+            return entries.anyMatch(p -> p.getFileName().toString().endsWith(".json"));
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /**
+     * Runs {@link #probe} on a thread of its own, so that recovering the workers a previous daemon
+     * left (which proves nothing about this build, but needs no probe) does not wait for it. Spawns
+     * wait for it and fail with its reason ({@code backend_unavailable}) if it failed.
+     */
+    public CompletableFuture<Void> probeAlongside() {
+        CompletableFuture<Void> f = new CompletableFuture<>();
+        probed = f;
+        Thread.ofPlatform().daemon().name("worker-probe").start(() -> {
+            try {
+                probe();
+                f.complete(null);
+            } catch (RuntimeException e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    private void awaitProbe() {
+        try {
+            probed.get(settings.startTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the worker backend failed its start-up probe: "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the worker backend's start-up probe has not finished", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "interrupted while waiting for the worker probe", e);
+        }
+    }
+
     /** Concurrent spawns of one id start one worker; the others get its result. */
     @Override
     public RuntimeInfo spawn(SpawnSpec spec) {
+        awaitProbe();
         CompletableFuture<RuntimeInfo> mine = new CompletableFuture<>();
         CompletableFuture<RuntimeInfo> running = spawning.putIfAbsent(spec.sessionId(), mine);
         if (running != null) {

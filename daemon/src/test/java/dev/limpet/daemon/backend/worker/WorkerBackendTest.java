@@ -403,6 +403,35 @@ class WorkerBackendTest {
     }
 
     @Test
+    void aProbeAlongsideRecoveryLetsSpawnsWaitForItAndTheRegistryShowsWhatIsLeftToRecover() throws Exception {
+        WorkerBackend b = backend(null, 0);
+        assertThat(b.hasRegisteredSessions()).isFalse();
+        var probe = b.probeAlongside();
+        RuntimeInfo r = b.spawn(spec("after-probe", TestPrograms.command(EchoLines.class)));
+        assertThat(probe).isDone().isCompleted();
+        assertThat(r.running()).isTrue();
+        assertThat(b.hasRegisteredSessions()).isTrue();
+    }
+
+    @Test
+    void aProbeThatFailsAlongsideRecoveryRefusesSpawnsWithItsReason() throws Exception {
+        // A worker JVM that cannot start: the heap flag is refused at once.
+        WorkerSettings broken = new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5),
+                Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0);
+        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, broken);
+        b.start((id, status) -> exits.put(id, status));
+        backends.add(b);
+        var probe = b.probeAlongside();
+        await().atMost(T).until(probe::isDone);
+        assertThat(probe).isCompletedExceptionally();
+        assertThatThrownBy(() -> b.spawn(spec("refused", TestPrograms.command(EchoLines.class))))
+                .isInstanceOfSatisfying(BackendException.class, e -> {
+                    assertThat(e.code()).isEqualTo(ErrorCode.BACKEND_UNAVAILABLE);
+                    assertThat(e.getMessage()).contains("start-up probe");
+                });
+    }
+
+    @Test
     void withoutStandbyNoWorkerWaits() throws Exception {
         WorkerBackend b = backend(null, 0);
         RuntimeInfo r = b.spawn(spec("plain", TestPrograms.command(EchoLines.class)));
