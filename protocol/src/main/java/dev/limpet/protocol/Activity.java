@@ -1,5 +1,7 @@
 package dev.limpet.protocol;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.Optional;
@@ -20,6 +22,7 @@ public enum Activity {
     UNKNOWN;
 
     /** The name on the wire, in the store and on the command line: {@code waiting_input}. */
+    @JsonValue
     public String wireName() {
         return name().toLowerCase(Locale.ROOT);
     }
@@ -35,6 +38,15 @@ public enum Activity {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Reads a wire name leniently, as clients must (docs/protocol.md, "Activity"): a name a newer
+     * daemon added reads as {@link #UNKNOWN}. Where a name is input to check, use {@link #parse}.
+     */
+    @JsonCreator
+    public static Activity fromWire(String name) {
+        return parse(name).orElse(UNKNOWN);
     }
 
     /** The states a hook may report: every one but {@link #UNKNOWN} (a hook that knows nothing says nothing). */

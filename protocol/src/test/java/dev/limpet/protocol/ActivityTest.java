@@ -23,6 +23,24 @@ class ActivityTest {
     }
 
     @Test
+    void onTheWireAnActivityIsItsNameAndANameFromANewerDaemonReadsAsUnknown() {
+        assertThat(ProtocolCodec.encode(new ServerMessage.SessionState("k3x9q2", Activity.PENDING_APPROVAL)))
+                .isEqualTo("{\"type\":\"session_state\",\"session_id\":\"k3x9q2\",\"activity\":\"pending_approval\"}");
+        assertThat(ProtocolCodec.decodeServer("{\"type\":\"session_state\",\"session_id\":\"k3x9q2\",\"activity\":\"compacting\"}"))
+                .isEqualTo(new ServerMessage.SessionState("k3x9q2", Activity.UNKNOWN));
+    }
+
+    @Test
+    void aSessionInfoWithoutActivityReadsAsUnknown() {
+        SessionInfo info = new SessionInfo("k3x9q2", "build", java.util.List.of("bash"), "/tmp", "running", 1L, null, null,
+                "2026-11-25T22:10:00Z", 80, 24, 0L, 0);
+        String json = ProtocolCodec.write(info);
+        assertThat(json).contains("\"activity\":\"unknown\"");
+        String old = json.replace(",\"activity\":\"unknown\"", "");
+        assertThat(ProtocolCodec.read(old, SessionInfo.class).activity()).isEqualTo(Activity.UNKNOWN);
+    }
+
+    @Test
     void hooksMayReportEveryStateButUnknown() {
         assertThat(Activity.reportableNames()).isEqualTo("working, waiting_input, pending_approval, idle");
         assertThat(Activity.UNKNOWN.reportable()).isFalse();
