@@ -68,6 +68,7 @@ public final class Daemon implements AutoCloseable {
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
             sessions.setRevive(reviveSettings(config, root));
+            sessions.setHome(root.dir());
             metrics.watchSessions(() -> barrier.isUp() ? List.of() : sessions.list(), selection.backend().name());
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
                     config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status,

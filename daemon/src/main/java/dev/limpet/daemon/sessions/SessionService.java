@@ -20,6 +20,8 @@ import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.terminal.journal.JournalFormat;
 import dev.limpet.terminal.journal.JournalReader;
 import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.daemon.activity.ActivityResolver;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionIds;
@@ -62,6 +64,10 @@ public final class SessionService implements BackendListener {
     private volatile boolean stopping;
     private static final Duration VIEWERS_BROADCAST_DELAY = Duration.ofMillis(250);
     private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
+    /** One activity resolver per running session (issue 14), made on first evidence. */
+    private final Map<String, ActivityResolver> activity = new ConcurrentHashMap<>();
+    /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */
+    private volatile Path home;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
     private volatile RevivePlanner planner = planner(revive);
     private final Revivals<Revived> revivals = new Revivals<>();
@@ -80,6 +86,11 @@ public final class SessionService implements BackendListener {
         this.scheduler = scheduler;
         this.closeGrace = closeGrace;
         this.orphans = new OrphanPolicy(orphanGrace, clock);
+    }
+
+    /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
+    public void setHome(Path dataRoot) {
+        this.home = dataRoot;
     }
 
     public void setEvents(SessionEvents events) {
@@ -172,6 +183,48 @@ public final class SessionService implements BackendListener {
         StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
         return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0), reasonOf(s));
+    }
+
+    /**
+     * A hook's report (issue 14, {@code limpet hook <state>}): authoritative for the session's
+     * activity. A report that does not change the resolved activity writes nothing and tells no
+     * one, so a flood of identical reports costs a map lookup each and never touches the store or
+     * the clients. Refused, with nothing changed: a name that is not a reportable state
+     * ({@code invalid_activity}), an unknown session, a session that is not running.
+     *
+     * @return the session's activity after the report
+     */
+    public Activity reportActivity(String id, String stateName) {
+        Activity reported = Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> new ProtocolException(
+                ErrorCode.INVALID_ACTIVITY, "'" + dev.limpet.protocol.SafeText.of(String.valueOf(stateName), 40)
+                        + "' is not a state a hook can report; one of " + Activity.reportableNames()));
+        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
+        if (!SessionInfo.RUNNING.equals(s.state()) && !SessionInfo.STARTING.equals(s.state())) {
+            throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " is " + s.state()
+                    + "; only a running session has an activity to report");
+        }
+        ActivityResolver resolver = activity.computeIfAbsent(id, k -> ActivityResolver.resumedFrom(s.activity(), clock,
+                ActivityResolver.Settings.DEFAULTS, store.intent(k).agentKind() != null));
+        Activity before;
+        Activity after;
+        synchronized (resolver) {
+            before = resolver.resolve();
+            resolver.hook(reported);
+            after = resolver.resolve();
+        }
+        if (after != before || after != s.activity()) {
+            publishActivity(id, s.activity(), after, "hook");
+        }
+        return after;
+    }
+
+    private void publishActivity(String id, Activity from, Activity to, String cause) {
+        synchronized (store) {
+            store.updateActivity(id, to);
+        }
+        LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", from.wireName()).addKeyValue("to", to.wireName())
+                .addKeyValue("event", cause).log("session {} activity {} -> {} ({})", id, from.wireName(), to.wireName(), cause);
+        events.sessionState(id, to);
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -535,6 +588,7 @@ public final class SessionService implements BackendListener {
                 early = recordExit(sessionId, status, code, signal);
             }
             if (early) {
+                endActivity(sessionId);
                 events.sessionExited(sessionId, code, signal);
                 broadcastList();
                 return;
@@ -542,10 +596,20 @@ public final class SessionService implements BackendListener {
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
         }
+        endActivity(sessionId);
         LOG.atInfo().addKeyValue("session_id", sessionId).addKeyValue("from", SessionInfo.RUNNING).addKeyValue("to", SessionInfo.EXITED)
                 .addKeyValue("event", "exit").log("session {} running -> exited ({})", sessionId, status.describe());
         events.sessionExited(sessionId, code, signal);
         broadcastList();
+    }
+
+    /** The program ended: nothing is running there any more, whatever it was doing. */
+    private void endActivity(String sessionId) {
+        activity.remove(sessionId);
+        StoredSession s = store.find(sessionId).orElse(null);
+        if (s != null && s.activity() != Activity.IDLE) {
+            publishActivity(sessionId, s.activity(), Activity.IDLE, "exit");
+        }
     }
 
     /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
@@ -633,7 +697,7 @@ public final class SessionService implements BackendListener {
         return List.of(shell, "-l");
     }
 
-    private static Map<String, String> sessionEnvironment(String id, Map<String, String> extra) {
+    private Map<String, String> sessionEnvironment(String id, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("LIMPET_") || k.equals("TMUX") || k.equals("TMUX_PANE"));
         env.put("TERM", "xterm-256color");
@@ -647,6 +711,11 @@ public final class SessionService implements BackendListener {
                 }
                 env.put(k, v);
             });
+        }
+        // Last, so a caller's environment cannot point a session's hooks at another session or daemon.
+        env.put("LIMPET_SESSION_ID", id);
+        if (home != null) {
+            env.put("LIMPET_HOME", home.toString());
         }
         return env;
     }
