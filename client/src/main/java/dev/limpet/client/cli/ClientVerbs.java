@@ -9,6 +9,6 @@ public final class ClientVerbs {
     public static List<Object> all() {
         return List.of(new StatusCommand(), new OpenCommand(), new NewCommand(), new LsCommand(), new SendCommand(), new CaptureCommand(),
                 new KillCommand(), new RmCommand(), new RenameCommand(), new ReviveCommand(),
-                new HookCommand());
+                new HookCommand(), new WaitCommand());
     }
 }

@@ -32,20 +32,20 @@ final class HookCommand extends Verb {
     @Override
     public Integer call() {
         Activity activity = Activity.parse(state).filter(Activity::reportable).orElseThrow(() -> new CliException(REFUSED,
-                "limpet hook: '" + state + "' is not a state; use one of " + Activity.reportableNames()));
+                "'" + state + "' is not a state; use one of " + Activity.reportableNames()));
         String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
         if (id == null || id.isBlank()) {
-            throw new CliException(REFUSED, "limpet hook: not inside a limpet session ($LIMPET_SESSION_ID is not set);"
+            throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
                     + " name one with --session ID");
         }
         if (!SessionIds.isValid(id)) {
-            throw new CliException(REFUSED, "limpet hook: '" + id + "' is not a session id");
+            throw new CliException(REFUSED, "'" + id + "' is not a session id");
         }
         try {
             daemon().post(sessionPath(id) + "/activity", Map.of("activity", activity.wireName()));
         } catch (CliException e) {
             // A daemon that cannot be reached stays exit 1; any refusal of the report itself is 2.
-            throw e.exitCode() == CliException.NO_DAEMON ? e : new CliException(REFUSED, "limpet hook: " + e.getMessage());
+            throw e.exitCode() == CliException.NO_DAEMON ? e : new CliException(REFUSED, e.getMessage());
         }
         return 0;
     }

@@ -1,0 +1,118 @@
+package dev.limpet.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14 end to end, every step a separate process: a program in a session runs the real
+ * {@code limpet hook} (finding its session and daemon through the environment limpet gave it),
+ * {@code limpet wait} unblocks on it, {@code limpet ls} shows it, and it survives {@code kill -9}
+ * of the daemon.
+ */
+class AgentActivityIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    Path tmp;
+    Path root;
+    DaemonProcess daemon;
+
+    @BeforeEach
+    void start() throws Exception {
+        root = tmp.resolve("root");
+        daemon = DaemonProcess.start(root);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        daemon.close();
+        WorkerProcesses.killAll(root);
+    }
+
+    /** A shell command running the built limpet's {@code hook STATE}. */
+    static String hook(String state) {
+        return DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "))
+                + " hook " + state;
+    }
+
+    /** A session whose program reports STATE through the hook command, then stays. */
+    String agentReporting(String state) throws Exception {
+        return daemon.spawn("agent", List.of("sh", "-c", hook(state) + " || echo hook-failed; exec sleep 1000"));
+    }
+
+    LimpetCli.Result limpet(String... args) throws Exception {
+        return LimpetCli.run(root, args);
+    }
+
+    JsonNode row(String id) throws Exception {
+        for (JsonNode r : JSON.readTree(limpet("ls", "--json").out())) {
+            if (r.path("id").asText().equals(id)) {
+                return r;
+            }
+        }
+        throw new AssertionError("session " + id + " not listed");
+    }
+
+    @Test
+    void aHookRunInsideASessionReportsItsStateWaitUnblocksAndLsShowsIt() throws Exception {
+        String id = agentReporting("waiting_input");
+        LimpetCli.Result waited = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        assertThat(waited.exitCode()).as(waited.err()).isZero();
+        assertThat(row(id).path("activity").asText()).isEqualTo("waiting_input");
+        assertThat(row(id).path("state").asText()).isEqualTo("running");
+        String table = limpet("ls").out();
+        assertThat(table).contains("STATE");
+        assertThat(table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow()).contains("waiting_input");
+    }
+
+    @Test
+    void waitGivesUpWith124AtItsTimeout() throws Exception {
+        String id = agentReporting("waiting_input");
+        assertThat(limpet("wait", id, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+        LimpetCli.Result r = limpet("wait", id, "--until", "pending_approval", "--timeout", "1s");
+        assertThat(r.exitCode()).isEqualTo(124);
+        assertThat(r.err()).contains("still waiting_input");
+    }
+
+    @Test
+    void everyRefusedHookExitsTwoAndChangesNothing() throws Exception {
+        String id = agentReporting("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+
+        LimpetCli.Result bad = limpet("hook", "waiting", "--session", id);
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("'waiting' is not a state", "working, waiting_input, pending_approval, idle");
+
+        LimpetCli.Result outside = LimpetCli.run(Map.of("LIMPET_HOME", root.toString()), "hook", "working");
+        assertThat(outside.exitCode()).isEqualTo(2);
+        assertThat(outside.err()).contains("not inside a limpet session");
+
+        LimpetCli.Result unknown = limpet("hook", "working", "--session", "nosuchsession");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("session_not_found");
+
+        assertThat(row(id).path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(limpet("wait", "nosuchsession", "--until", "idle").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void aSessionWaitingForApprovalStillWaitsAfterTheDaemonIsKilled() throws Exception {
+        String id = agentReporting("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+        daemon.kill9();
+        daemon = DaemonProcess.start(root);
+        JsonNode r = row(id);
+        assertThat(r.path("state").asText()).isEqualTo("running");
+        assertThat(r.path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
+    }
+}
