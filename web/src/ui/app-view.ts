@@ -1,6 +1,7 @@
 // The page: renders WorkspaceSnapshots and turns clicks and keys into workspace intents. The tab
 // bar, the session list and the sidebar are their own components; this class lays them out, runs
 // the keyboard map (keymap.ts) and decides where the focus goes after each action.
+import type { SessionRow, ShownActivity } from '../sessions/session-rows';
 import type { Workspace, WorkspaceSnapshot } from '../workspace/workspace';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
@@ -274,7 +275,7 @@ export class AppView {
     this.metaEl.textContent = s.daemon ? `${s.daemon.backend} backend · v${s.daemon.version}` : '';
     fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
     this.sessionList.render(s, this.access === 'wrong_token');
-    this.tabBar.render(s.tabs, s.activeTabId);
+    this.tabBar.render(s.tabs, s.activeTabId, activityBySession(s.sessionRows));
     this.renderTerminals(s);
     this.renderToasts(s);
   }
@@ -351,4 +352,11 @@ function focusArea(element: Element | null): FocusArea {
   if (element.closest('.session-list')) return 'sessions';
   if (element.matches('input, textarea, select, [contenteditable]')) return 'field';
   return 'other';
+}
+
+/** Each session's shown activity (issue 14), for the tabs that hold them. */
+function activityBySession(rows: SessionRow[]): Map<string, { activity: ShownActivity; text: string }> {
+  const out = new Map<string, { activity: ShownActivity; text: string }>();
+  for (const row of rows) if (row.activity && row.activityText) out.set(row.session.id, { activity: row.activity, text: row.activityText });
+  return out;
 }
