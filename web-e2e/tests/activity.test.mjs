@@ -65,3 +65,34 @@ test('a report pushed while the page is open moves the tab at once', async () =>
     ids['agent-working'], { timeout: 15_000 });
   assert.equal((await tabActivity('agent-working').innerText()).trim(), 'waiting for you');
 });
+
+test('notifications are off until a person turns them on; then a session that starts waiting raises one', async () => {
+  // The browser's notifications, recorded: headless Chromium shows none.
+  await page.evaluate(() => {
+    window.shown = [];
+    window.Notification = class {
+      static permission = 'default';
+      static async requestPermission() { window.Notification.permission = 'granted'; return 'granted'; }
+      constructor(title, options) { window.shown.push({ title, tag: options?.tag }); }
+    };
+  });
+  const report = (label, activity) => daemon.api(`/api/sessions/${ids[label]}/activity`, { method: 'POST', body: JSON.stringify({ activity }) });
+  const tabShows = (label, activity) => page.waitForFunction(([id, a]) => document.querySelector(`.tab[data-session-id="${id}"]`)?.dataset.activity === a,
+    [ids[label], activity], { timeout: 15_000 });
+
+  await report('agent-waiting', 'working');
+  await tabShows('agent-waiting', 'working');
+  await report('agent-waiting', 'waiting_input');
+  await tabShows('agent-waiting', 'waiting_input');
+  assert.deepEqual(await page.evaluate(() => window.shown), [], 'nothing while the opt-in is off');
+  assert.equal(await page.locator('[data-testid=notify-button]').getAttribute('aria-pressed'), 'false');
+
+  await page.click('[data-testid=notify-button]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notify-button]')?.getAttribute('aria-pressed') === 'true');
+  assert.deepEqual(await page.evaluate(() => window.shown), [], 'turning it on does not notify about what already waits');
+  await report('agent-waiting', 'working');
+  await tabShows('agent-waiting', 'working');
+  await report('agent-waiting', 'pending_approval');
+  await tabShows('agent-waiting', 'pending_approval');
+  assert.deepEqual(await page.evaluate(() => window.shown), [{ title: 'agent-waiting: needs approval', tag: `limpet-${ids['agent-waiting']}` }]);
+});
