@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.testkit.TestAgent;
+import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -114,5 +116,40 @@ class AgentActivityIT {
         assertThat(r.path("state").asText()).isEqualTo("running");
         assertThat(r.path("activity").asText()).isEqualTo("pending_approval");
         assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
+    }
+
+    /** The Done-when of issue 14: three test agents, each reporting through the real hook command. */
+    @Test
+    void threeTestAgentsShowWhichOneWaitsAndWaitUnblocksAScript() throws Exception {
+        String hookCommand = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
+                .collect(Collectors.joining(" ")) + " hook";
+        java.util.Map<String, String> agents = new java.util.LinkedHashMap<>();
+        for (String name : List.of("one", "two", "three")) {
+            agents.put(name, daemon.spawn(name, TestPrograms.command(TestAgent.class, tmp.resolve(name).toString(), "--hook", hookCommand)));
+        }
+        for (String id : agents.values()) {
+            LimpetCli.Result ready = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+            assertThat(ready.exitCode()).as(ready.err()).isZero();
+        }
+        assertThat(limpet("send", agents.get("one"), "work").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("one"), "--until", "working", "--timeout", "60s").exitCode()).isZero();
+        assertThat(limpet("send", agents.get("two"), "ask").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("two"), "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+
+        assertThat(row(agents.get("one")).path("activity").asText()).isEqualTo("working");
+        assertThat(row(agents.get("two")).path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(row(agents.get("three")).path("activity").asText()).isEqualTo("waiting_input");
+        String table = limpet("ls").out();
+        assertThat(line(table, agents.get("three"))).contains("waiting_input");
+        assertThat(line(table, agents.get("two"))).contains("pending_approval");
+
+        assertThat(limpet("send", agents.get("two"), "yes").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("two"), "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+        assertThat(limpet("send", agents.get("one"), "done").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("one"), "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+    }
+
+    static String line(String table, String id) {
+        return table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow();
     }
 }
