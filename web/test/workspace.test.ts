@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../src/workspace/terminal-port';
 import { FakeVisibility } from './support/fake-visibility';
-import { flush, makeWorkspace, session } from './support/workspace-harness';
+import { flush, makeWorkspace, rememberedStore, session } from './support/workspace-harness';
 
 /** The fake terminal of the tab that holds `sessionId`. */
 function terminalOf(h: ReturnType<typeof makeWorkspace>, sessionId: string) {
@@ -393,6 +393,33 @@ describe('Workspace', () => {
     await flush();
     expect(h.daemon.sent('spawn_session', old)).toHaveLength(0);
     expect(h.workspace.snapshot.tabs).toHaveLength(0);
+  });
+
+  it('a sessions_changed pushed before the list reply still runs the plan: a fresh page opens the running session', async () => {
+    const h = makeWorkspace();
+    h.runtime.start();
+    h.network.last().open();
+    h.daemon.hello([session('s1')]);
+    await flush();
+    const list = h.daemon.sent('list_sessions').pop()!;
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1', { attached: 1 })] });
+    h.daemon.reply(list, { type: 'session_list', sessions: [session('s1')] });
+    await flush();
+    expect(h.workspace.snapshot.tabs.map((t) => t.sessionId)).toEqual(['s1']);
+    expect(h.daemon.sent('attach_session').map((c) => c.session_id)).toEqual(['s1']);
+  });
+
+  it('a remembered tab reattaches when a push overtook the list reply after a reload', async () => {
+    const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'build', serverSessionId: 's1' }]));
+    h.runtime.start();
+    h.network.last().open();
+    h.daemon.hello([session('s1')]);
+    await flush();
+    const list = h.daemon.sent('list_sessions').pop()!;
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1')] });
+    h.daemon.reply(list, { type: 'session_list', sessions: [session('s1')] });
+    await flush();
+    expect(h.daemon.sent('attach_session').map((c) => c.session_id)).toEqual(['s1']);
   });
 
   it('sessions_changed updates labels and exit state of open tabs', async () => {

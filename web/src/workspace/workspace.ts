@@ -47,6 +47,8 @@ export class Workspace {
   };
   private readonly freshPage: boolean;
   private plannedOnce = false;
+  /** The connection whose first session list (a reply or a push, whichever comes first) is still to be planned. */
+  private planDueFor: number | null = null;
   /** Sessions whose attach the daemon answered `session_not_found` on this connection. */
   private readonly refused = new Set<string>();
   private recoveringTimer: TimerHandle | null = null;
@@ -283,11 +285,12 @@ export class Workspace {
     (state.warnings ?? []).forEach((w) => this.addWarning(w.message));
     this.handshake = 'ready';
     this.refused.clear(); // a new connection asks the daemon afresh (it may revive what it refused)
+    this.planDueFor = generation;
     this.changed();
-    void this.refresh(generation);
+    void this.refresh();
   }
 
-  private async refresh(generation: number): Promise<void> {
+  private async refresh(): Promise<void> {
     this.onSessions({ type: 'LOAD' });
     const loadId = this.sync.loadId;
     try {
@@ -296,9 +299,7 @@ export class Workspace {
     } catch (error) {
       if (error instanceof StaleGenerationError) return;
       this.onSessions({ type: 'FAILED', loadId, error: describeError(error) });
-      return;
     }
-    if (this.options.runtime.isCurrent(generation) && this.sync.loadId === loadId) this.executePlan();
   }
 
   private executePlan(): void {
@@ -316,8 +317,15 @@ export class Workspace {
   }
 
   private onSessions(event: SyncEvent): void {
+    const before = this.sync;
     this.sync = syncTransition(this.sync, event);
-    if (event.type === 'PUSHED' || event.type === 'LOADED') this.onList(event.type === 'PUSHED');
+    const listed = (event.type === 'PUSHED' || event.type === 'LOADED') && this.sync !== before;
+    if (listed) this.onList(event.type === 'PUSHED');
+    // A connection plans on its first list, whether the reply or a push overtaking it brought it.
+    if (listed && this.planDueFor !== null && this.options.runtime.isCurrent(this.planDueFor)) {
+      this.planDueFor = null;
+      this.executePlan();
+    }
     this.changed();
   }
 

@@ -5,20 +5,18 @@ import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.pty.PtyException;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.terminal.session.VtScreen;
-import dev.limpet.daemon.backend.AttachInfo;
-import dev.limpet.terminal.pty.ExitStatus;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -83,35 +81,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
     @Override
     public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {
         PtySession s = session(sessionId);
-        PtySession.Subscription sub = s.attach(since, window, new PtySession.Listener() {
-            @Override
-            public void onOutput(OutputChunk chunk) {
-                outputListener.onOutput(chunk);
-            }
-
-            @Override
-            public void onExit(ExitStatus status) {
-                outputListener.onExit(status);
-            }
-        }, r -> { });
-        PtySession.Replay r = sub.replay();
-        AttachInfo info = new AttachInfo(runtime(s), r.replayFrom(), r.data(), r.truncated(), r.snapshot(), true);
-        return new Attachment() {
-            @Override
-            public AttachInfo info() {
-                return info;
-            }
-
-            @Override
-            public void grant(long limit) {
-                sub.grant(limit);
-            }
-
-            @Override
-            public void close() {
-                sub.close();
-            }
-        };
+        return PtySessionAttachment.open(s, since, window, true, () -> runtime(s), outputListener);
     }
 
     @Override

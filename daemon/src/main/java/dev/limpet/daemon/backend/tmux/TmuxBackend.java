@@ -7,6 +7,7 @@ import dev.limpet.daemon.backend.BackendDetails;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
+import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
@@ -303,35 +304,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     @Override
     public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {
         Held h = held(sessionId);
-        PtySession.Subscription sub = h.session().attach(since, Long.MAX_VALUE, new PtySession.Listener() {
-            @Override
-            public void onOutput(OutputChunk chunk) {
-                outputListener.onOutput(chunk);
-            }
-
-            @Override
-            public void onExit(ExitStatus status) {
-                outputListener.onExit(status);
-            }
-        }, r -> { });
-        PtySession.Replay r = sub.replay();
-        AttachInfo info = new AttachInfo(runtime(h), r.replayFrom(), r.data(), r.truncated(), r.snapshot(), false);
-        return new Attachment() {
-            @Override
-            public AttachInfo info() {
-                return info;
-            }
-
-            @Override
-            public void grant(long limit) {
-                // no credit: see attach
-            }
-
-            @Override
-            public void close() {
-                sub.close();
-            }
-        };
+        return PtySessionAttachment.open(h.session(), since, window, false, () -> runtime(h), outputListener);
     }
 
     @Override
