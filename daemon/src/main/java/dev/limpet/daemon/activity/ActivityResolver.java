@@ -75,12 +75,14 @@ public final class ActivityResolver {
     }
 
     /**
-     * Starts from a stored activity (a session recovered across a daemon restart): it counts as a
-     * hook report made now, so it holds until newer evidence, as the reconciliation rule keeps it.
+     * Starts from a stored activity (a session recovered across a daemon restart). A state the
+     * reconciliation rule keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
+     * report made now, so it holds until newer evidence; any other starts with no evidence, so
+     * output and the title can move it (a {@code working} set by the rule is a guess, not a report).
      */
     public static ActivityResolver resumedFrom(Activity stored, Clock clock, Settings settings, boolean agent) {
         ActivityResolver r = new ActivityResolver(clock, settings, agent);
-        if (stored != null && stored.reportable()) {
+        if (stored != null && stored.preservedAcrossRestart()) {
             r.hook(stored);
         }
         return r;

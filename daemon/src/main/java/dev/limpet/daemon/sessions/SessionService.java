@@ -64,8 +64,8 @@ public final class SessionService implements BackendListener {
     private volatile boolean stopping;
     private static final Duration VIEWERS_BROADCAST_DELAY = Duration.ofMillis(250);
     private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
-    /** One activity resolver per running session (issue 14), made on first evidence. */
-    private final Map<String, ActivityResolver> activity = new ConcurrentHashMap<>();
+    /** The activity of every running session (issue 14). */
+    private final SessionActivity activity;
     /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */
     private volatile Path home;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
@@ -86,6 +86,7 @@ public final class SessionService implements BackendListener {
         this.scheduler = scheduler;
         this.closeGrace = closeGrace;
         this.orphans = new OrphanPolicy(orphanGrace, clock);
+        this.activity = new SessionActivity(clock, scheduler, ActivityResolver.Settings.DEFAULTS, this::publishActivity);
     }
 
     /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
@@ -121,6 +122,7 @@ public final class SessionService implements BackendListener {
         report = report.withMissing(new StoreReconciler(store, clock).reconcile(report));
         for (RuntimeInfo live : report.recovered()) {
             orphans.detached(live.sessionId());
+            store.find(live.sessionId()).ifPresent(s -> activity.track(s.id(), store.intent(s.id()).agentKind() != null, s.activity()));
         }
         return report;
     }
@@ -151,9 +153,11 @@ public final class SessionService implements BackendListener {
         store.saveIntent(new LaunchIntent(id, cwd.toString(), EnvAllowList.keep(req.env()), launch.agentKind(), launch.conversationId(),
                 cols, rows, false, journal, null, null));
         RuntimeInfo runtime;
+        activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
             runtime = backend.spawn(new SpawnSpec(id, launch.argv(), env, cwd, cols, rows, journal ? journalFor(id, null, null) : null));
         } catch (BackendException e) {
+            activity.ended(id);
             store.delete(id);
             throw e;
         }
@@ -203,19 +207,22 @@ public final class SessionService implements BackendListener {
             throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " is " + s.state()
                     + "; only a running session has an activity to report");
         }
-        ActivityResolver resolver = activity.computeIfAbsent(id, k -> ActivityResolver.resumedFrom(s.activity(), clock,
-                ActivityResolver.Settings.DEFAULTS, store.intent(k).agentKind() != null));
-        Activity before;
-        Activity after;
-        synchronized (resolver) {
-            before = resolver.resolve();
-            resolver.hook(reported);
-            after = resolver.resolve();
+        if (!activity.tracks(id)) {
+            // Running but not followed (its exit raced this report, or it was never tracked): follow it from what is stored.
+            activity.track(id, store.intent(id).agentKind() != null, s.activity());
         }
-        if (after != before || after != s.activity()) {
-            publishActivity(id, s.activity(), after, "hook");
-        }
-        return after;
+        return activity.hook(id, reported);
+    }
+
+    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    @Override
+    public void outputSeen(String sessionId) {
+        activity.outputSeen(sessionId);
+    }
+
+    @Override
+    public void titleChanged(String sessionId, String title) {
+        activity.titleChanged(sessionId, title);
     }
 
     private void publishActivity(String id, Activity from, Activity to, String cause) {
@@ -323,10 +330,16 @@ public final class SessionService implements BackendListener {
         // Recorded before the spawn: a program that ends at once may be reported before spawn returns.
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
+        // A new program: nothing is known of what it does until it shows it.
+        activity.track(id, plan.agentKind() != null, Activity.UNKNOWN);
+        if (s.activity() != Activity.UNKNOWN) {
+            publishActivity(id, s.activity(), Activity.UNKNOWN, "revive");
+        }
         RuntimeInfo runtime;
         try {
             runtime = backend.spawn(new SpawnSpec(id, plan.argv(), sessionEnvironment(id, intent.env()), plan.cwd(), c, r, j));
         } catch (BackendException e) {
+            activity.ended(id);
             store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);
             store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
             throw e;
@@ -510,6 +523,7 @@ public final class SessionService implements BackendListener {
                 throw e;
             }
         }
+        activity.ended(id);
         store.delete(id);
         deleteJournal(id);
         attachments.remove(id);
@@ -605,7 +619,7 @@ public final class SessionService implements BackendListener {
 
     /** The program ended: nothing is running there any more, whatever it was doing. */
     private void endActivity(String sessionId) {
-        activity.remove(sessionId);
+        activity.ended(sessionId);
         StoredSession s = store.find(sessionId).orElse(null);
         if (s != null && s.activity() != Activity.IDLE) {
             publishActivity(sessionId, s.activity(), Activity.IDLE, "exit");
@@ -648,6 +662,7 @@ public final class SessionService implements BackendListener {
                 store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
                 store.saveIntent(store.intent(sessionId).withReason(reason));
             }
+            endActivity(sessionId);
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
         }

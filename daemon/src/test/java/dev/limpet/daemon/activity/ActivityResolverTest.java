@@ -290,6 +290,15 @@ class ActivityResolverTest {
     }
 
     @Test
+    void aStoredWorkingStateIsAGuessThatOutputAndQuietMoveOn() {
+        ActivityResolver r = ActivityResolver.resumedFrom(Activity.WORKING, clock, new Settings(QUIET, GRACE), true);
+        r.output();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+        pass(QUIET);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
     void resumingFromUnknownOrNothingStartsWithoutAReport() {
         ActivityResolver r = ActivityResolver.resumedFrom(Activity.UNKNOWN, clock, new Settings(QUIET, GRACE), true);
         assertThat(r.resolve()).isEqualTo(Activity.UNKNOWN);
