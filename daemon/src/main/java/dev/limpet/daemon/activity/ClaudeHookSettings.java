@@ -18,11 +18,13 @@ import java.util.Objects;
  *       nothing else tells limpet that);</li>
  *   <li>{@code PermissionRequest}, and {@code Notification} with the {@code permission_prompt}
  *       matcher → {@code pending_approval};</li>
- *   <li>{@code Stop} → {@code waiting_input}.</li>
+ *   <li>{@code Stop} → {@code waiting_input};</li>
+ *   <li>{@code SessionStart} → {@code hook --stdin-json}: records Claude's {@code session_id} (from
+ *       the hook's JSON on stdin) as the session's conversation id, so a revive continues the
+ *       conversation Claude is in now, also after {@code /clear} or {@code /resume} inside it.</li>
  * </ul>
- * Not yet: {@code SessionStart} recording the conversation id for revive (it needs the hook's JSON
- * from stdin; see docs/agent-activity.md). Pure: it builds the text; the caller writes the file.
- * Not wired to the agent profiles yet.
+ * Pure: it builds the text; {@code files/ClaudeSettingsFile} writes it at daemon start, and an
+ * agent profile with {@code "hooks": "claude"} gets {@code --settings FILE} ({@link AgentHooks}).
  */
 public final class ClaudeHookSettings {
     private ClaudeHookSettings() {}
@@ -44,10 +46,15 @@ public final class ClaudeHookSettings {
         add(hooks, "PermissionRequest", "*", hookCommand, Activity.PENDING_APPROVAL);
         add(hooks, "Notification", "permission_prompt", hookCommand, Activity.PENDING_APPROVAL);
         add(hooks, "Stop", null, hookCommand, Activity.WAITING_INPUT);
+        add(hooks, "SessionStart", null, shellLine(hookCommand) + " --stdin-json");
         return ProtocolCodec.write(root);
     }
 
     private static void add(ObjectNode hooks, String event, String matcher, List<String> hookCommand, Activity state) {
+        add(hooks, event, matcher, shellLine(hookCommand) + " " + state.wireName());
+    }
+
+    private static void add(ObjectNode hooks, String event, String matcher, String command) {
         ArrayNode groups = hooks.putArray(event);
         ObjectNode group = groups.addObject();
         if (matcher != null) {
@@ -55,7 +62,7 @@ public final class ClaudeHookSettings {
         }
         ObjectNode hook = group.putArray("hooks").addObject();
         hook.put("type", "command");
-        hook.put("command", shellLine(hookCommand) + " " + state.wireName());
+        hook.put("command", command);
         // A hook must never hold the agent up: the daemon answers at once, or limpet hook gives up.
         hook.put("timeout", 10);
     }

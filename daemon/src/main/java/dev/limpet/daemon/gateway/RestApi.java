@@ -40,7 +40,7 @@ final class RestApi {
 
     record ReviveBody(Boolean fresh) {}
 
-    record ActivityBody(String activity) {}
+    record ActivityBody(String activity, String conversationId) {}
 
     void register(RoutesConfig routes) {
         routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
@@ -88,7 +88,8 @@ final class RestApi {
             barrier.check();
             String id = ctx.pathParam("id");
             dev.limpet.protocol.SessionIds.requireValid(id);
-            ctx.json(Map.of("activity", sessions.reportActivity(id, body(ctx, ActivityBody.class).activity())));
+            ActivityBody b = body(ctx, ActivityBody.class);
+            ctx.json(Map.of("activity", sessions.hookReport(id, b.activity(), b.conversationId())));
         });
         routes.post("/api/sessions/{id}/rename", ctx -> ctx.json(sessions.rename(resolve(ctx), body(ctx, RenameBody.class).label())));
         routes.delete("/api/sessions/{id}", ctx -> {

@@ -21,6 +21,8 @@ import dev.limpet.terminal.journal.JournalFormat;
 import dev.limpet.terminal.journal.JournalReader;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.daemon.activity.ActivityResolver;
+import dev.limpet.daemon.activity.AgentHooks;
+import dev.limpet.protocol.ConversationIds;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
@@ -69,6 +71,7 @@ public final class SessionService implements BackendListener {
     /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */
     private volatile Path home;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
+    private volatile AgentHooks hooks = AgentHooks.NONE;
     private volatile RevivePlanner planner = planner(revive);
     private final Revivals<Revived> revivals = new Revivals<>();
     private volatile SessionEvents events = new SessionEvents() {
@@ -96,6 +99,22 @@ public final class SessionService implements BackendListener {
 
     public void setEvents(SessionEvents events) {
         this.events = events;
+    }
+
+    /** The hook wiring agents get at spawn and revive (issue 14); before the first spawn. */
+    public void setAgentHooks(AgentHooks agentHooks) {
+        this.hooks = agentHooks;
+    }
+
+    /** {@code argv} with what the profile of agent {@code kind} asks for its hooks (nothing for a non-agent). */
+    private List<String> withHooks(List<String> argv, String kind) {
+        List<String> extra = revive.profiles().byName(kind).map(p -> hooks.arguments(p.hooks())).orElse(List.of());
+        if (extra.isEmpty()) {
+            return argv;
+        }
+        List<String> out = new ArrayList<>(argv);
+        out.addAll(extra);
+        return out;
     }
 
     /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
@@ -155,7 +174,8 @@ public final class SessionService implements BackendListener {
         RuntimeInfo runtime;
         activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
-            runtime = backend.spawn(new SpawnSpec(id, launch.argv(), env, cwd, cols, rows, journal ? journalFor(id, null, null) : null));
+            runtime = backend.spawn(new SpawnSpec(id, withHooks(launch.argv(), launch.agentKind()), env, cwd, cols, rows,
+                    journal ? journalFor(id, null, null) : null));
         } catch (BackendException e) {
             activity.ended(id);
             store.delete(id);
@@ -199,19 +219,64 @@ public final class SessionService implements BackendListener {
      * @return the session's activity after the report
      */
     public Activity reportActivity(String id, String stateName) {
-        Activity reported = Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> new ProtocolException(
-                ErrorCode.INVALID_ACTIVITY, "'" + dev.limpet.protocol.SafeText.of(String.valueOf(stateName), 40)
-                        + "' is not a state a hook can report; one of " + Activity.reportableNames()));
-        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
-        if (!SessionInfo.RUNNING.equals(s.state()) && !SessionInfo.STARTING.equals(s.state())) {
-            throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " is " + s.state()
-                    + "; only a running session has an activity to report");
-        }
+        Activity reported = Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        StoredSession s = requireRunning(id);
         if (!activity.tracks(id)) {
             // Running but not followed (its exit raced this report, or it was never tracked): follow it from what is stored.
             activity.track(id, store.intent(id).agentKind() != null, s.activity());
         }
         return activity.hook(id, reported);
+    }
+
+    /**
+     * A hook's report (issue 14): a state, the agent's conversation id, or both. Everything is
+     * checked before anything changes: a report with neither is {@code bad_request}, a conversation
+     * id that is not one {@code invalid_conversation_id}, a state that is not one
+     * {@code invalid_activity}.
+     *
+     * @return the activity after the report
+     */
+    public Activity hookReport(String id, String stateName, String conversationId) {
+        if (stateName == null && conversationId == null) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "a hook report needs \"activity\", \"conversation_id\" or both");
+        }
+        if (conversationId != null) {
+            ConversationIds.requireValid(conversationId);
+        }
+        if (stateName != null) {
+            Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        }
+        StoredSession s = requireRunning(id);
+        if (conversationId != null) {
+            recordConversation(id, conversationId);
+        }
+        return stateName != null ? reportActivity(id, stateName) : activity.current(id).orElse(s.activity());
+    }
+
+    /** The agent runs conversation {@code conversationId} now: a revive continues it. */
+    private void recordConversation(String id, String conversationId) {
+        synchronized (store) {
+            LaunchIntent intent = store.intent(id);
+            if (!conversationId.equals(intent.conversationId())) {
+                store.saveIntent(intent.withConversation(intent.agentKind(), conversationId));
+                LOG.atInfo().addKeyValue("session_id", id).addKeyValue("event", "conversation")
+                        .log("session {}: the agent's conversation is now {} (hook)", id, conversationId);
+            }
+        }
+    }
+
+    private StoredSession requireRunning(String id) {
+        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
+        if (!SessionInfo.RUNNING.equals(s.state()) && !SessionInfo.STARTING.equals(s.state())) {
+            throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " is " + s.state()
+                    + "; only a running session has an activity to report");
+        }
+        return s;
+    }
+
+    private static ProtocolException invalidActivity(String stateName) {
+        return new ProtocolException(ErrorCode.INVALID_ACTIVITY, "'" + SafeText.of(String.valueOf(stateName), 40)
+                + "' is not a state a hook can report; one of " + Activity.reportableNames());
     }
 
     /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
@@ -337,7 +402,8 @@ public final class SessionService implements BackendListener {
         }
         RuntimeInfo runtime;
         try {
-            runtime = backend.spawn(new SpawnSpec(id, plan.argv(), sessionEnvironment(id, intent.env()), plan.cwd(), c, r, j));
+            runtime = backend.spawn(new SpawnSpec(id, withHooks(plan.argv(), plan.agentKind()), sessionEnvironment(id, intent.env()),
+                    plan.cwd(), c, r, j));
         } catch (BackendException e) {
             activity.ended(id);
             store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);

@@ -28,7 +28,13 @@ class ClaudeHookSettingsTest {
         assertThat(command(s, "PermissionRequest")).isEqualTo(prefix + "pending_approval");
         assertThat(command(s, "Notification")).isEqualTo(prefix + "pending_approval");
         assertThat(command(s, "Stop")).isEqualTo(prefix + "waiting_input");
-        assertThat(s.path("hooks").size()).isEqualTo(5);
+        assertThat(s.path("hooks").size()).isEqualTo(6);
+    }
+
+    @Test
+    void sessionStartRecordsTheConversationIdFromTheHooksJsonOnStdin() throws Exception {
+        assertThat(command(settings(), "SessionStart"))
+                .isEqualTo("'/opt/jdk/bin/java' '-jar' '/home/me/.limpet/runtime/0.1.0/limpet.jar' 'hook' --stdin-json");
     }
 
     @Test
