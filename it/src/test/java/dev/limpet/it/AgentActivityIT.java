@@ -118,6 +118,52 @@ class AgentActivityIT {
         assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
     }
 
+    /** Runs a limpet verb in the background. */
+    java.util.concurrent.CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
+        java.util.concurrent.CompletableFuture<LimpetCli.Result> f = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                f.complete(limpet(args));
+            } catch (Exception e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    @Test
+    void waitBlocksUntilTheStateArrivesWhileItWaitsThenExitsZero() throws Exception {
+        String id = daemon.spawn("quiet", List.of("sh", "-c", "exec sleep 1000"));
+        var waiting = limpetLater("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        Thread.sleep(1500);
+        assertThat(waiting).as("wait returned before anything was reported").isNotDone();
+        assertThat(limpet("hook", "waiting_input", "--session", id).exitCode()).isZero();
+        LimpetCli.Result r = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+
+    @Test
+    void waitExitsThreeWhenTheSessionsProgramEndsBeforeTheStateComes() throws Exception {
+        String id = daemon.spawn("short", List.of("sh", "-c", "sleep 2"));
+        LimpetCli.Result r = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(3);
+        assertThat(r.err()).contains("will not become waiting_input");
+    }
+
+    @Test
+    void aSessionStartHookReadsItsJsonFromStdinAndBadJsonIsRefusedWithTwo() throws Exception {
+        String hook = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "))
+                + " hook --stdin-json";
+        String id = daemon.spawn("starts", List.of("sh", "-c",
+                "echo '{\"session_id\": \"4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b\", \"hook_event_name\": \"SessionStart\"}' | " + hook
+                        + "; echo good-exit-$?; echo 'not json' | " + hook + "; echo bad-exit-$?; exec sleep 1000"));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+            String screen = limpet("capture", id).out();
+            return screen.contains("good-exit-0") && screen.contains("bad-exit-2");
+        });
+        assertThat(limpet("capture", id).out()).contains("invalid_hook_input");
+    }
+
     /** The Done-when of issue 14: three test agents, each reporting through the real hook command. */
     @Test
     void threeTestAgentsShowWhichOneWaitsAndWaitUnblocksAScript() throws Exception {

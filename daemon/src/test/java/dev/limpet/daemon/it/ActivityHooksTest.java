@@ -115,6 +115,30 @@ class ActivityHooksTest {
         assertThat(listed(s.id()).activity()).isEqualTo(Activity.WAITING_INPUT);
     }
 
+    Answer post(String id, String json) throws Exception {
+        HttpResponse<String> res = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + "/api/sessions/" + id
+                + "/activity")).header("Authorization", "Bearer " + d.token()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
+        return new Answer(res.statusCode(), ProtocolCodec.mapper().readTree(res.body()));
+    }
+
+    @Test
+    void aReportMayCarryTheAgentsConversationIdAndABadOneChangesNothing() throws Exception {
+        SessionInfo s = sleeper();
+        Answer ok = post(s.id(), "{\"conversation_id\": \"4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b\"}");
+        assertThat(ok.status()).isEqualTo(200);
+        assertThat(ok.body().path("activity").asText()).isEqualTo("unknown");
+        Answer bad = post(s.id(), "{\"activity\": \"working\", \"conversation_id\": \"--rm -rf\"}");
+        assertThat(bad.status()).isEqualTo(400);
+        assertThat(bad.body().path("code").asText()).isEqualTo("invalid_conversation_id");
+        assertThat(listed(s.id()).activity()).as("nothing changed").isEqualTo(Activity.UNKNOWN);
+        Answer empty = post(s.id(), "{}");
+        assertThat(empty.status()).isEqualTo(400);
+        assertThat(empty.body().path("code").asText()).isEqualTo("bad_request");
+        Answer both = post(s.id(), "{\"activity\": \"waiting_input\", \"conversation_id\": \"abc-1\"}");
+        assertThat(both.body().path("activity").asText()).isEqualTo("waiting_input");
+    }
+
     @Test
     void aReportForAnUnknownSessionIsNotFound() throws Exception {
         Answer a = report("nosuchsession", "working");
