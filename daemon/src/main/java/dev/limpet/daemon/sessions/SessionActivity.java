@@ -92,11 +92,11 @@ final class SessionActivity {
         }
     }
 
-    /** A hook's report; the activity after it. The session must be tracked ({@link #track} first). */
+    /** A hook's report; the activity after it, or null when the session is not followed (it ended meanwhile). */
     Activity hook(String sessionId, Activity reported) {
         Tracked t = sessions.get(sessionId);
         if (t == null) {
-            throw new IllegalStateException("session " + sessionId + " is not tracked");
+            return null;
         }
         synchronized (t) {
             t.resolver.hook(reported);

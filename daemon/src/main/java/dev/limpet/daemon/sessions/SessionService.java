@@ -68,6 +68,8 @@ public final class SessionService implements BackendListener {
     private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
     /** The activity of every running session (issue 14). */
     private final SessionActivity activity;
+    /** Activities published but not yet stored (see {@link #publishActivity}). */
+    private final Map<String, Activity> unstoredActivity = new ConcurrentHashMap<>();
     /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */
     private volatile Path home;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
@@ -198,7 +200,7 @@ public final class SessionService implements BackendListener {
         }
         List<SessionInfo> out = new ArrayList<>();
         for (StoredSession s : store.list()) {
-            out.add(SessionViews.toInfo(s, live.get(s.id()), attachments.getOrDefault(s.id(), 0), reasonOf(s)));
+            out.add(SessionViews.toInfo(withLatestActivity(s), live.get(s.id()), attachments.getOrDefault(s.id(), 0), reasonOf(s)));
         }
         return out;
     }
@@ -206,7 +208,7 @@ public final class SessionService implements BackendListener {
     public SessionInfo info(String id) {
         StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0), reasonOf(s));
+        return SessionViews.toInfo(withLatestActivity(s), runtime, attachments.getOrDefault(id, 0), reasonOf(s));
     }
 
     /**
@@ -220,12 +222,18 @@ public final class SessionService implements BackendListener {
      */
     public Activity reportActivity(String id, String stateName) {
         Activity reported = Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        // Followed means running: no store read on the hook's path (a flood of reports stays cheap).
+        Activity after = activity.hook(id, reported);
+        if (after != null) {
+            return after;
+        }
         StoredSession s = requireRunning(id);
         if (!activity.tracks(id)) {
             // Running but not followed (its exit raced this report, or it was never tracked): follow it from what is stored.
             activity.track(id, store.intent(id).agentKind() != null, s.activity());
         }
-        return activity.hook(id, reported);
+        after = activity.hook(id, reported);
+        return after != null ? after : Activity.IDLE; // it ended just now
     }
 
     /**
@@ -245,6 +253,9 @@ public final class SessionService implements BackendListener {
         }
         if (stateName != null) {
             Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        }
+        if (conversationId == null) {
+            return reportActivity(id, stateName);
         }
         StoredSession s = requireRunning(id);
         if (conversationId != null) {
@@ -290,13 +301,44 @@ public final class SessionService implements BackendListener {
         activity.titleChanged(sessionId, title);
     }
 
+    /**
+     * Tells clients at once and stores the change soon: store writes are coalesced on the
+     * scheduler, the latest activity of a session wins (a flood of alternating reports costs one
+     * write per scheduler turn, not one each). Until written, {@link #list} and {@link #info} show
+     * the pending value, so nobody reads an older one. The end of a program is written at once.
+     */
     private void publishActivity(String id, Activity from, Activity to, String cause) {
-        synchronized (store) {
-            store.updateActivity(id, to);
+        if (cause.equals("exit") || cause.equals("revive")) {
+            synchronized (store) {
+                unstoredActivity.remove(id);
+                store.updateActivity(id, to);
+            }
+        } else if (unstoredActivity.put(id, to) == null) {
+            scheduler.execute(() -> storeActivity(id));
         }
         LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", from.wireName()).addKeyValue("to", to.wireName())
                 .addKeyValue("event", cause).log("session {} activity {} -> {} ({})", id, from.wireName(), to.wireName(), cause);
         events.sessionState(id, to);
+    }
+
+    private void storeActivity(String id) {
+        try {
+            synchronized (store) {
+                Activity latest = unstoredActivity.remove(id);
+                if (latest != null) {
+                    store.updateActivity(id, latest);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot store its activity: {}", id, e.getMessage());
+        }
+    }
+
+    /** The stored row with its activity as last published (it may not be written yet). */
+    private StoredSession withLatestActivity(StoredSession s) {
+        Activity unstored = unstoredActivity.get(s.id());
+        return unstored == null || unstored == s.activity() ? s : new StoredSession(s.id(), s.label(), s.command(), s.cwd(),
+                s.createdAt(), s.state(), s.pid(), s.exitCode(), s.exitSignal(), unstored);
     }
 
     /** An id, or a label shared by exactly one session. */
