@@ -54,6 +54,13 @@ public final class ClaudeHookSettings {
         add(hooks, event, matcher, shellLine(hookCommand) + " " + state.wireName());
     }
 
+    /**
+     * Claude Code takes a hook's exit status 2 as "block": it would drop the person's prompt
+     * (UserPromptSubmit) or keep the agent going (Stop). limpet's refusals exit 2, so every hook
+     * ends in {@code || exit 1}: a failed report is shown as a non-blocking error and Claude goes on.
+     */
+    static final String NEVER_BLOCK = " || exit 1";
+
     private static void add(ObjectNode hooks, String event, String matcher, String command) {
         ArrayNode groups = hooks.putArray(event);
         ObjectNode group = groups.addObject();
@@ -62,7 +69,7 @@ public final class ClaudeHookSettings {
         }
         ObjectNode hook = group.putArray("hooks").addObject();
         hook.put("type", "command");
-        hook.put("command", command);
+        hook.put("command", command + NEVER_BLOCK);
         // A hook must never hold the agent up: the daemon answers at once, or limpet hook gives up.
         hook.put("timeout", 10);
     }

@@ -23,18 +23,24 @@ class ClaudeHookSettingsTest {
     void eachClaudeEventReportsItsStateThroughTheHookVerb() throws Exception {
         JsonNode s = settings();
         String prefix = "'/opt/jdk/bin/java' '-jar' '/home/me/.limpet/runtime/0.1.0/limpet.jar' 'hook' ";
-        assertThat(command(s, "UserPromptSubmit")).isEqualTo(prefix + "working");
-        assertThat(command(s, "PostToolUse")).isEqualTo(prefix + "working");
-        assertThat(command(s, "PermissionRequest")).isEqualTo(prefix + "pending_approval");
-        assertThat(command(s, "Notification")).isEqualTo(prefix + "pending_approval");
-        assertThat(command(s, "Stop")).isEqualTo(prefix + "waiting_input");
+        assertThat(command(s, "UserPromptSubmit")).isEqualTo(prefix + "working || exit 1");
+        assertThat(command(s, "PostToolUse")).isEqualTo(prefix + "working || exit 1");
+        assertThat(command(s, "PermissionRequest")).isEqualTo(prefix + "pending_approval || exit 1");
+        assertThat(command(s, "Notification")).isEqualTo(prefix + "pending_approval || exit 1");
+        assertThat(command(s, "Stop")).isEqualTo(prefix + "waiting_input || exit 1");
         assertThat(s.path("hooks").size()).isEqualTo(6);
     }
 
     @Test
     void sessionStartRecordsTheConversationIdFromTheHooksJsonOnStdin() throws Exception {
         assertThat(command(settings(), "SessionStart"))
-                .isEqualTo("'/opt/jdk/bin/java' '-jar' '/home/me/.limpet/runtime/0.1.0/limpet.jar' 'hook' --stdin-json");
+                .isEqualTo("'/opt/jdk/bin/java' '-jar' '/home/me/.limpet/runtime/0.1.0/limpet.jar' 'hook' --stdin-json || exit 1");
+    }
+
+    @Test
+    void aRefusedReportNeverBlocksClaudeWhichReadsExitTwoAsBlock() throws Exception {
+        settings().path("hooks").forEach(groups -> assertThat(groups.get(0).path("hooks").get(0).path("command").asText())
+                .endsWith(" || exit 1"));
     }
 
     @Test

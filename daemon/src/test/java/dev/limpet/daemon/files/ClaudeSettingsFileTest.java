@@ -35,7 +35,7 @@ class ClaudeSettingsFileTest {
         assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file))).isEqualTo("rw-------");
         JsonNode s = ProtocolCodec.mapper().readTree(Files.readString(file));
         assertThat(s.path("hooks").path("Stop").get(0).path("hooks").get(0).path("command").asText())
-                .startsWith("'" + hook.getFirst() + "'").endsWith("'hook' waiting_input");
+                .startsWith("'" + hook.getFirst() + "'").endsWith("'hook' waiting_input || exit 1");
     }
 
     @Test
