@@ -99,6 +99,9 @@ final class SessionActivity {
             return null;
         }
         synchronized (t) {
+            if (t.ended) {
+                return null;
+            }
             t.resolver.hook(reported);
             settle(sessionId, t, "hook");
             return t.published;

@@ -199,16 +199,19 @@ public final class SessionService implements BackendListener {
             live.put(r.sessionId(), r);
         }
         List<SessionInfo> out = new ArrayList<>();
+        Map<String, Activity> unstored = Map.copyOf(unstoredActivity); // before the store: see withLatestActivity
         for (StoredSession s : store.list()) {
-            out.add(SessionViews.toInfo(withLatestActivity(s), live.get(s.id()), attachments.getOrDefault(s.id(), 0), reasonOf(s)));
+            out.add(SessionViews.toInfo(withLatestActivity(s, unstored.get(s.id())), live.get(s.id()), attachments.getOrDefault(s.id(), 0),
+                    reasonOf(s)));
         }
         return out;
     }
 
     public SessionInfo info(String id) {
+        Activity unstored = unstoredActivity.get(id); // before the store: see withLatestActivity
         StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(withLatestActivity(s), runtime, attachments.getOrDefault(id, 0), reasonOf(s));
+        return SessionViews.toInfo(withLatestActivity(s, unstored), runtime, attachments.getOrDefault(id, 0), reasonOf(s));
     }
 
     /**
@@ -258,9 +261,7 @@ public final class SessionService implements BackendListener {
             return reportActivity(id, stateName);
         }
         StoredSession s = requireRunning(id);
-        if (conversationId != null) {
-            recordConversation(id, conversationId);
-        }
+        recordConversation(id, conversationId);
         return stateName != null ? reportActivity(id, stateName) : activity.current(id).orElse(s.activity());
     }
 
@@ -334,9 +335,12 @@ public final class SessionService implements BackendListener {
         }
     }
 
-    /** The stored row with its activity as last published (it may not be written yet). */
-    private StoredSession withLatestActivity(StoredSession s) {
-        Activity unstored = unstoredActivity.get(s.id());
+    /**
+     * The stored row with its activity as last published ({@code unstored}: not written yet, or
+     * null). The caller reads {@code unstored} before the row: a value leaves the map only under
+     * the store's lock, together with its write, so whatever the map no longer held, the row has.
+     */
+    private static StoredSession withLatestActivity(StoredSession s, Activity unstored) {
         return unstored == null || unstored == s.activity() ? s : new StoredSession(s.id(), s.label(), s.command(), s.cwd(),
                 s.createdAt(), s.state(), s.pid(), s.exitCode(), s.exitSignal(), unstored);
     }
@@ -728,9 +732,13 @@ public final class SessionService implements BackendListener {
     /** The program ended: nothing is running there any more, whatever it was doing. */
     private void endActivity(String sessionId) {
         activity.ended(sessionId);
-        StoredSession s = store.find(sessionId).orElse(null);
+        // As last published: a state not yet written counts, or it would be written after the idle.
+        Activity unstored = unstoredActivity.get(sessionId);
+        StoredSession s = store.find(sessionId).map(x -> withLatestActivity(x, unstored)).orElse(null);
         if (s != null && s.activity() != Activity.IDLE) {
             publishActivity(sessionId, s.activity(), Activity.IDLE, "exit");
+        } else {
+            storeActivity(sessionId);
         }
     }
 
