@@ -211,7 +211,12 @@ final class WorkerRuntime implements ServedSession {
         }
     }
 
-    /** The title changed (rpc 1.4): watchers that speak 1.4 hear it now, with the rest of the facts. */
+    /**
+     * The title changed (rpc 1.4): watchers that speak 1.4 hear it now, with the rest of the facts.
+     * Runs on the screen feeder's thread, at most five times a second; sending it in order matters
+     * more than never waiting (a daemon that stops reading is cut off by the connection's watchdog,
+     * and the feeder is never on the PTY's read path).
+     */
     private void titleMoved() {
         WorkerPayloads.Info info = null;
         for (Watcher w : watchers) {
