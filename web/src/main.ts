@@ -49,6 +49,7 @@ function start(token: string): void {
   });
   const view = new AppView(root, {
     origin: location.origin,
+    prefs: stores.origin,
     token: {
       remembered: () => remembersToken(stores),
       forget: () => forgetToken(stores),

@@ -35,3 +35,38 @@ describe('Workspace: session rows', () => {
     expect(h.workspace.snapshot.sessionRows[0]).toMatchObject({ viewers: null, state: 'offline', stateText: 'offline' });
   });
 });
+
+describe('session rows: activity (issue 14)', () => {
+  it('a running session shows its activity in words, and nothing when unknown, absent or a state this page does not know', () => {
+    const rows = sessionRows([
+      session('w', { activity: 'waiting_input' }), session('p', { activity: 'pending_approval' }), session('k', { activity: 'working' }),
+      session('i', { activity: 'idle' }), session('u', { activity: 'unknown' }), session('o'), session('n', { activity: 'compacting' }),
+    ], [], 'connected');
+    expect(rows.map((r) => [r.session.id, r.activity, r.activityText])).toEqual([
+      ['w', 'waiting_input', 'waiting for you'], ['p', 'pending_approval', 'needs approval'], ['k', 'working', 'working'],
+      ['i', 'idle', 'idle'], ['u', null, null], ['o', null, null], ['n', null, null],
+    ]);
+  });
+
+  it('no activity for a session that is not running, nor while not connected (it may be stale)', () => {
+    expect(sessionRows([session('e', { state: 'exited', activity: 'waiting_input' })], [], 'connected')[0]!.activity).toBeNull();
+    expect(sessionRows([session('r', { state: 'recoverable', activity: 'waiting_input' })], [], 'connected')[0]!.activity).toBeNull();
+    for (const link of ['offline', 'reconnecting'] as const) {
+      expect(sessionRows([session('w', { activity: 'waiting_input' })], [], link)[0]!.activity).toBeNull();
+    }
+  });
+});
+
+describe('Workspace: activity (issue 14)', () => {
+  it('a session_state event changes the row of that session only; sessions_changed carries it too', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1'), session('s2', { activity: 'working' })]);
+    expect(h.workspace.snapshot.sessionRows.map((r) => r.activity)).toEqual([null, 'working']);
+    h.network.last().text({ type: 'session_state', session_id: 's1', activity: 'waiting_input' });
+    expect(h.workspace.snapshot.sessionRows.map((r) => r.activityText)).toEqual(['waiting for you', 'working']);
+    h.network.last().text({ type: 'session_state', session_id: 'nope', activity: 'pending_approval' });
+    expect(h.workspace.snapshot.sessionRows.map((r) => r.session.id)).toEqual(['s1', 's2']);
+    h.network.last().text({ type: 'sessions_changed', sessions: [session('s1', { activity: 'pending_approval' }), session('s2')] });
+    expect(h.workspace.snapshot.sessionRows.map((r) => r.activity)).toEqual(['pending_approval', null]);
+  });
+});

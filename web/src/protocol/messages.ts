@@ -5,6 +5,9 @@ export const PROTOCOL_VERSION = 1;
 
 export type SessionState = 'starting' | 'running' | 'exited' | 'recoverable';
 
+/** What a session's program is doing (issue 14; docs/protocol.md, "Activity"); a newer daemon may send others: read them as unknown. */
+export type Activity = 'working' | 'waiting_input' | 'pending_approval' | 'idle' | 'unknown';
+
 export interface SessionInfo {
   id: string;
   label: string;
@@ -23,6 +26,8 @@ export interface SessionInfo {
   reason?: string | null;
   /** Where its program was last seen working (a revived shell starts there). */
   last_cwd?: string | null;
+  /** What its program is doing (issue 14); absent from older daemons. */
+  activity?: Activity | (string & {});
 }
 
 export interface InitialState {
@@ -82,7 +87,7 @@ export type ErrorCode =
   | 'bad_request' | 'unknown_type' | 'frame_too_large' | 'hello_required' | 'unsupported_protocol'
   | 'invalid_client_session_key' | 'invalid_session_id' | 'ambiguous_session' | 'session_not_found'
   | 'session_not_running' | 'not_attached' | 'read_only' | 'invalid_size' | 'invalid_signal' | 'invalid_label'
-  | 'invalid_ack' | 'invalid_flow' | 'spawn_failed' | 'daemon_recovering' | 'backend_unavailable' | 'internal_error';
+  | 'invalid_ack' | 'invalid_flow' | 'invalid_activity' | 'spawn_failed' | 'daemon_recovering' | 'backend_unavailable' | 'internal_error';
 
 export interface CommandError {
   type: 'command_error';
@@ -105,6 +110,7 @@ export type ServerEvent =
   | PtyDesync
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
+  | { type: 'session_state'; session_id: string; activity: Activity | (string & {}) }
   | { type: 'warning'; code: string; message: string };
 
 export type ClientCommand =

@@ -28,6 +28,8 @@ export type SyncEvent =
   | { type: 'PUSHED'; sessions: SessionInfo[] }
   /** One session as an attach_result described it (fresher than the list: its viewer count includes us). */
   | { type: 'SEEN'; session: SessionInfo }
+  /** A session_state event: one session's activity changed (issue 14). */
+  | { type: 'ACTIVITY'; sessionId: string; activity: string }
   | { type: 'RESET' };
 
 export const INITIAL_SYNC_STATE: SyncState = { status: 'idle', sessions: [], error: null, loadId: 0, everLoaded: false };
@@ -60,6 +62,11 @@ export function syncTransition(state: SyncState, event: SyncEvent): SyncState {
       const i = state.sessions.findIndex((s) => s.id === event.session.id);
       if (i < 0) return state; // not listed (yet, or any more): the lists decide what exists
       return { ...state, sessions: state.sessions.map((s, j) => (j === i ? event.session : s)) };
+    }
+    case 'ACTIVITY': {
+      const i = state.sessions.findIndex((s) => s.id === event.sessionId);
+      if (i < 0 || state.sessions[i]!.activity === event.activity) return state;
+      return { ...state, sessions: state.sessions.map((s, j) => (j === i ? { ...s, activity: event.activity } : s)) };
     }
     case 'RESET':
       return { ...INITIAL_SYNC_STATE, loadId: state.loadId + 1 };

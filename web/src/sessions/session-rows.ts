@@ -2,7 +2,7 @@
 // may be stale: a running session shows "offline" (or "reconnecting…") rather than "running", and
 // viewer counts are not shown. Exit statuses stay (a program that ended stays ended). A session
 // open in a tab of this page carries that tab's name (the program's title, a person's name).
-import type { SessionInfo } from '../protocol/messages';
+import type { Activity, SessionInfo } from '../protocol/messages';
 
 export type LinkState = 'connected' | 'reconnecting' | 'offline';
 
@@ -17,6 +17,33 @@ export interface SessionRow {
   viewers: number | null;
   /** The tab of this page that shows the session, if any. */
   tabId: string | null;
+  /** What its program is doing, when known, connected and running (issue 14); null otherwise. */
+  activity: ShownActivity | null;
+  /** The activity in words (never colour alone). */
+  activityText: string | null;
+}
+
+export type ShownActivity = Exclude<Activity, 'unknown'>;
+
+const ACTIVITY_TEXT: Record<ShownActivity, string> = {
+  working: 'working',
+  waiting_input: 'waiting for you',
+  pending_approval: 'needs approval',
+  idle: 'idle',
+};
+
+/**
+ * The activity a row shows: only for a running session while connected (a stale "waiting for you"
+ * would mislead), and only a state this page knows (a newer daemon's reads as unknown: nothing).
+ */
+export function shownActivity(session: SessionInfo, link: LinkState): ShownActivity | null {
+  if (link !== 'connected' || session.state !== 'running') return null;
+  const a = session.activity;
+  return a !== undefined && Object.prototype.hasOwnProperty.call(ACTIVITY_TEXT, a) ? (a as ShownActivity) : null;
+}
+
+export function activityText(activity: ShownActivity): string {
+  return ACTIVITY_TEXT[activity];
 }
 
 export function sessionRows(sessions: SessionInfo[], tabs: { tabId: string; sessionId: string | null; name: string }[], link: LinkState): SessionRow[] {
@@ -24,7 +51,9 @@ export function sessionRows(sessions: SessionInfo[], tabs: { tabId: string; sess
   return sessions.map((session) => {
     const tab = byId.get(session.id);
     const state = rowState(session, link);
+    const activity = shownActivity(session, link);
     return {
+      activity, activityText: activity ? activityText(activity) : null,
       session, name: tab?.name ?? (session.label || session.id), state, stateText: stateText(session, state),
       viewers: link === 'connected' ? session.attached : null, tabId: tab?.tabId ?? null,
     };

@@ -1,6 +1,10 @@
 // The page: renders WorkspaceSnapshots and turns clicks and keys into workspace intents. The tab
 // bar, the session list and the sidebar are their own components; this class lays them out, runs
 // the keyboard map (keymap.ts) and decides where the focus goes after each action.
+import { WaitingAlerts } from '../sessions/waiting-alerts';
+import { MemoryStore, type KeyValueStore } from '../workspace/terminal-port';
+import { NotifyButton } from './notify-button';
+import type { SessionRow, ShownActivity } from '../sessions/session-rows';
 import type { Workspace, WorkspaceSnapshot } from '../workspace/workspace';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
@@ -28,6 +32,8 @@ export interface AppViewOptions {
   /** The daemon's address, for messages. */
   origin: string;
   token: TokenControl;
+  /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
+  prefs?: KeyValueStore;
 }
 
 const NOTE_MS = 8_000;
@@ -48,6 +54,8 @@ export class AppView {
   private readonly tabBar: TabBar;
   private readonly sessionList: SessionList;
   private readonly sidebar: Sidebar;
+  private readonly notifyButton: NotifyButton;
+  private readonly waitingAlerts = new WaitingAlerts();
   private note: string | null = null;
   private noteTimer = 0;
   private renderQueued = false;
@@ -74,6 +82,7 @@ export class AppView {
       onclick: () => void showShortcuts(),
     }, '⌨');
     const tokenButton = new TokenButton(options.token, (text) => this.showNote(text));
+    this.notifyButton = new NotifyButton(options.prefs ?? new MemoryStore(), (text) => this.showNote(text));
     const sidebarEl = h('aside.sidebar', { 'aria-label': 'Sessions' },
       h('div.sidebar-actions', {}, this.newTerminalButton, newCommand),
       h('h2.sidebar-title', {}, 'Sessions'), this.sessionList.element);
@@ -83,7 +92,8 @@ export class AppView {
     this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive());
     fill(app,
       h('header.header', {},
-        h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, tokenButton.element, shortcuts),
+        h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, tokenButton.element, this.notifyButton.element,
+          shortcuts),
         this.bannersEl),
       h('div.main', {}, sidebarEl, workarea),
       this.toastsEl);
@@ -274,7 +284,8 @@ export class AppView {
     this.metaEl.textContent = s.daemon ? `${s.daemon.backend} backend · v${s.daemon.version}` : '';
     fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
     this.sessionList.render(s, this.access === 'wrong_token');
-    this.tabBar.render(s.tabs, s.activeTabId);
+    this.tabBar.render(s.tabs, s.activeTabId, activityBySession(s.sessionRows));
+    this.notifyButton.notify(this.waitingAlerts.update(s.sessionRows));
     this.renderTerminals(s);
     this.renderToasts(s);
   }
@@ -351,4 +362,11 @@ function focusArea(element: Element | null): FocusArea {
   if (element.closest('.session-list')) return 'sessions';
   if (element.matches('input, textarea, select, [contenteditable]')) return 'field';
   return 'other';
+}
+
+/** Each session's shown activity (issue 14), for the tabs that hold them. */
+function activityBySession(rows: SessionRow[]): Map<string, { activity: ShownActivity; text: string }> {
+  const out = new Map<string, { activity: ShownActivity; text: string }>();
+  for (const row of rows) if (row.activity && row.activityText) out.set(row.session.id, { activity: row.activity, text: row.activityText });
+  return out;
 }

@@ -52,6 +52,7 @@ export class SessionList {
         onclick: () => this.open(session.id),
       },
       h('span.session-head', {}, h('span.session-label', {}, row.name),
+        row.activity ? h(`span.activity.${row.activity}`, { 'data-testid': 'activity-badge', 'data-activity': row.activity }, row.activityText) : null,
         h(`span.state.${row.state}`, session.state === 'recoverable'
           ? { 'data-testid': 'recoverable-badge', title: session.reason ?? 'its program was lost; opening it starts it again' } : {},
         row.stateText)),

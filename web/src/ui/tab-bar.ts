@@ -3,6 +3,7 @@
 // have keys (F2, Delete; see keymap.ts, announced with aria-keyshortcuts), so their small buttons
 // are for the mouse only: out of the Tab order and hidden from assistive technology (a tablist may
 // hold nothing but tabs). A tab holding keys typed while reconnecting shows how many are pending.
+import type { ShownActivity } from '../sessions/session-rows';
 import type { TabView } from '../workspace/tab-session';
 import { fill, h } from './dom';
 import { rovingTarget } from './keymap';
@@ -27,6 +28,7 @@ export class TabBar {
   /** The tab that holds the bar's Tab stop. */
   private rovingId: string | null = null;
   private signature = '';
+  private activity = new Map<string, { activity: ShownActivity; text: string }>();
 
   constructor(private readonly actions: TabBarActions) {
     this.element = h('div.tabbar', { role: 'tablist', 'aria-label': 'Terminals', 'data-testid': 'tabbar' });
@@ -34,12 +36,14 @@ export class TabBar {
   }
 
   /** Renders when something shown changed, keeping the focus on the tab that had it. */
-  render(tabs: TabView[], activeTabId: string | null): void {
-    const signature = JSON.stringify([activeTabId, tabs.map((t) => [t.tabId, t.name, t.phase, t.sessionId, t.pendingKeys])]);
+  render(tabs: TabView[], activeTabId: string | null, activity = new Map<string, { activity: ShownActivity; text: string }>()): void {
+    const signature = JSON.stringify([activeTabId, tabs.map((t) => [t.tabId, t.name, t.phase, t.sessionId, t.pendingKeys,
+      t.sessionId ? activity.get(t.sessionId)?.activity ?? null : null])]);
     if (signature === this.signature) return;
     const activeChanged = activeTabId !== this.activeTabId;
     this.signature = signature;
     this.tabs = tabs;
+    this.activity = activity;
     this.activeTabId = activeTabId;
     if (activeChanged || !tabs.some((t) => t.tabId === this.rovingId)) this.rovingId = activeTabId ?? tabs[0]?.tabId ?? null;
     const focused = this.focusedTabId();
@@ -72,19 +76,24 @@ export class TabBar {
   private renderTab(tab: TabView): HTMLElement {
     const active = tab.tabId === this.activeTabId;
     const phase = PHASE_WORDS[tab.phase];
+    // Issue 14: what the agent does, as a word beside the name (part of the tab's accessible name).
+    const doing = tab.phase === 'live' && tab.sessionId ? this.activity.get(tab.sessionId) ?? null : null;
     return h(`div.tab${active ? '.active' : ''}`, {
       'data-tab-id': tab.tabId, 'data-session-id': tab.sessionId ?? '', 'data-phase': tab.phase, role: 'presentation',
+      'data-activity': doing?.activity ?? '',
       onclick: () => this.actions.activate(tab.tabId),
       ondblclick: () => this.actions.rename(tab),
     },
     h('div.tab-handle', {
       role: 'tab', id: `tab-${tab.tabId}`, 'aria-selected': String(active), 'aria-controls': `panel-${tab.tabId}`,
-      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: [tab.name, phase ? ` (${phase})` : '', tab.pendingKeys > 0 ? `, ${pendingText(tab.pendingKeys)}` : ''].join(''),
+      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: [tab.name, phase ? ` (${phase})` : '', doing ? ` — ${doing.text}` : '', tab.pendingKeys > 0 ? `, ${pendingText(tab.pendingKeys)}` : ''].join(''),
       'aria-keyshortcuts': 'F2 Delete',
     },
     h(`span.dot.${tab.phase}`, { 'aria-hidden': 'true' }),
     h('span.tab-name', {}, tab.name),
     phase ? h('span.visually-hidden', {}, ` (${phase})`) : null,
+    doing ? h('span.visually-hidden', {}, ', ') : null,
+    doing ? h(`span.activity.${doing.activity}`, { 'data-testid': 'tab-activity' }, doing.text) : null,
     tab.pendingKeys > 0 ? h('span.state.starting.pending-keys', { 'data-testid': 'pending-keys' },
       h('span.visually-hidden', {}, ', '), pendingText(tab.pendingKeys)) : null),
     this.mouseButton('rename', `Rename ${tab.name}`, 'Rename (F2)', '✎', () => this.actions.rename(tab)),

@@ -259,6 +259,8 @@ export class Workspace {
         return this.tabFor(event.session_id)?.onExited(event);
       case 'sessions_changed':
         return this.onSessions({ type: 'PUSHED', sessions: event.sessions });
+      case 'session_state':
+        return this.onSessions({ type: 'ACTIVITY', sessionId: event.session_id, activity: event.activity });
       case 'warning':
         this.addWarning(event.message);
         return this.changed();

@@ -68,6 +68,8 @@ public final class Daemon implements AutoCloseable {
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
             sessions = new SessionService(store, selection.backend(), barrier, clock, scheduler, config.closeGrace(), config.orphanGrace());
             sessions.setRevive(reviveSettings(config, root));
+            sessions.setHome(root.dir());
+            sessions.setAgentHooks(agentHooks(root));
             metrics.watchSessions(() -> barrier.isUp() ? List.of() : sessions.list(), selection.backend().name());
             gateway = new GatewayServer(new GatewayServer.Settings(config.listenHost(), config.port(), config.allowedOrigins(),
                     config.clientGrace(), config.ringBytes(), config.ackTimeout()), token, sessions, barrier, clock, this::initialState, this::status,
@@ -105,6 +107,24 @@ public final class Daemon implements AutoCloseable {
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
                 java.time.ZoneId.systemDefault());
+    }
+
+    /**
+     * Writes the Claude Code hook settings (issue 14) for agent profiles that ask for them. A file
+     * that cannot be written turns hooks off, loudly: agents still run, their activity then comes
+     * from their title and output only.
+     */
+    private static dev.limpet.daemon.activity.AgentHooks agentHooks(DataRoot root) {
+        try {
+            String classPath = dev.limpet.daemon.backend.worker.RuntimeJar.classPath(root.runtime());
+            java.nio.file.Path file = dev.limpet.daemon.files.ClaudeSettingsFile.write(root,
+                    dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath));
+            LOG.info("agent hooks: Claude Code sessions get --settings {}", file);
+            return new dev.limpet.daemon.activity.AgentHooks(file);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("agent hooks off: cannot write {}: {}", root.hooks(), e.toString());
+            return dev.limpet.daemon.activity.AgentHooks.NONE;
+        }
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */

@@ -28,6 +28,7 @@ public final class LimpetCli {
         pb.environment().remove("LIMPET_HOME");
         pb.environment().remove("LIMPET_URL");
         pb.environment().remove("LIMPET_TOKEN");
+        pb.environment().remove("LIMPET_SESSION_ID");
         pb.environment().putAll(env);
         return run(pb, "limpet " + String.join(" ", args));
     }

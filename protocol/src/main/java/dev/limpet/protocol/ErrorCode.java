@@ -21,6 +21,10 @@ public enum ErrorCode {
     INVALID_LABEL(false, 400),
     INVALID_ACK(false, 400),
     INVALID_FLOW(false, 400),
+    /** A hook reported a state that is not one of working, waiting_input, pending_approval, idle. Issue 14. */
+    INVALID_ACTIVITY(false, 400),
+    /** A hook reported a conversation id that is not one ({@link ConversationIds}), or nothing to report. Issue 14. */
+    INVALID_CONVERSATION_ID(false, 400),
     SPAWN_FAILED(false, 422),
     /** Revive asked of a session that is not {@code recoverable} (running, exited or closed on purpose). Issue 13. */
     SESSION_NOT_RECOVERABLE(false, 409),

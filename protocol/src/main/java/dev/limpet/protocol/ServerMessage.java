@@ -18,6 +18,7 @@ import java.util.List;
     @JsonSubTypes.Type(ServerMessage.PtyDesync.class),
     @JsonSubTypes.Type(ServerMessage.SessionExited.class),
     @JsonSubTypes.Type(ServerMessage.SessionsChanged.class),
+    @JsonSubTypes.Type(ServerMessage.SessionState.class),
     @JsonSubTypes.Type(ServerMessage.Warning.class),
     @JsonSubTypes.Type(ServerMessage.CommandError.class),
 })
@@ -119,6 +120,17 @@ public sealed interface ServerMessage {
     record SessionsChanged(List<SessionInfo> sessions) implements ServerMessage {
         public SessionsChanged {
             sessions = sessions == null ? List.of() : List.copyOf(sessions);
+        }
+    }
+
+    /**
+     * Added in protocol 1 (additive, issue 14): a session's activity changed. Sent to every client;
+     * {@code session_list}/{@code sessions_changed} carry the same value in {@link SessionInfo#activity()}.
+     */
+    @JsonTypeName("session_state")
+    record SessionState(String sessionId, Activity activity) implements ServerMessage {
+        public SessionState {
+            activity = activity == null ? Activity.UNKNOWN : activity;
         }
     }
 

@@ -22,7 +22,10 @@ public record SessionInfo(
         String reason,
         // Added in protocol 1 (additive, issue 13): the program's working directory when last seen
         // (where a revived shell starts); null: unknown.
-        String lastCwd) {
+        String lastCwd,
+        // Added in protocol 1 (additive, issue 14): what the program is doing; never null, unknown
+        // when nothing says (plain shells, sessions of an older daemon).
+        Activity activity) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";
@@ -31,11 +34,23 @@ public record SessionInfo(
 
     public SessionInfo {
         command = command == null ? List.of() : List.copyOf(command);
+        activity = activity == null ? Activity.UNKNOWN : activity;
+    }
+
+    public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
+            String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached, String reason, String lastCwd) {
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, reason, lastCwd,
+                Activity.UNKNOWN);
     }
 
     public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
             String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached) {
-        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null, null);
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null, null, Activity.UNKNOWN);
+    }
+
+    public SessionInfo withActivity(Activity newActivity) {
+        return new SessionInfo(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached,
+                reason, lastCwd, newActivity);
     }
 
     public boolean running() {

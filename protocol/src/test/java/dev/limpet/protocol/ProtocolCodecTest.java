@@ -54,6 +54,8 @@ class ProtocolCodecTest {
                 new PtyDesync("k3x9q2", 77, "slow_consumer"),
                 new SessionExited("k3x9q2", 3, null),
                 new SessionsChanged(List.of(INFO)),
+                new SessionsChanged(List.of(INFO.withActivity(Activity.PENDING_APPROVAL))),
+                new SessionState("k3x9q2", Activity.WAITING_INPUT),
                 new Warning("backend_degraded", "embedded"),
                 CommandError.of("r5", "pty_input", "k3x9q2", ErrorCode.SESSION_NOT_RUNNING, "exited"));
     }

@@ -52,6 +52,17 @@ final class WorkerRuntime implements ServedSession {
         this.creditHolds = new CreditHolds(clock);
         session.addGate(creditHolds);
         this.session = session;
+        session.watchScreen(new dev.limpet.terminal.session.ScreenWatcher() {
+            @Override
+            public void outputSeen() {
+                // Watchers learn of output from the once-a-second progress push (tick).
+            }
+
+            @Override
+            public void titleChanged(String title) {
+                titleMoved();
+            }
+        });
         this.registry = registry;
         this.entry = entry;
         this.lifecycle = lifecycle;
@@ -153,7 +164,7 @@ final class WorkerRuntime implements ServedSession {
         RegistryEntry e = entry;
         return new WorkerPayloads.Info(launch.sessionId(), exit == null, launch.argv(), launch.cwd(), session.cols(), session.rows(),
                 ProcessHandle.current().pid(), session.pid(), session.endOffset(), exit == null ? -1 : exit.exitCode(),
-                exit == null ? 0 : exit.signal(), e == null ? null : e.startedAt(), lifecycle.attached());
+                exit == null ? 0 : exit.signal(), e == null ? null : e.startedAt(), lifecycle.attached(), session.title());
     }
 
     @Override
@@ -197,6 +208,24 @@ final class WorkerRuntime implements ServedSession {
         if (end != pushedEnd && !watchers.isEmpty()) {
             pushedEnd = end;
             resized();
+        }
+    }
+
+    /**
+     * The title changed (rpc 1.4): watchers that speak 1.4 hear it now, with the rest of the facts.
+     * Runs on the screen feeder's thread, at most five times a second; sending it in order matters
+     * more than never waiting (a daemon that stops reading is cut off by the connection's watchdog,
+     * and the feeder is never on the PTY's read path).
+     */
+    private void titleMoved() {
+        WorkerPayloads.Info info = null;
+        for (Watcher w : watchers) {
+            if (w.wantsTitles()) {
+                if (info == null) {
+                    info = info();
+                }
+                w.state(info);
+            }
         }
     }
 

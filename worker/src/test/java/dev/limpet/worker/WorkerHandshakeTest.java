@@ -139,8 +139,8 @@ class WorkerHandshakeTest {
     }
 
     @Test
-    void aDaemonOfThePreviousMinorStillAuthenticatesWithItsToken() throws Exception {
-        try (WorkerClient c = harness.connectAndHello("hs", WorkerRpc.RPC_MINOR - 1)) {
+    void aDaemonFromBeforeTheMutualHelloStillAuthenticatesWithItsToken() throws Exception {
+        try (WorkerClient c = harness.connectAndHello("hs", WorkerRpc.MUTUAL_HELLO_MINOR - 1)) {
             assertThat(c.helloResult().proof()).isNull();
             assertThat(c.framed()).isTrue();
             assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();

@@ -25,6 +25,8 @@ public final class ClientVerbs {
         verbs.put("rename", RenameCommand::new);
         verbs.put("revive", ReviveCommand::new);
         verbs.put("attach", AttachCommand::new);
+        verbs.put("hook", HookCommand::new);
+        verbs.put("wait", WaitCommand::new);
         return verbs;
     }
 

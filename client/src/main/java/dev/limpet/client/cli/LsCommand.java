@@ -58,7 +58,8 @@ final class LsCommand extends Verb {
             ObjectNode row = ProtocolCodec.mapper().createObjectNode();
             row.put("host", daemon.endpoint().hostName());
             row.put("daemon_instance_id", status.path("daemon_instance_id").asText());
-            for (String f : List.of("id", "label", "command", "state", "pid", "exit_code", "exit_signal", "created_at", "cwd")) {
+            for (String f : List.of("id", "label", "command", "state", "activity", "pid", "exit_code", "exit_signal", "created_at",
+                    "cwd")) {
                 row.set(f, s.path(f).isMissingNode() ? null : s.path(f));
             }
             rows.add(row);
@@ -82,7 +83,7 @@ final class LsCommand extends Verb {
 
     private void print(ArrayNode rows) {
         var out = out();
-        String fmt = "%-10s %-10s %-18s %-10s %-8s %-5s %-20s %s%n";
+        String fmt = "%-10s %-10s %-18s %-16s %-8s %-5s %-20s %s%n";
         out.printf(fmt, "HOST", "ID", "LABEL", "STATE", "PID", "EXIT", "CREATED", "COMMAND");
         for (JsonNode r : rows) {
             List<String> argv = new ArrayList<>();
@@ -90,11 +91,23 @@ final class LsCommand extends Verb {
             String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissingNode()
                     ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissingNode() ? "-" : "SIG" + r.path("exit_signal").asText())
                     : r.path("exit_code").asText();
-            out.printf(fmt, shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 18), shown(text(r, "state")),
+            out.printf(fmt, shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 18),
+                    shown(stateShown(text(r, "state"), text(r, "activity"))),
                     shown(text(r, "pid")), shown(exit), shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")),
                     commandLine(argv));
         }
         out.flush();
+    }
+
+    /**
+     * The STATE column (issue 14): what a running session's program is doing when that is known
+     * ({@code waiting_input}, {@code pending_approval}, {@code working}, {@code idle}), else the
+     * runtime state ({@code running}, {@code exited}, {@code recoverable}...).
+     */
+    static String stateShown(String state, String activity) {
+        boolean running = "running".equals(state) || "starting".equals(state);
+        boolean known = !activity.equals("-") && !activity.equals("unknown");
+        return running && known ? activity : state;
     }
 
     /**

@@ -14,4 +14,16 @@ public interface BackendListener {
     default void sessionLost(String sessionId, String reason) {
         sessionExited(sessionId, new ExitStatus(-1, 0));
     }
+
+    /**
+     * The session's program wrote output (issue 14's evidence; not the bytes). May come as often as
+     * every chunk, from a data plane's thread: implementations must be cheap and coalesce.
+     */
+    default void outputSeen(String sessionId) {}
+
+    /**
+     * The session's window title (OSC 0/2) is now {@code title} ("" when cleared). At most a few a
+     * second per session; a data plane that cannot see titles (a worker before rpc 1.4) never calls it.
+     */
+    default void titleChanged(String sessionId, String title) {}
 }

@@ -47,5 +47,7 @@ public record DataRoot(Path dir) {
     public Path journal() { return dir.resolve("journal"); }
     /** The tmux backend's private server: socket, generated config, checkpoint. */
     public Path tmux() { return dir.resolve("tmux"); }
+    /** Settings files that wire agents' hooks to {@code limpet hook} (issue 14), e.g. {@code claude-settings.json}. */
+    public Path hooks() { return dir.resolve("hooks"); }
     public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
 }

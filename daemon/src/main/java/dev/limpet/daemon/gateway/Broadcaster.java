@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.sessions.SessionEvents;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import java.util.List;
@@ -52,6 +53,11 @@ final class Broadcaster implements SessionEvents {
     @Override
     public void sessionExited(String sessionId, Integer exitCode, String exitSignal) {
         toAll(new ServerMessage.SessionExited(sessionId, exitCode, exitSignal));
+    }
+
+    @Override
+    public void sessionState(String sessionId, Activity activity) {
+        toAll(new ServerMessage.SessionState(sessionId, activity));
     }
 
     @Override

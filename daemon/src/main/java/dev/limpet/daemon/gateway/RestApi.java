@@ -40,6 +40,8 @@ final class RestApi {
 
     record ReviveBody(Boolean fresh) {}
 
+    record ActivityBody(String activity, String conversationId) {}
+
     void register(RoutesConfig routes) {
         routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
         routes.exception(BackendException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
@@ -80,6 +82,14 @@ final class RestApi {
             ReviveBody b = ctx.body().isBlank() ? new ReviveBody(null) : body(ctx, ReviveBody.class);
             SessionService.Revived r = sessions.revive(resolve(ctx), Boolean.TRUE.equals(b.fresh()), null, null);
             ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
+        });
+        routes.post("/api/sessions/{id}/activity", ctx -> {
+            // Issue 14: what `limpet hook <state>` calls. By id only: a hook names its own session.
+            barrier.check();
+            String id = ctx.pathParam("id");
+            dev.limpet.protocol.SessionIds.requireValid(id);
+            ActivityBody b = body(ctx, ActivityBody.class);
+            ctx.json(Map.of("activity", sessions.hookReport(id, b.activity(), b.conversationId())));
         });
         routes.post("/api/sessions/{id}/rename", ctx -> ctx.json(sessions.rename(resolve(ctx), body(ctx, RenameBody.class).label())));
         routes.delete("/api/sessions/{id}", ctx -> {

@@ -25,10 +25,20 @@ import java.util.regex.Pattern;
  *                  (its journal) when limpet did not choose the id; null: none
  * @param resume    the argv that continues conversation {@code {id}}
  * @param fallback  the argv used, with a warning, when the id is unknown (e.g. "the most recent conversation"); null: refuse
+ * @param hooks     which hook wiring limpet gives the agent at spawn and revive (issue 14): {@code "claude"} appends
+ *                  {@code --settings <data_root>/hooks/claude-settings.json}; null: none
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record AgentProfile(String name, List<String> programs, List<String> arguments, List<String> launch, String idPattern,
-        List<String> resume, List<String> fallback) {
+        List<String> resume, List<String> fallback, String hooks) {
+    /** The hook wirings limpet knows. */
+    public static final String CLAUDE_HOOKS = "claude";
+
+    /** A profile without hook wiring. */
+    public AgentProfile(String name, List<String> programs, List<String> arguments, List<String> launch, String idPattern,
+            List<String> resume, List<String> fallback) {
+        this(name, programs, arguments, launch, idPattern, resume, fallback, null);
+    }
 
     public AgentProfile {
         programs = programs == null ? List.of() : List.copyOf(programs);
@@ -54,6 +64,9 @@ public record AgentProfile(String name, List<String> programs, List<String> argu
         }
         if (launch.isEmpty() && idPattern == null) {
             throw new IllegalArgumentException("give \"launch\" (limpet chooses the id) or \"idPattern\" (the agent prints it)");
+        }
+        if (hooks != null && !hooks.equals(CLAUDE_HOOKS)) {
+            throw new IllegalArgumentException("\"hooks\" must be \"" + CLAUDE_HOOKS + "\" or absent");
         }
         if (idPattern != null) {
             if (Pattern.compile(idPattern).matcher("").groupCount() < 1) {

@@ -27,7 +27,7 @@ public final class AgentProfiles {
     /** Claude Code, Codex and Gemini CLI. */
     public static final List<AgentProfile> BUILT_IN = List.of(
             new AgentProfile("claude", List.of("claude"), List.of(), List.of("--session-id", "{id}"), null,
-                    List.of("{program}", "--resume", "{id}"), null),
+                    List.of("{program}", "--resume", "{id}"), null, AgentProfile.CLAUDE_HOOKS),
             new AgentProfile("codex", List.of("codex"), List.of(), List.of(),
                     "session id: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
                     List.of("{program}", "resume", "{id}"), List.of("{program}", "resume", "--last")),

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.sessions;
 
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
 import java.util.List;
 
@@ -10,4 +11,7 @@ public interface SessionEvents {
     void sessionExited(String sessionId, Integer exitCode, String exitSignal);
 
     void warning(String code, String message);
+
+    /** A session's activity changed (issue 14). */
+    default void sessionState(String sessionId, Activity activity) {}
 }

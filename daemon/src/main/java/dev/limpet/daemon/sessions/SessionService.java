@@ -20,6 +20,10 @@ import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.terminal.journal.JournalFormat;
 import dev.limpet.terminal.journal.JournalReader;
 import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.daemon.activity.ActivityResolver;
+import dev.limpet.daemon.activity.AgentHooks;
+import dev.limpet.protocol.ConversationIds;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionIds;
@@ -62,7 +66,14 @@ public final class SessionService implements BackendListener {
     private volatile boolean stopping;
     private static final Duration VIEWERS_BROADCAST_DELAY = Duration.ofMillis(250);
     private final java.util.concurrent.atomic.AtomicBoolean viewersBroadcastPending = new java.util.concurrent.atomic.AtomicBoolean();
+    /** The activity of every running session (issue 14). */
+    private final SessionActivity activity;
+    /** Activities published but not yet stored (see {@link #publishActivity}). */
+    private final Map<String, Activity> unstoredActivity = new ConcurrentHashMap<>();
+    /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */
+    private volatile Path home;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
+    private volatile AgentHooks hooks = AgentHooks.NONE;
     private volatile RevivePlanner planner = planner(revive);
     private final Revivals<Revived> revivals = new Revivals<>();
     private volatile SessionEvents events = new SessionEvents() {
@@ -80,10 +91,32 @@ public final class SessionService implements BackendListener {
         this.scheduler = scheduler;
         this.closeGrace = closeGrace;
         this.orphans = new OrphanPolicy(orphanGrace, clock);
+        this.activity = new SessionActivity(clock, scheduler, ActivityResolver.Settings.DEFAULTS, this::publishActivity);
+    }
+
+    /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
+    public void setHome(Path dataRoot) {
+        this.home = dataRoot;
     }
 
     public void setEvents(SessionEvents events) {
         this.events = events;
+    }
+
+    /** The hook wiring agents get at spawn and revive (issue 14); before the first spawn. */
+    public void setAgentHooks(AgentHooks agentHooks) {
+        this.hooks = agentHooks;
+    }
+
+    /** {@code argv} with what the profile of agent {@code kind} asks for its hooks (nothing for a non-agent). */
+    private List<String> withHooks(List<String> argv, String kind) {
+        List<String> extra = revive.profiles().byName(kind).map(p -> hooks.arguments(p.hooks())).orElse(List.of());
+        if (extra.isEmpty()) {
+            return argv;
+        }
+        List<String> out = new ArrayList<>(argv);
+        out.addAll(extra);
+        return out;
     }
 
     /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
@@ -110,6 +143,7 @@ public final class SessionService implements BackendListener {
         report = report.withMissing(new StoreReconciler(store, clock).reconcile(report));
         for (RuntimeInfo live : report.recovered()) {
             orphans.detached(live.sessionId());
+            store.find(live.sessionId()).ifPresent(s -> activity.track(s.id(), store.intent(s.id()).agentKind() != null, s.activity()));
         }
         return report;
     }
@@ -140,9 +174,12 @@ public final class SessionService implements BackendListener {
         store.saveIntent(new LaunchIntent(id, cwd.toString(), EnvAllowList.keep(req.env()), launch.agentKind(), launch.conversationId(),
                 cols, rows, false, journal, null, null));
         RuntimeInfo runtime;
+        activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
-            runtime = backend.spawn(new SpawnSpec(id, launch.argv(), env, cwd, cols, rows, journal ? journalFor(id, null, null) : null));
+            runtime = backend.spawn(new SpawnSpec(id, withHooks(launch.argv(), launch.agentKind()), env, cwd, cols, rows,
+                    journal ? journalFor(id, null, null) : null));
         } catch (BackendException e) {
+            activity.ended(id);
             store.delete(id);
             throw e;
         }
@@ -162,16 +199,150 @@ public final class SessionService implements BackendListener {
             live.put(r.sessionId(), r);
         }
         List<SessionInfo> out = new ArrayList<>();
+        Map<String, Activity> unstored = Map.copyOf(unstoredActivity); // before the store: see withLatestActivity
         for (StoredSession s : store.list()) {
-            out.add(SessionViews.toInfo(s, live.get(s.id()), attachments.getOrDefault(s.id(), 0), reasonOf(s)));
+            out.add(SessionViews.toInfo(withLatestActivity(s, unstored.get(s.id())), live.get(s.id()), attachments.getOrDefault(s.id(), 0),
+                    reasonOf(s)));
         }
         return out;
     }
 
     public SessionInfo info(String id) {
+        Activity unstored = unstoredActivity.get(id); // before the store: see withLatestActivity
         StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(s, runtime, attachments.getOrDefault(id, 0), reasonOf(s));
+        return SessionViews.toInfo(withLatestActivity(s, unstored), runtime, attachments.getOrDefault(id, 0), reasonOf(s));
+    }
+
+    /**
+     * A hook's report (issue 14, {@code limpet hook <state>}): authoritative for the session's
+     * activity. A report that does not change the resolved activity writes nothing and tells no
+     * one, so a flood of identical reports costs a map lookup each and never touches the store or
+     * the clients. Refused, with nothing changed: a name that is not a reportable state
+     * ({@code invalid_activity}), an unknown session, a session that is not running.
+     *
+     * @return the session's activity after the report
+     */
+    public Activity reportActivity(String id, String stateName) {
+        Activity reported = Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        // Followed means running: no store read on the hook's path (a flood of reports stays cheap).
+        Activity after = activity.hook(id, reported);
+        if (after != null) {
+            return after;
+        }
+        StoredSession s = requireRunning(id);
+        if (!activity.tracks(id)) {
+            // Running but not followed (its exit raced this report, or it was never tracked): follow it from what is stored.
+            activity.track(id, store.intent(id).agentKind() != null, s.activity());
+        }
+        after = activity.hook(id, reported);
+        return after != null ? after : Activity.IDLE; // it ended just now
+    }
+
+    /**
+     * A hook's report (issue 14): a state, the agent's conversation id, or both. Everything is
+     * checked before anything changes: a report with neither is {@code bad_request}, a conversation
+     * id that is not one {@code invalid_conversation_id}, a state that is not one
+     * {@code invalid_activity}.
+     *
+     * @return the activity after the report
+     */
+    public Activity hookReport(String id, String stateName, String conversationId) {
+        if (stateName == null && conversationId == null) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "a hook report needs \"activity\", \"conversation_id\" or both");
+        }
+        if (conversationId != null) {
+            ConversationIds.requireValid(conversationId);
+        }
+        if (stateName != null) {
+            Activity.parse(stateName).filter(Activity::reportable).orElseThrow(() -> invalidActivity(stateName));
+        }
+        if (conversationId == null) {
+            return reportActivity(id, stateName);
+        }
+        StoredSession s = requireRunning(id);
+        recordConversation(id, conversationId);
+        return stateName != null ? reportActivity(id, stateName) : activity.current(id).orElse(s.activity());
+    }
+
+    /** The agent runs conversation {@code conversationId} now: a revive continues it. */
+    private void recordConversation(String id, String conversationId) {
+        synchronized (store) {
+            LaunchIntent intent = store.intent(id);
+            if (!conversationId.equals(intent.conversationId())) {
+                store.saveIntent(intent.withConversation(intent.agentKind(), conversationId));
+                LOG.atInfo().addKeyValue("session_id", id).addKeyValue("event", "conversation")
+                        .log("session {}: the agent's conversation is now {} (hook)", id, conversationId);
+            }
+        }
+    }
+
+    private StoredSession requireRunning(String id) {
+        StoredSession s = store.find(id).orElseThrow(() -> notFound(id));
+        if (!SessionInfo.RUNNING.equals(s.state()) && !SessionInfo.STARTING.equals(s.state())) {
+            throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " is " + s.state()
+                    + "; only a running session has an activity to report");
+        }
+        return s;
+    }
+
+    private static ProtocolException invalidActivity(String stateName) {
+        return new ProtocolException(ErrorCode.INVALID_ACTIVITY, "'" + SafeText.of(String.valueOf(stateName), 40)
+                + "' is not a state a hook can report; one of " + Activity.reportableNames());
+    }
+
+    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    @Override
+    public void outputSeen(String sessionId) {
+        activity.outputSeen(sessionId);
+    }
+
+    @Override
+    public void titleChanged(String sessionId, String title) {
+        activity.titleChanged(sessionId, title);
+    }
+
+    /**
+     * Tells clients at once and stores the change soon: store writes are coalesced on the
+     * scheduler, the latest activity of a session wins (a flood of alternating reports costs one
+     * write per scheduler turn, not one each). Until written, {@link #list} and {@link #info} show
+     * the pending value, so nobody reads an older one. The end of a program is written at once.
+     */
+    private void publishActivity(String id, Activity from, Activity to, String cause) {
+        if (cause.equals("exit") || cause.equals("revive")) {
+            synchronized (store) {
+                unstoredActivity.remove(id);
+                store.updateActivity(id, to);
+            }
+        } else if (unstoredActivity.put(id, to) == null) {
+            scheduler.execute(() -> storeActivity(id));
+        }
+        LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", from.wireName()).addKeyValue("to", to.wireName())
+                .addKeyValue("event", cause).log("session {} activity {} -> {} ({})", id, from.wireName(), to.wireName(), cause);
+        events.sessionState(id, to);
+    }
+
+    private void storeActivity(String id) {
+        try {
+            synchronized (store) {
+                Activity latest = unstoredActivity.remove(id);
+                if (latest != null) {
+                    store.updateActivity(id, latest);
+                }
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot store its activity: {}", id, e.getMessage());
+        }
+    }
+
+    /**
+     * The stored row with its activity as last published ({@code unstored}: not written yet, or
+     * null). The caller reads {@code unstored} before the row: a value leaves the map only under
+     * the store's lock, together with its write, so whatever the map no longer held, the row has.
+     */
+    private static StoredSession withLatestActivity(StoredSession s, Activity unstored) {
+        return unstored == null || unstored == s.activity() ? s : new StoredSession(s.id(), s.label(), s.command(), s.cwd(),
+                s.createdAt(), s.state(), s.pid(), s.exitCode(), s.exitSignal(), unstored);
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -270,10 +441,17 @@ public final class SessionService implements BackendListener {
         // Recorded before the spawn: a program that ends at once may be reported before spawn returns.
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
+        // A new program: nothing is known of what it does until it shows it.
+        activity.track(id, plan.agentKind() != null, Activity.UNKNOWN);
+        if (s.activity() != Activity.UNKNOWN) {
+            publishActivity(id, s.activity(), Activity.UNKNOWN, "revive");
+        }
         RuntimeInfo runtime;
         try {
-            runtime = backend.spawn(new SpawnSpec(id, plan.argv(), sessionEnvironment(id, intent.env()), plan.cwd(), c, r, j));
+            runtime = backend.spawn(new SpawnSpec(id, withHooks(plan.argv(), plan.agentKind()), sessionEnvironment(id, intent.env()),
+                    plan.cwd(), c, r, j));
         } catch (BackendException e) {
+            activity.ended(id);
             store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);
             store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
             throw e;
@@ -457,6 +635,7 @@ public final class SessionService implements BackendListener {
                 throw e;
             }
         }
+        activity.ended(id);
         store.delete(id);
         deleteJournal(id);
         attachments.remove(id);
@@ -535,6 +714,7 @@ public final class SessionService implements BackendListener {
                 early = recordExit(sessionId, status, code, signal);
             }
             if (early) {
+                endActivity(sessionId);
                 events.sessionExited(sessionId, code, signal);
                 broadcastList();
                 return;
@@ -542,10 +722,24 @@ public final class SessionService implements BackendListener {
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
         }
+        endActivity(sessionId);
         LOG.atInfo().addKeyValue("session_id", sessionId).addKeyValue("from", SessionInfo.RUNNING).addKeyValue("to", SessionInfo.EXITED)
                 .addKeyValue("event", "exit").log("session {} running -> exited ({})", sessionId, status.describe());
         events.sessionExited(sessionId, code, signal);
         broadcastList();
+    }
+
+    /** The program ended: nothing is running there any more, whatever it was doing. */
+    private void endActivity(String sessionId) {
+        activity.ended(sessionId);
+        // As last published: a state not yet written counts, or it would be written after the idle.
+        Activity unstored = unstoredActivity.get(sessionId);
+        StoredSession s = store.find(sessionId).map(x -> withLatestActivity(x, unstored)).orElse(null);
+        if (s != null && s.activity() != Activity.IDLE) {
+            publishActivity(sessionId, s.activity(), Activity.IDLE, "exit");
+        } else {
+            storeActivity(sessionId);
+        }
     }
 
     /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
@@ -584,6 +778,7 @@ public final class SessionService implements BackendListener {
                 store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
                 store.saveIntent(store.intent(sessionId).withReason(reason));
             }
+            endActivity(sessionId);
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
         }
@@ -633,7 +828,7 @@ public final class SessionService implements BackendListener {
         return List.of(shell, "-l");
     }
 
-    private static Map<String, String> sessionEnvironment(String id, Map<String, String> extra) {
+    private Map<String, String> sessionEnvironment(String id, Map<String, String> extra) {
         Map<String, String> env = new HashMap<>(System.getenv());
         env.keySet().removeIf(k -> k.startsWith("LIMPET_") || k.equals("TMUX") || k.equals("TMUX_PANE"));
         env.put("TERM", "xterm-256color");
@@ -647,6 +842,11 @@ public final class SessionService implements BackendListener {
                 }
                 env.put(k, v);
             });
+        }
+        // Last, so a caller's environment cannot point a session's hooks at another session or daemon.
+        env.put("LIMPET_SESSION_ID", id);
+        if (home != null) {
+            env.put("LIMPET_HOME", home.toString());
         }
         return env;
     }

@@ -15,7 +15,8 @@ final class SessionViews {
             // A revived program that ended at once is recoverable again while its worker still holds the output.
             return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), s.state(), s.pid(), s.exitCode(),
                     s.exitSignal(), s.createdAt().toString(), runtime == null ? 0 : runtime.cols(), runtime == null ? 0 : runtime.rows(),
-                    runtime == null ? 0 : runtime.endOffset(), attached, reason, intent.lastCwd());
+                    runtime == null ? 0 : runtime.endOffset(), attached, reason, intent.lastCwd(),
+                    s.activity());
         }
         String state;
         Integer exitCode = null;
@@ -31,6 +32,6 @@ final class SessionViews {
         }
         return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), state, runtime.pid(), exitCode, exitSignal,
                 s.createdAt().toString(), runtime.cols(), runtime.rows(), runtime.endOffset(), attached,
-                SessionInfo.RUNNING.equals(state) ? reason : null, intent.lastCwd());
+                SessionInfo.RUNNING.equals(state) ? reason : null, intent.lastCwd(), s.activity());
     }
 }

@@ -5,6 +5,7 @@ import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SessionInfo;
 import java.nio.file.Path;
@@ -20,20 +21,18 @@ import org.slf4j.LoggerFactory;
  * Start-up step 5: make the store agree with what the backend recovered. The store is authoritative
  * for metadata (labels, commands), the data plane for runtime facts:
  * <ul>
- *   <li>a live session the store knows keeps its row; its state becomes {@code running}, except that
- *       {@code waiting_input} and {@code pending_approval} are preserved;</li>
- *   <li>a recovered session that has exited becomes {@code exited} with its status;</li>
+ *   <li>a live session the store knows keeps its row; its state becomes {@code running}; its activity
+ *       {@code waiting_input} or {@code pending_approval} is preserved (a person is still needed), any
+ *       other becomes {@code working} for an agent and {@code unknown} for anything else;</li>
+ *   <li>a recovered session that has exited becomes {@code exited} with its status, activity {@code idle};</li>
  *   <li>a live session the store does not know gets a row from the worker's launch facts, labelled
  *       {@code basename(cwd)};</li>
  *   <li>a session the store believed alive but no data plane holds becomes {@code recoverable}
- *       (revivable later), never deleted; these are the report's {@code missing}.</li>
+ *       (revivable later), never deleted, activity {@code idle}; these are the report's {@code missing}.</li>
  * </ul>
  */
 final class StoreReconciler {
     private static final Logger LOG = LoggerFactory.getLogger(StoreReconciler.class);
-    /** Activity states that describe a live agent and survive a daemon restart when its worker does. */
-    static final List<String> PRESERVED_ACTIVITY = List.of("waiting_input", "pending_approval");
-
     private final SessionStore store;
     private final Clock clock;
 
@@ -52,19 +51,25 @@ final class StoreReconciler {
         for (StoredSession s : store.list()) {
             RuntimeInfo r = live.remove(s.id());
             if (r != null) {
-                String state = r.running()
-                        ? (PRESERVED_ACTIVITY.contains(s.state()) ? s.state() : SessionInfo.RUNNING)
-                        : SessionInfo.EXITED;
+                String state = r.running() ? SessionInfo.RUNNING : SessionInfo.EXITED;
                 store.updateRuntime(s.id(), state, r.pid(), r.exit() == null || r.exit().signaled() ? null : r.exit().exitCode(),
                         r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null);
-            } else if ((SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())
-                    || PRESERVED_ACTIVITY.contains(s.state())) && store.intent(s.id()).closedOnPurpose()) {
+                Activity activity = r.running() ? recoveredActivity(s.activity(), store.intent(s.id()).agentKind() != null)
+                        : Activity.IDLE;
+                if (activity != s.activity()) {
+                    store.updateActivity(s.id(), activity);
+                    LOG.info("session {} activity {} -> {} (reconciled after restart)", s.id(), s.activity().wireName(),
+                            activity.wireName());
+                }
+            } else if ((SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state()))
+                    && store.intent(s.id()).closedOnPurpose()) {
                 // Closed by a person, its exit not yet recorded when the daemon went: never revived.
                 store.updateRuntime(s.id(), SessionInfo.EXITED, s.pid(), null, null);
+                store.updateActivity(s.id(), Activity.IDLE);
                 LOG.info("session {} {} -> exited (closed on purpose; its runtime is gone)", s.id(), s.state());
-            } else if (SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())
-                    || PRESERVED_ACTIVITY.contains(s.state())) {
+            } else if (SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())) {
                 store.updateRuntime(s.id(), SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.updateActivity(s.id(), Activity.IDLE);
                 store.saveIntent(store.intent(s.id()).withReason("its program was lost with the previous daemon or machine"
                         + " (reboot or crash); opening it starts it again"));
                 missing++;
@@ -83,10 +88,23 @@ final class StoreReconciler {
             store.upsert(new StoredSession(r.sessionId(), label, command, cwd, created,
                     r.running() ? SessionInfo.RUNNING : SessionInfo.EXITED, r.pid(),
                     r.exit() == null || r.exit().signaled() ? null : r.exit().exitCode(),
-                    r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null));
+                    r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null,
+                    r.running() ? Activity.UNKNOWN : Activity.IDLE));
             LOG.info("session {}: live but unknown to the store; created a row labelled '{}'", r.sessionId(), label);
         }
         return missing;
+    }
+
+    /**
+     * The reconciliation rule for a session whose data plane survived the restart: a person is still
+     * needed where one was; anything else is resolved afresh from new evidence, starting from
+     * {@code working} for an agent (reference/pty-worker-sidecars.md) and {@code unknown} otherwise.
+     */
+    static Activity recoveredActivity(Activity stored, boolean agent) {
+        if (stored.preservedAcrossRestart()) {
+            return stored;
+        }
+        return agent ? Activity.WORKING : Activity.UNKNOWN;
     }
 
     /** {@code basename(cwd)}; the command's name when the cwd has none (the root directory). */

@@ -40,7 +40,14 @@ final class Migrations {
                       journal           INTEGER NOT NULL DEFAULT 1,
                       reason            TEXT,
                       revived_at        TEXT
-                    )"""));
+                    )"""),
+            // 3 (issue 14): what the program is doing (dev.limpet.protocol.Activity), apart from the
+            // runtime state. Rows that kept an activity in the state column (the rule before this
+            // column existed) move it here and become running.
+            List.of("ALTER TABLE sessions ADD COLUMN activity TEXT NOT NULL DEFAULT 'unknown'",
+                    """
+                    UPDATE sessions SET activity = state, state = 'running'
+                     WHERE state IN ('waiting_input', 'pending_approval')"""));
 
     private Migrations() {}
 

@@ -2,6 +2,7 @@ package dev.limpet.daemon.store;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.protocol.Activity;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -68,7 +69,7 @@ public final class SessionStore implements AutoCloseable {
     }
 
     public synchronized void insert(StoredSession s) {
-        run("INSERT INTO sessions(id,label,command,cwd,created_at,state,pid,exit_code,exit_signal) VALUES(?,?,?,?,?,?,?,?,?)",
+        run("INSERT INTO sessions(id,label,command,cwd,created_at,state,pid,exit_code,exit_signal,activity) VALUES(?,?,?,?,?,?,?,?,?,?)",
                 ps -> {
                     ps.setString(1, s.id());
                     ps.setString(2, s.label());
@@ -81,7 +82,7 @@ public final class SessionStore implements AutoCloseable {
 
     /** Inserts or replaces the whole row. */
     public synchronized void upsert(StoredSession s) {
-        run("INSERT OR REPLACE INTO sessions(id,label,command,cwd,created_at,state,pid,exit_code,exit_signal) VALUES(?,?,?,?,?,?,?,?,?)",
+        run("INSERT OR REPLACE INTO sessions(id,label,command,cwd,created_at,state,pid,exit_code,exit_signal,activity) VALUES(?,?,?,?,?,?,?,?,?,?)",
                 ps -> {
                     ps.setString(1, s.id());
                     ps.setString(2, s.label());
@@ -99,6 +100,14 @@ public final class SessionStore implements AutoCloseable {
             setNullable(ps, 3, exitCode == null ? null : exitCode.longValue());
             ps.setString(4, exitSignal);
             ps.setString(5, id);
+        });
+    }
+
+    /** Records what the program in session {@code id} is doing (issue 14). */
+    public synchronized void updateActivity(String id, Activity activity) {
+        run("UPDATE sessions SET activity=? WHERE id=?", ps -> {
+            ps.setString(1, activity.wireName());
+            ps.setString(2, id);
         });
     }
 
@@ -202,7 +211,9 @@ public final class SessionStore implements AutoCloseable {
         return new StoredSession(rs.getString("id"), rs.getString("label"),
                 JSON.readValue(rs.getString("command"), new TypeReference<List<String>>() {}),
                 rs.getString("cwd"), Instant.parse(rs.getString("created_at")), rs.getString("state"),
-                pidValue, exitValue, rs.getString("exit_signal"));
+                pidValue, exitValue, rs.getString("exit_signal"),
+                // A name this limpet does not know (written by a newer one) reads as unknown.
+                Activity.parse(rs.getString("activity")).orElse(Activity.UNKNOWN));
     }
 
     private static void bindRuntime(PreparedStatement ps, int first, StoredSession s) throws SQLException {
@@ -210,6 +221,7 @@ public final class SessionStore implements AutoCloseable {
         setNullable(ps, first + 1, s.pid());
         setNullable(ps, first + 2, s.exitCode() == null ? null : s.exitCode().longValue());
         ps.setString(first + 3, s.exitSignal());
+        ps.setString(first + 4, s.activity().wireName());
     }
 
     private static void setNullable(PreparedStatement ps, int index, Long value) throws SQLException {

@@ -26,6 +26,8 @@ public final class WsTestClient implements AutoCloseable {
     public final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
     public final Map<String, ByteArrayOutputStream> output = new ConcurrentHashMap<>();
     public final Map<String, Long> lastOffset = new ConcurrentHashMap<>();
+    /** False: output is counted (lastOffset) but not kept, for floods measured by throughput. */
+    public volatile boolean keepOutput = true;
     public final Map<String, byte[]> snapshots = new ConcurrentHashMap<>();
     public final CompletableFuture<Integer> closed = new CompletableFuture<>();
     public volatile String protocolError;
@@ -242,7 +244,9 @@ public final class WsTestClient implements AutoCloseable {
                                 + (f.offset() - f.payloadLength()) + " after " + prev;
                     }
                     lastOffset.put(id, f.offset());
-                    output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                    if (keepOutput) {
+                        output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+                    }
                     maybeAck(id, f.offset());
                 }
                 if (readDelayNanos > 0) {

@@ -34,6 +34,20 @@ class AgentProfilesTest {
     }
 
     @Test
+    void aProfileMayAskForClaudeHooksAndNothingElse() throws Exception {
+        Files.writeString(dir.resolve("hooked.json"), """
+                {"name": "hooked", "programs": ["hooked"], "launch": ["--id", "{id}"], "resume": ["{program}", "-r", "{id}"], "hooks": "claude"}""");
+        Files.writeString(dir.resolve("wrong.json"), """
+                {"name": "wrong", "programs": ["wrong"], "launch": ["--id", "{id}"], "resume": ["{program}", "-r", "{id}"], "hooks": "codex"}""");
+        AgentProfiles profiles = AgentProfiles.load(dir);
+        assertThat(profiles.byName("hooked")).get().extracting(AgentProfile::hooks).isEqualTo("claude");
+        assertThat(profiles.byName("wrong")).isEmpty();
+        assertThat(String.join("\n", profiles.warnings())).contains("wrong.json", "\"hooks\" must be \"claude\" or absent");
+        assertThat(AgentProfiles.builtIn().byName("claude")).get().extracting(AgentProfile::hooks).isEqualTo("claude");
+        assertThat(AgentProfiles.builtIn().byName("codex")).get().extracting(AgentProfile::hooks).isNull();
+    }
+
+    @Test
     void aMissingDirectoryMeansTheBuiltInsOnly() {
         assertThat(AgentProfiles.load(dir.resolve("none")).match(List.of("gemini"))).isPresent();
     }

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.pty.ExitStatus;
 import java.nio.file.Path;
@@ -59,13 +61,54 @@ class StoreReconcilerTest {
         assertThat(s.pid()).isEqualTo(77L);
     }
 
+    static StoredSession row(String id, String state, Activity activity) {
+        return new StoredSession(id, id, List.of("claude"), "/home/me", NOW.minusSeconds(60), state, 42L, null, null, activity);
+    }
+
+    void markAgent(String id) {
+        store.saveIntent(LaunchIntent.unknown(id).withConversation("claude", null));
+    }
+
     @Test
     void waitingInputAndPendingApprovalArePreservedOnLiveWorkers() {
-        store.insert(row("w", "w", "waiting_input"));
-        store.insert(row("p", "p", "pending_approval"));
-        reconciler.reconcile(report(List.of(live("w", 1), live("p", 2)), List.of()));
-        assertThat(store.find("w").orElseThrow().state()).isEqualTo("waiting_input");
-        assertThat(store.find("p").orElseThrow().state()).isEqualTo("pending_approval");
+        store.insert(row("w", SessionInfo.RUNNING, Activity.WAITING_INPUT));
+        store.insert(row("p", SessionInfo.RUNNING, Activity.PENDING_APPROVAL));
+        store.insert(row("shell", SessionInfo.RUNNING, Activity.WAITING_INPUT));
+        markAgent("w");
+        markAgent("p");
+        reconciler.reconcile(report(List.of(live("w", 1), live("p", 2), live("shell", 3)), List.of()));
+        assertThat(store.find("w").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                .containsExactly(SessionInfo.RUNNING, Activity.WAITING_INPUT);
+        assertThat(store.find("p").orElseThrow().activity()).isEqualTo(Activity.PENDING_APPROVAL);
+        assertThat(store.find("shell").orElseThrow().activity()).as("a hook-reported state of a shell too")
+                .isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
+    void anyOtherActivityOfALiveAgentBecomesWorkingAndOfAnythingElseUnknown() {
+        store.insert(row("agent-idle", SessionInfo.RUNNING, Activity.IDLE));
+        store.insert(row("agent-unknown", SessionInfo.RUNNING, Activity.UNKNOWN));
+        store.insert(row("shell-working", SessionInfo.RUNNING, Activity.WORKING));
+        markAgent("agent-idle");
+        markAgent("agent-unknown");
+        reconciler.reconcile(report(List.of(live("agent-idle", 1), live("agent-unknown", 2), live("shell-working", 3)), List.of()));
+        assertThat(store.find("agent-idle").orElseThrow().activity()).isEqualTo(Activity.WORKING);
+        assertThat(store.find("agent-unknown").orElseThrow().activity()).isEqualTo(Activity.WORKING);
+        assertThat(store.find("shell-working").orElseThrow().activity()).isEqualTo(Activity.UNKNOWN);
+    }
+
+    @Test
+    void exitedLostAndClosedSessionsAreIdleWhateverTheyWereDoing() {
+        store.insert(row("done", SessionInfo.RUNNING, Activity.WAITING_INPUT));
+        store.insert(row("lost", SessionInfo.RUNNING, Activity.PENDING_APPROVAL));
+        store.insert(row("closed", SessionInfo.RUNNING, Activity.WAITING_INPUT));
+        store.saveIntent(LaunchIntent.unknown("closed").markedClosedOnPurpose());
+        reconciler.reconcile(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.exited(0), 80, 24, 10)), List.of()));
+        assertThat(store.find("done").orElseThrow().activity()).isEqualTo(Activity.IDLE);
+        assertThat(store.find("lost").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                .containsExactly(SessionInfo.RECOVERABLE, Activity.IDLE);
+        assertThat(store.find("closed").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                .containsExactly(SessionInfo.EXITED, Activity.IDLE);
     }
 
     @Test
@@ -80,7 +123,7 @@ class StoreReconcilerTest {
     @Test
     void sessionsThatWereAliveButHaveNoWorkerBecomeRecoverableAndCountAsMissing() {
         store.insert(row("lost", "lost", SessionInfo.RUNNING));
-        store.insert(row("lost2", "lost2", "waiting_input"));
+        store.insert(row("lost2", "lost2", SessionInfo.STARTING));
         store.insert(row("old", "old", SessionInfo.EXITED));
         assertThat(reconciler.reconcile(report(List.of(), List.of()))).isEqualTo(2);
         assertThat(store.find("lost").orElseThrow().state()).isEqualTo(SessionInfo.RECOVERABLE);
@@ -99,6 +142,7 @@ class StoreReconcilerTest {
         assertThat(s.cwd()).isEqualTo("/home/me/src/limpet");
         assertThat(s.createdAt()).isEqualTo(started);
         assertThat(s.state()).isEqualTo(SessionInfo.RUNNING);
+        assertThat(s.activity()).isEqualTo(Activity.UNKNOWN);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.limpet.daemon.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limpet.protocol.Activity;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
@@ -51,6 +52,60 @@ class SessionStoreTest {
             assertThat(b.command()).containsExactly("bash", "-l");
             store.delete("a1");
             assertThat(store.list()).extracting(StoredSession::id).containsExactly("b2");
+        }
+    }
+
+    @Test
+    void anActivityIsStoredUpdatedAndSurvivesReopening() {
+        Path db = dir.resolve("limpet.db");
+        try (SessionStore store = SessionStore.open(db)) {
+            store.insert(session("a1"));
+            assertThat(store.find("a1").orElseThrow().activity()).isEqualTo(Activity.UNKNOWN);
+            store.updateActivity("a1", Activity.PENDING_APPROVAL);
+            store.rename("a1", "renamed");
+        }
+        try (SessionStore store = SessionStore.open(db)) {
+            StoredSession a = store.find("a1").orElseThrow();
+            assertThat(a.activity()).isEqualTo(Activity.PENDING_APPROVAL);
+            assertThat(a.withLabel("x").withState("exited", null, 0, null).activity()).isEqualTo(Activity.PENDING_APPROVAL);
+        }
+    }
+
+    @Test
+    void migrationThreeMovesAnActivityKeptInTheStateColumnIntoItsOwnColumn() throws Exception {
+        Path db = dir.resolve("limpet.db");
+        try (SessionStore store = SessionStore.open(db, Migrations.STEPS.subList(0, 2))) {
+            assertThat(store.list()).isEmpty();
+        }
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + db); var st = c.createStatement()) {
+            for (String[] r : new String[][] {{"w", "waiting_input"}, {"p", "pending_approval"}, {"r", "running"}, {"e", "exited"}}) {
+                st.execute("INSERT INTO sessions(id,label,command,cwd,created_at,state) VALUES('" + r[0] + "','l','[]','/',"
+                        + "'2026-11-25T22:00:00Z','" + r[1] + "')");
+            }
+        }
+        try (SessionStore store = SessionStore.open(db)) {
+            assertThat(store.find("w").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                    .containsExactly("running", Activity.WAITING_INPUT);
+            assertThat(store.find("p").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                    .containsExactly("running", Activity.PENDING_APPROVAL);
+            assertThat(store.find("r").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                    .containsExactly("running", Activity.UNKNOWN);
+            assertThat(store.find("e").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
+                    .containsExactly("exited", Activity.UNKNOWN);
+        }
+    }
+
+    @Test
+    void anActivityNameThisLimpetDoesNotKnowReadsAsUnknown() throws Exception {
+        Path db = dir.resolve("limpet.db");
+        try (SessionStore store = SessionStore.open(db)) {
+            store.insert(session("a1"));
+        }
+        try (var c = DriverManager.getConnection("jdbc:sqlite:" + db); var st = c.createStatement()) {
+            st.execute("UPDATE sessions SET activity='compacting' WHERE id='a1'");
+        }
+        try (SessionStore store = SessionStore.open(db)) {
+            assertThat(store.find("a1").orElseThrow().activity()).isEqualTo(Activity.UNKNOWN);
         }
     }
 

@@ -48,12 +48,19 @@ public final class WorkerPayloads {
 
     /**
      * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and
-     * {@code exitSignal} 0 while running (see {@code running}).
+     * {@code exitSignal} 0 while running (see {@code running}). {@code title} (since 1.4): the
+     * screen's window title, "" when none; null from an older worker (unknown).
      */
     public record Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows,
-            long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached) {
+            long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title) {
         public Info {
             argv = argv == null ? List.of() : List.copyOf(argv);
+        }
+
+        /** An info without a title, as a worker before 1.4 sends it. */
+        public Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows, long workerPid, long childPid,
+                long endOffset, int exitCode, int exitSignal, String startedAt, int attached) {
+            this(sessionId, running, argv, cwd, cols, rows, workerPid, childPid, endOffset, exitCode, exitSignal, startedAt, attached, null);
         }
     }
 

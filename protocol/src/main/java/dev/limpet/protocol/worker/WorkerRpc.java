@@ -33,13 +33,18 @@ import java.util.Set;
  *       daemon sends the token hello only to a worker whose registry entry says it speaks 1.2 or
  *       older, and only after the peer's {@code SO_PEERCRED} showed our own user. Frames start
  *       after the hello's answer, as in 1.2 ({@code authenticate} is the first CONTROL frame).</li>
+ *   <li>1.4 (issue 14): {@code info} (and so {@code state} and the {@code watch} answer) carries
+ *       the screen's window {@code title} (OSC 0/2, at most 256 characters, "" when none); a
+ *       watcher whose connection speaks 1.4 also gets a {@code state} when the title changed (at
+ *       most five a second, the latest always sent). Older daemons ignore the field and get no
+ *       extra events; a daemon reads a missing title (an older worker) as unknown.</li>
  * </ul>
  *
- * <p>The window stays 1.1–1.3: 1.3 changed the handshake only, and 1.1 workers may still run.
+ * <p>The window stays 1.1–1.4: 1.3 changed the handshake only, 1.4 only adds, and 1.1 workers may still run.
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 3;
+    public static final int RPC_MINOR = 4;
     /**
      * Oldest minor this build still talks to: the previous minor and, since 1.3 changed only the
      * handshake, the one before it.
@@ -47,6 +52,8 @@ public final class WorkerRpc {
     public static final int OLDEST_MINOR = 1;
     /** From this minor on the hello is mutual (challenge and proofs) and carries no token. */
     public static final int MUTUAL_HELLO_MINOR = 3;
+    /** From this minor on {@code info} carries the title and title changes are pushed to watchers. */
+    public static final int TITLE_MINOR = 4;
 
     public static final String HELLO = "hello";
     public static final String INFO = "info";
@@ -70,7 +77,10 @@ public final class WorkerRpc {
     public static final String EVENT_OUTPUT = "output";
     /** The child exited; sent to attached and watching connections. */
     public static final String EVENT_EXIT = "exit";
-    /** Runtime facts changed (size; from 1.2 also the output's end, at most once a second); sent to watching connections. Since 1.1. */
+    /**
+     * Runtime facts changed (size; from 1.2 also the output's end, at most once a second; from 1.4
+     * also the title); sent to watching connections. Since 1.1.
+     */
     public static final String EVENT_STATE = "state";
 
     /** Longest line either side accepts (a 1.1 attach reply carries the ring in base64). */
@@ -99,6 +109,11 @@ public final class WorkerRpc {
     /** Whether a hello between sides that agree on {@code minor} is mutual (no token on the wire). */
     public static boolean mutualHello(int minor) {
         return minor >= MUTUAL_HELLO_MINOR;
+    }
+
+    /** Whether watchers on a connection that agreed on {@code minor} are told title changes. */
+    public static boolean titles(int minor) {
+        return minor >= TITLE_MINOR;
     }
 
     /** Whether a connection on which both sides speak {@code minor} switches to frames after hello. */

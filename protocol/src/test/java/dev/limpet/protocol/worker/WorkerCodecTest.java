@@ -34,6 +34,8 @@ class WorkerCodecTest {
                 new OutputEvent(99, "line 1\r\n".getBytes(StandardCharsets.UTF_8)),
                 new ExitEvent(-1, 9, 1234),
                 new StateEvent(INFO),
+                new StateEvent(new Info("k3x9q2", true, List.of("claude"), "/tmp", 80, 24, 100, 101, 42, -1, 0,
+                        "2026-11-25T22:10:00Z", 0, "⠋ Refactoring")),
                 new WorkerLaunch(1, "d-1", "k3x9q2", List.of("sh"), Map.of("A", "b"), "/tmp", 80, 24, 1 << 20, "/r/x.json",
                         "/s/x.sock", "tok", 5, "2026-11-25T22:10:00Z", "n", 45, 86400, false, 0));
     }
@@ -53,6 +55,22 @@ class WorkerCodecTest {
             };
             assertThat(WorkerCodec.read(node, payload.getClass())).isEqualTo(payload);
         }
+    }
+
+    @Test
+    void anInfoFromAWorkerBefore14HasNoTitleAndReadsAsUnknown() {
+        String old = "{\"session_id\":\"k3x9q2\",\"running\":true,\"argv\":[\"sh\"],\"cwd\":\"/tmp\",\"cols\":80,\"rows\":24,"
+                + "\"worker_pid\":1,\"child_pid\":2,\"end_offset\":3,\"exit_code\":-1,\"exit_signal\":0,\"started_at\":null,\"attached\":0}";
+        Info info;
+        try {
+            info = WorkerCodec.read(new com.fasterxml.jackson.databind.ObjectMapper().readTree(old), Info.class);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new AssertionError(e);
+        }
+        assertThat(info.title()).isNull();
+        assertThat(info.endOffset()).isEqualTo(3);
+        assertThat(WorkerRpc.titles(WorkerRpc.TITLE_MINOR - 1)).isFalse();
+        assertThat(WorkerRpc.titles(WorkerRpc.RPC_MINOR)).isTrue();
     }
 
     @Test

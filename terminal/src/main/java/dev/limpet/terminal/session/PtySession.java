@@ -497,6 +497,20 @@ public final class PtySession {
         return listeners.size();
     }
 
+    /**
+     * Lets {@code watcher} hear that output arrived and what the window title is (issue 14: the
+     * evidence of what an agent is doing), from the screen feeder's thread, never the read path.
+     * One watcher per session; null removes it.
+     */
+    public void watchScreen(ScreenWatcher watcher) {
+        feeder.watch(watcher);
+    }
+
+    /** The window title (OSC 0 or 2) as of the output the screen model has seen; "" when none. */
+    public String title() {
+        return feeder.title();
+    }
+
     /** The visible screen as plain text, as of the output read so far. */
     public String captureText() {
         return feeder.readAt(log.endOffset(), ScreenFeed::text);

@@ -19,4 +19,9 @@ public interface ScreenFeed {
 
     /** The visible screen as plain text. */
     String text();
+
+    /** The window title (OSC 0 or 2) as of the output fed so far; "" when none. */
+    default String title() {
+        return "";
+    }
 }

@@ -19,6 +19,10 @@ final class ScreenFeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ScreenFeeder.class);
     /** Bytes fed to the model in one go, at most. */
     static final int BATCH = 256 * 1024;
+    /** Shortest time between two {@link ScreenWatcher#titleChanged} calls. */
+    static final long TITLE_INTERVAL_MILLIS = 200;
+    /** Longest title passed to a watcher (a title may legally be megabytes long). */
+    static final int MAX_TITLE_CHARS = 256;
 
     private record Resize(long offset, int cols, int rows) {}
 
@@ -35,6 +39,11 @@ final class ScreenFeeder {
     private volatile long fed;
     private volatile boolean pending;
     private boolean closed;
+    private volatile ScreenWatcher watcher;
+    /** The model's title after the last batch; the title a watcher was last told; when (nanoTime). Feeder thread only. */
+    private String title = "";
+    private String toldTitle = "";
+    private long toldTitleAt = System.nanoTime() - TITLE_INTERVAL_MILLIS * 2_000_000;
 
     /** @param onProgress runs on the feeder thread after each batch (the reader may wait for the lag to shrink) */
     ScreenFeeder(String sessionId, OutputLog log, ScreenFeed screen, Runnable onProgress) {
@@ -45,6 +54,21 @@ final class ScreenFeeder {
         // A log that continues an older stream starts past 0: the model starts with what it holds.
         this.fed = log.startOffset();
         this.thread = Thread.ofPlatform().daemon().name("vt-feed-" + sessionId).start(this::run);
+    }
+
+    /** Sets the one watcher of this screen (null: none). */
+    void watch(ScreenWatcher w) {
+        synchronized (lock) {
+            watcher = w;
+            lock.notifyAll();
+        }
+    }
+
+    /** The window title as of the output fed so far (at most {@value #MAX_TITLE_CHARS} characters). */
+    String title() {
+        synchronized (lock) {
+            return title;
+        }
     }
 
     /** New bytes are in the log. Cheap when the feeder is already busy. */
@@ -117,15 +141,29 @@ final class ScreenFeeder {
                         if (closed || fed < log.endOffset() || hasResizeAtOrBefore(fed)) {
                             break;
                         }
-                        lock.wait();
+                        long titleDue = titleDueInMillis();
+                        if (titleDue == 0) {
+                            break;
+                        }
+                        lock.wait(Math.max(0, titleDue));
                     }
                     if (closed) {
                         return;
                     }
-                    applyResizesAt(fed);
-                    from = fed;
-                    Resize next = resizes.peekFirst();
-                    until = next == null ? Long.MAX_VALUE : next.offset();
+                    if (fed >= log.endOffset() && !hasResizeAtOrBefore(fed)) {
+                        // Woken only for a title held back by the interval.
+                        from = -1;
+                        until = -1;
+                    } else {
+                        applyResizesAt(fed);
+                        from = fed;
+                        Resize next = resizes.peekFirst();
+                        until = next == null ? Long.MAX_VALUE : next.offset();
+                    }
+                }
+                if (from < 0) {
+                    tellTitleIfDue();
+                    continue;
                 }
                 int max = (int) Math.min(buffer.length, until - from);
                 if (max <= 0) {
@@ -143,9 +181,19 @@ final class ScreenFeeder {
                 synchronized (lock) {
                     screen.feed(buffer, 0, n);
                     fed = from + n;
+                    title = capped(screen.title());
                     lock.notifyAll();
                 }
                 onProgress.run();
+                ScreenWatcher w = watcher;
+                if (w != null && n > 0) {
+                    try {
+                        w.outputSeen();
+                    } catch (RuntimeException e) {
+                        LOG.warn("session {}: the screen watcher failed on output: {}", sessionId, e.toString());
+                    }
+                }
+                tellTitleIfDue();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -156,6 +204,52 @@ final class ScreenFeeder {
                 lock.notifyAll();
             }
         }
+    }
+
+    /**
+     * Milliseconds until a changed title may be told to the watcher: -1 when there is nothing to
+     * tell (wait for output), 0 when it is due now. Under {@link #lock}.
+     */
+    private long titleDueInMillis() {
+        if (watcher == null || title.equals(toldTitle)) {
+            return -1;
+        }
+        long waited = (System.nanoTime() - toldTitleAt) / 1_000_000;
+        return Math.max(0, TITLE_INTERVAL_MILLIS - waited);
+    }
+
+    /** Tells the watcher the title when it changed and the interval since the last call has passed. Feeder thread. */
+    private void tellTitleIfDue() {
+        String now;
+        ScreenWatcher w;
+        synchronized (lock) {
+            if (titleDueInMillis() != 0) {
+                return;
+            }
+            now = title;
+            w = watcher;
+            toldTitle = now;
+            toldTitleAt = System.nanoTime();
+        }
+        try {
+            w.titleChanged(now);
+        } catch (RuntimeException e) {
+            LOG.warn("session {}: the screen watcher failed on a title: {}", sessionId, e.toString());
+        }
+    }
+
+    private static String capped(String t) {
+        if (t == null) {
+            return "";
+        }
+        if (t.length() <= MAX_TITLE_CHARS) {
+            return t;
+        }
+        int end = MAX_TITLE_CHARS;
+        if (Character.isHighSurrogate(t.charAt(end - 1))) {
+            end--;
+        }
+        return t.substring(0, end);
     }
 
     private void applyResizesAt(long offset) {

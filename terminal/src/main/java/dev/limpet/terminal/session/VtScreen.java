@@ -43,6 +43,11 @@ public final class VtScreen implements ScreenFeed {
     }
 
     @Override
+    public String title() {
+        return model.title();
+    }
+
+    @Override
     public String text() {
         // Programs often paint blank cells with explicit spaces (vim's "~" rows): trim them too.
         StringBuilder out = new StringBuilder();

@@ -104,6 +104,34 @@ class PtySessionTest {
     }
 
     @Test
+    void aScreenWatcherHearsOutputAndEveryTitleItEndsOnButNotEverySpinnerFrame() throws Exception {
+        PtySession s = start(TestPrograms.command(dev.limpet.testkit.TitleSpinner.class, "1500"), 1 << 20);
+        List<String> titles = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger outputs = new java.util.concurrent.atomic.AtomicInteger();
+        s.watchScreen(new ScreenWatcher() {
+            @Override
+            public void outputSeen() {
+                outputs.incrementAndGet();
+            }
+
+            @Override
+            public void titleChanged(String title) {
+                titles.add(title);
+            }
+        });
+        await().atMost(T).until(() -> s.title().equals("✳ ready"));
+        s.write("go\r".getBytes(StandardCharsets.UTF_8));
+        await().atMost(T).until(() -> titles.contains("✳ done"));
+        assertThat(outputs.get()).isPositive();
+        assertThat(titles.getLast()).isEqualTo("✳ done");
+        assertThat(titles).anyMatch(t -> t.endsWith(" working") && t.codePointAt(0) >= 0x2801 && t.codePointAt(0) <= 0x28FF);
+        // About 19 spinner frames in 1.5 s; the watcher hears at most one title per interval.
+        long frames = titles.stream().filter(t -> t.endsWith(" working")).count();
+        assertThat(frames).isLessThanOrEqualTo(1500 / ScreenFeeder.TITLE_INTERVAL_MILLIS + 2);
+        assertThat(s.title()).isEqualTo("✳ done");
+    }
+
+    @Test
     void aListenerThatTakesLongerThanTheExitGraceOverAChunkStillGetsEveryByteBeforeTheExit() throws Exception {
         // The program prints, prints again while the listener is still busy with the first part, and ends.
         PtySession s = start(List.of("/bin/sh", "-c", "read x; printf 'first-part\\n'; sleep 0.3; printf 'second-part\\n'"), 1 << 20);

@@ -58,6 +58,11 @@ public interface ServedSession {
     interface Watcher {
         void state(WorkerPayloads.Info info);
 
+        /** Whether this watcher's connection speaks rpc 1.4 (it is sent a {@code state} when the title changes). */
+        default boolean wantsTitles() {
+            return false;
+        }
+
         void exit(WorkerPayloads.ExitEvent exit);
     }
 }

@@ -521,6 +521,11 @@ public final class ServerConnection implements ServedSession.Watcher {
     }
 
     @Override
+    public boolean wantsTitles() {
+        return WorkerRpc.titles(minor);
+    }
+
+    @Override
     public void state(WorkerPayloads.Info info) {
         send(WorkerCodec.event(WorkerRpc.EVENT_STATE, new WorkerPayloads.StateEvent(info)));
         flush();

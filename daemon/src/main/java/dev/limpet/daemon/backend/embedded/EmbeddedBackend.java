@@ -8,6 +8,7 @@ import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
@@ -73,6 +74,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
         PtySession session = new PtySession(spec.sessionId(), pty, logCapacity,
                 new VtScreen(spec.cols(), spec.rows()), status -> listener.sessionExited(spec.sessionId(), status),
                 j == null ? null : j.prelude(), journal);
+        ScreenEvidence.watch(session, () -> listener);
         sessions.put(spec.sessionId(), session);
         LOG.info("session {} spawned: pid {} {}x{}", spec.sessionId(), pty.pid(), spec.cols(), spec.rows());
         return runtime(session);

@@ -6,6 +6,7 @@ import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendDetails;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveredSession;
@@ -198,6 +199,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
                 : OutputLog.continuing(settings.ringBytes(), kept.start(), kept.bytes());
         PtySession session = new PtySession(sessionId, pane, log,
                 new VtScreen(cols, rows), status -> ended(sessionId, status));
+        ScreenEvidence.watch(session, () -> listener);
         // The tail file is the first to see every chunk, under the session's lock: no client can
         // hold a byte the file does not.
         session.attach(kept.end(), Long.MAX_VALUE, new TailWriter(sessionId, tail), r -> {

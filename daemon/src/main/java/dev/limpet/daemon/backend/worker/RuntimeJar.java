@@ -23,12 +23,13 @@ import org.slf4j.LoggerFactory;
  * the same version number never share a copy. From a development class path (tests, IDE), that
  * class path is used as is.
  */
-final class RuntimeJar {
+public final class RuntimeJar {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeJar.class);
 
     private RuntimeJar() {}
 
-    static String classPath(Path runtimeDir) throws IOException {
+    /** The class path to run limpet's classes from (workers, agents' hooks); makes the private copy when needed. */
+    public static String classPath(Path runtimeDir) throws IOException {
         Path source = codeSource();
         String classPath = System.getProperty("java.class.path");
         // Only the runnable jar (java -jar limpet.jar: the whole class path is that one file) holds

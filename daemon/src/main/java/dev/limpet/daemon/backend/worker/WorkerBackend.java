@@ -197,9 +197,26 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     }
 
     private WorkerHandle handle(String id, Path socket, String token, long workerPid, int rpcMinor) {
-        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, (sid, status) -> listener.sessionExited(sid, status),
-                timer, settings.rpcTimeout(), os);
+        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, forwarding, timer, settings.rpcTimeout(), os);
     }
+
+    /** Hands every event to the listener {@link #start} set, read when the event comes (handles outlive no start). */
+    private final BackendListener forwarding = new BackendListener() {
+        @Override
+        public void sessionExited(String sessionId, dev.limpet.terminal.pty.ExitStatus status) {
+            listener.sessionExited(sessionId, status);
+        }
+
+        @Override
+        public void outputSeen(String sessionId) {
+            listener.outputSeen(sessionId);
+        }
+
+        @Override
+        public void titleChanged(String sessionId, String title) {
+            listener.titleChanged(sessionId, title);
+        }
+    };
 
     @Override
     public Attachment attach(String sessionId, long since, long window, OutputListener outputListener) {

@@ -104,9 +104,11 @@ final class WorkerHandle {
         return info;
     }
 
+    /** The output's end moved to {@code offset} (an attached stream's chunk, or a watched {@code state}). */
     void advanced(long offset) {
         if (offset > endOffset) {
             endOffset = offset;
+            listener.outputSeen(sessionId);
         }
     }
 
@@ -158,8 +160,18 @@ final class WorkerHandle {
     }
 
     void update(WorkerPayloads.Info i) {
+        WorkerPayloads.Info before = info;
         info = i;
-        advanced(i.endOffset());
+        if (before != null) {
+            advanced(i.endOffset());
+        } else if (i.endOffset() > endOffset) {
+            // The first facts of an adopted worker say where its stream stands, not that it wrote just now.
+            endOffset = i.endOffset();
+        }
+        // A worker before rpc 1.4 sends no title: nothing to tell.
+        if (i.title() != null && (before == null ? !i.title().isEmpty() : !i.title().equals(before.title()))) {
+            listener.titleChanged(sessionId, i.title());
+        }
         if (!i.running()) {
             exited(i.exitSignal() != 0 ? ExitStatus.killedBy(i.exitSignal()) : ExitStatus.exited(Math.max(-1, i.exitCode())));
         }

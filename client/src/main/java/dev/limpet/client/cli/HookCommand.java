@@ -1,0 +1,122 @@
+package dev.limpet.client.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.limpet.protocol.Activity;
+import dev.limpet.protocol.ConversationIds;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.SessionIds;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code limpet hook [STATE] [--stdin-json]} (issue 14): an agent's hook tells limpet what the agent
+ * is doing, and, with {@code --stdin-json}, which conversation it runs (read from the hook's JSON
+ * on stdin, Claude Code's {@code session_id}), so a revive continues that conversation. Run inside a
+ * session it names its own ({@code LIMPET_SESSION_ID}) and finds its daemon through
+ * {@code LIMPET_HOME}, both of which limpet puts in every session's environment. Every refusal (a
+ * state that is not one, input that is not a hook's JSON, no session, a session that is not
+ * running) exits 2 with nothing changed. It prints nothing on success: an agent may read a hook's
+ * output (Claude Code adds a SessionStart hook's output to the conversation).
+ */
+@Command(name = "hook", description = {"Report what the agent in this session is doing: working, waiting_input,"
+        + " pending_approval or idle (for agents' hooks).",
+        "With --stdin-json, also record the agent's conversation id from the hook's JSON on stdin (its session_id), for revive."})
+final class HookCommand extends Verb {
+    /** The exit status of every refusal: bad state, bad input, no session, unknown session, session not running. */
+    static final int REFUSED = 2;
+    /** The most a hook's JSON may hold; Claude Code's is well under a kilobyte. */
+    static final int MAX_INPUT_BYTES = 64 * 1024;
+
+    @Parameters(index = "0", arity = "0..1", paramLabel = "STATE",
+            description = "working, waiting_input, pending_approval or idle (may be left out with --stdin-json)")
+    String state;
+
+    @Option(names = "--session", paramLabel = "ID", description = "The session to report for (default: $LIMPET_SESSION_ID).")
+    String session;
+
+    @Option(names = "--stdin-json", description = "Read the hook's JSON object from stdin and record its session_id as the"
+            + " agent's conversation id (Claude Code hooks).")
+    boolean stdinJson;
+
+    /** The environment and stdin, replaceable in tests. */
+    Function<String, String> env = System::getenv;
+    InputStream stdin = System.in;
+
+    @Override
+    public Integer call() {
+        Activity activity = null;
+        if (state != null) {
+            activity = Activity.parse(state).filter(Activity::reportable).orElseThrow(() -> new CliException(REFUSED,
+                    "'" + state + "' is not a state; use one of " + Activity.reportableNames() + " (invalid_activity)"));
+        } else if (!stdinJson) {
+            throw new CliException(REFUSED, "name a STATE (" + Activity.reportableNames() + "), or give --stdin-json");
+        }
+        String conversation = stdinJson ? conversationFromStdin() : null;
+        String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
+        if (id == null || id.isBlank()) {
+            throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
+                    + " name one with --session ID");
+        }
+        if (!SessionIds.isValid(id)) {
+            throw new CliException(REFUSED, "'" + id + "' is not a session id");
+        }
+        Map<String, String> body = new LinkedHashMap<>();
+        if (activity != null) {
+            body.put("activity", activity.wireName());
+        }
+        if (conversation != null) {
+            body.put("conversation_id", conversation);
+        }
+        try {
+            daemon().post(sessionPath(id) + "/activity", body);
+        } catch (CliException e) {
+            // A daemon that cannot be reached stays exit 1; any refusal of the report itself is 2.
+            throw e.exitCode() == CliException.NO_DAEMON ? e : new CliException(REFUSED, e.getMessage());
+        }
+        return 0;
+    }
+
+    /** The {@code session_id} of the hook's JSON object on stdin; refused (exit 2, {@code invalid_hook_input}) when it is not one. */
+    private String conversationFromStdin() {
+        byte[] input;
+        try {
+            input = stdin.readNBytes(MAX_INPUT_BYTES + 1);
+        } catch (IOException e) {
+            throw refusedInput("cannot read stdin: " + e.getMessage());
+        }
+        if (input.length > MAX_INPUT_BYTES) {
+            throw refusedInput("stdin holds more than " + MAX_INPUT_BYTES + " bytes; a hook's JSON is far smaller");
+        }
+        if (new String(input, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+            throw refusedInput("stdin is empty; the hook's JSON was expected there");
+        }
+        JsonNode json;
+        try {
+            json = ProtocolCodec.mapper().readTree(input);
+        } catch (IOException e) {
+            throw refusedInput("stdin is not JSON");
+        }
+        if (json == null || !json.isObject()) {
+            throw refusedInput("stdin is not a JSON object (an agent's hook input is one)");
+        }
+        JsonNode id = json.get("session_id");
+        if (id == null || !id.isTextual()) {
+            throw refusedInput("the hook's JSON has no \"session_id\" string");
+        }
+        if (!ConversationIds.isValid(id.asText())) {
+            throw refusedInput("\"session_id\" '" + SafeText.of(id.asText(), 40) + "' is not a conversation id");
+        }
+        return id.asText();
+    }
+
+    private static CliException refusedInput(String why) {
+        return new CliException(REFUSED, "--stdin-json: " + why + "; nothing was reported (invalid_hook_input)");
+    }
+}

@@ -1,0 +1,163 @@
+package dev.limpet.daemon.activity;
+
+import dev.limpet.protocol.Activity;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Turns the evidence about one session into its {@link Activity} (issue 14). Pure: no I/O, no
+ * threads, no timers of its own; time comes from the injected {@link Clock}. The caller feeds
+ * evidence as it arrives and, because a quiet period can change the answer with no new evidence,
+ * asks {@link #nextChange()} when to call {@link #resolve()} again. Not thread-safe: one owner
+ * (the session's event thread) calls it.
+ *
+ * <p>The evidence, strongest first:
+ * <ol>
+ *   <li><b>Hook reports</b> ({@code limpet hook <state>}): authoritative. The only source of
+ *       {@link Activity#PENDING_APPROVAL}. A report holds until the next report, except that
+ *       agent-authored title evidence set more than {@code hookGrace} after it may move it on (see
+ *       below): not every agent reports every change (Claude Code's Stop hook does not run when a
+ *       person interrupts it; nothing reports an approval being granted).</li>
+ *   <li><b>The terminal title</b> (OSC 0/2): agents put a spinner glyph at its start while they work.
+ *       Once a session has shown a spinner title, the title alone speaks for it: spinner →
+ *       {@code working}, any other title → {@code waiting_input}; output is then ignored (the agent
+ *       redrawing its prompt as a person types is not work).</li>
+ *   <li><b>Output activity</b>, for agents that never showed a spinner: output within the last
+ *       {@code quietPeriod} → {@code working}; quiet after output → {@code waiting_input}.</li>
+ * </ol>
+ * Sessions that are not agents (plain shells) take no heuristics: {@code unknown} until a hook
+ * reports, then the hook's state. A session whose program exited is {@code idle}.
+ *
+ * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
+ * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
+ * just after it. Evidence from inside the grace never overrides the report.
+ */
+public final class ActivityResolver {
+    /** Tunables; the defaults suit the agents limpet knows. */
+    public record Settings(Duration quietPeriod, Duration hookGrace) {
+        public static final Settings DEFAULTS = new Settings(Duration.ofSeconds(3), Duration.ofSeconds(2));
+
+        public Settings {
+            Objects.requireNonNull(quietPeriod, "quietPeriod");
+            Objects.requireNonNull(hookGrace, "hookGrace");
+            if (quietPeriod.isNegative() || quietPeriod.isZero()) {
+                throw new IllegalArgumentException("quietPeriod must be positive, was " + quietPeriod);
+            }
+            if (hookGrace.isNegative()) {
+                throw new IllegalArgumentException("hookGrace must not be negative, was " + hookGrace);
+            }
+        }
+    }
+
+    private final Clock clock;
+    private final Settings settings;
+    private final boolean agent;
+
+    private Activity hookState;
+    private Instant hookAt;
+    private boolean spinning;
+    private Instant titleAt;
+    private boolean titleSpeaks;
+    private Instant outputAt;
+    private boolean exited;
+
+    /**
+     * @param agent whether the session runs a coding agent (its launch has an agent kind); only
+     *     agents get title and output heuristics
+     */
+    public ActivityResolver(Clock clock, Settings settings, boolean agent) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.agent = agent;
+    }
+
+    /**
+     * Starts from a stored activity (a session recovered across a daemon restart). A state the
+     * reconciliation rule keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
+     * report made now, so it holds until newer evidence; any other starts with no evidence, so
+     * output and the title can move it (a {@code working} set by the rule is a guess, not a report).
+     */
+    public static ActivityResolver resumedFrom(Activity stored, Clock clock, Settings settings, boolean agent) {
+        ActivityResolver r = new ActivityResolver(clock, settings, agent);
+        if (stored != null && stored.preservedAcrossRestart()) {
+            r.hook(stored);
+        }
+        return r;
+    }
+
+    /** A hook reported {@code state}. */
+    public void hook(Activity state) {
+        Objects.requireNonNull(state, "state");
+        if (!state.reportable()) {
+            throw new IllegalArgumentException("a hook cannot report " + state.wireName() + "; one of "
+                    + Activity.reportableNames());
+        }
+        hookState = state;
+        hookAt = clock.instant();
+    }
+
+    /** The program set its window title (OSC 0 or 2) to {@code title}; null or "" clears it. */
+    public void title(String title) {
+        spinning = Spinners.leadsWithSpinner(title);
+        titleAt = clock.instant();
+        titleSpeaks |= spinning;
+    }
+
+    /** The program wrote output. */
+    public void output() {
+        outputAt = clock.instant();
+    }
+
+    /** The program exited. */
+    public void exited() {
+        exited = true;
+    }
+
+    /** The activity now. */
+    public Activity resolve() {
+        if (exited) {
+            return Activity.IDLE;
+        }
+        if (!agent) {
+            return hookState == null ? Activity.UNKNOWN : hookState;
+        }
+        if (hookState == null) {
+            return heuristic(clock.instant());
+        }
+        if (titleSpeaks && titleAt != null && titleAt.isAfter(hookAt.plus(settings.hookGrace()))) {
+            // The agent's own title, set well after the report, says what it does now.
+            if (spinning) {
+                return Activity.WORKING;
+            }
+            if (hookState == Activity.WORKING) {
+                return Activity.WAITING_INPUT;
+            }
+        }
+        return hookState;
+    }
+
+    /**
+     * When {@link #resolve()} may answer differently without new evidence (the end of a quiet
+     * period), or empty when it cannot.
+     */
+    public Optional<Instant> nextChange() {
+        if (exited || !agent || hookState != null || titleSpeaks || outputAt == null) {
+            return Optional.empty();
+        }
+        Instant quietAt = outputAt.plus(settings.quietPeriod());
+        return quietAt.isAfter(clock.instant()) ? Optional.of(quietAt) : Optional.empty();
+    }
+
+    private Activity heuristic(Instant now) {
+        if (titleSpeaks) {
+            return spinning ? Activity.WORKING : Activity.WAITING_INPUT;
+        }
+        if (outputAt == null) {
+            return Activity.UNKNOWN;
+        }
+        return now.isBefore(outputAt.plus(settings.quietPeriod())) ? Activity.WORKING : Activity.WAITING_INPUT;
+    }
+}

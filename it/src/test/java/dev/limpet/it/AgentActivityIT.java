@@ -1,0 +1,201 @@
+package dev.limpet.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.testkit.TestAgent;
+import dev.limpet.testkit.TestPrograms;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue 14 end to end, every step a separate process: a program in a session runs the real
+ * {@code limpet hook} (finding its session and daemon through the environment limpet gave it),
+ * {@code limpet wait} unblocks on it, {@code limpet ls} shows it, and it survives {@code kill -9}
+ * of the daemon.
+ */
+class AgentActivityIT {
+    static final ObjectMapper JSON = new ObjectMapper();
+    @TempDir
+    Path tmp;
+    Path root;
+    DaemonProcess daemon;
+
+    @BeforeEach
+    void start() throws Exception {
+        root = tmp.resolve("root");
+        daemon = DaemonProcess.start(root);
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        daemon.close();
+        WorkerProcesses.killAll(root);
+    }
+
+    /** A shell command running the built limpet's {@code hook STATE}. */
+    static String hook(String state) {
+        return DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "))
+                + " hook " + state;
+    }
+
+    /** A session whose program reports STATE through the hook command, then stays. */
+    String agentReporting(String state) throws Exception {
+        return daemon.spawn("agent", List.of("sh", "-c", hook(state) + " || echo hook-failed; exec sleep 1000"));
+    }
+
+    LimpetCli.Result limpet(String... args) throws Exception {
+        return LimpetCli.run(root, args);
+    }
+
+    JsonNode row(String id) throws Exception {
+        for (JsonNode r : JSON.readTree(limpet("ls", "--json").out())) {
+            if (r.path("id").asText().equals(id)) {
+                return r;
+            }
+        }
+        throw new AssertionError("session " + id + " not listed");
+    }
+
+    @Test
+    void aHookRunInsideASessionReportsItsStateWaitUnblocksAndLsShowsIt() throws Exception {
+        String id = agentReporting("waiting_input");
+        LimpetCli.Result waited = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        assertThat(waited.exitCode()).as(waited.err()).isZero();
+        assertThat(row(id).path("activity").asText()).isEqualTo("waiting_input");
+        assertThat(row(id).path("state").asText()).isEqualTo("running");
+        String table = limpet("ls").out();
+        assertThat(table).contains("STATE");
+        assertThat(table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow()).contains("waiting_input");
+    }
+
+    @Test
+    void waitGivesUpWith124AtItsTimeout() throws Exception {
+        String id = agentReporting("waiting_input");
+        assertThat(limpet("wait", id, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+        LimpetCli.Result r = limpet("wait", id, "--until", "pending_approval", "--timeout", "1s");
+        assertThat(r.exitCode()).isEqualTo(124);
+        assertThat(r.err()).contains("still waiting_input");
+    }
+
+    @Test
+    void everyRefusedHookExitsTwoAndChangesNothing() throws Exception {
+        String id = agentReporting("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+
+        LimpetCli.Result bad = limpet("hook", "waiting", "--session", id);
+        assertThat(bad.exitCode()).isEqualTo(2);
+        assertThat(bad.err()).contains("'waiting' is not a state", "working, waiting_input, pending_approval, idle");
+
+        LimpetCli.Result outside = LimpetCli.run(Map.of("LIMPET_HOME", root.toString()), "hook", "working");
+        assertThat(outside.exitCode()).isEqualTo(2);
+        assertThat(outside.err()).contains("not inside a limpet session");
+
+        LimpetCli.Result unknown = limpet("hook", "working", "--session", "nosuchsession");
+        assertThat(unknown.exitCode()).isEqualTo(2);
+        assertThat(unknown.err()).contains("session_not_found");
+
+        assertThat(row(id).path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(limpet("wait", "nosuchsession", "--until", "idle").exitCode()).isEqualTo(2);
+    }
+
+    @Test
+    void aSessionWaitingForApprovalStillWaitsAfterTheDaemonIsKilled() throws Exception {
+        String id = agentReporting("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+        daemon.kill9();
+        daemon = DaemonProcess.start(root);
+        JsonNode r = row(id);
+        assertThat(r.path("state").asText()).isEqualTo("running");
+        assertThat(r.path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
+    }
+
+    /** Runs a limpet verb in the background. */
+    java.util.concurrent.CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
+        java.util.concurrent.CompletableFuture<LimpetCli.Result> f = new java.util.concurrent.CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                f.complete(limpet(args));
+            } catch (Exception e) {
+                f.completeExceptionally(e);
+            }
+        });
+        return f;
+    }
+
+    @Test
+    void waitBlocksUntilTheStateArrivesWhileItWaitsThenExitsZero() throws Exception {
+        String id = daemon.spawn("quiet", List.of("sh", "-c", "exec sleep 1000"));
+        var waiting = limpetLater("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        Thread.sleep(1500);
+        assertThat(waiting).as("wait returned before anything was reported").isNotDone();
+        assertThat(limpet("hook", "waiting_input", "--session", id).exitCode()).isZero();
+        LimpetCli.Result r = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        assertThat(r.exitCode()).as(r.err()).isZero();
+    }
+
+    @Test
+    void waitExitsThreeWhenTheSessionsProgramEndsBeforeTheStateComes() throws Exception {
+        String id = daemon.spawn("short", List.of("sh", "-c", "sleep 2"));
+        LimpetCli.Result r = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+        assertThat(r.exitCode()).as(r.err()).isEqualTo(3);
+        assertThat(r.err()).contains("will not become waiting_input");
+    }
+
+    @Test
+    void aSessionStartHookReadsItsJsonFromStdinAndBadJsonIsRefusedWithTwo() throws Exception {
+        String hook = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'").collect(Collectors.joining(" "))
+                + " hook --stdin-json";
+        String id = daemon.spawn("starts", List.of("sh", "-c",
+                "echo '{\"session_id\": \"4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b\", \"hook_event_name\": \"SessionStart\"}' | " + hook
+                        + "; echo good-exit-$?; echo 'not json' | " + hook + "; echo bad-exit-$?; exec sleep 1000"));
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+            String screen = limpet("capture", id).out();
+            return screen.contains("good-exit-0") && screen.contains("bad-exit-2");
+        });
+        assertThat(limpet("capture", id).out()).contains("invalid_hook_input");
+    }
+
+    /** The Done-when of issue 14: three test agents, each reporting through the real hook command. */
+    @Test
+    void threeTestAgentsShowWhichOneWaitsAndWaitUnblocksAScript() throws Exception {
+        String hookCommand = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
+                .collect(Collectors.joining(" ")) + " hook";
+        java.util.Map<String, String> agents = new java.util.LinkedHashMap<>();
+        for (String name : List.of("one", "two", "three")) {
+            agents.put(name, daemon.spawn(name, TestPrograms.command(TestAgent.class, tmp.resolve(name).toString(), "--hook", hookCommand)));
+        }
+        for (String id : agents.values()) {
+            LimpetCli.Result ready = limpet("wait", id, "--until", "waiting_input", "--timeout", "60s");
+            assertThat(ready.exitCode()).as(ready.err()).isZero();
+        }
+        assertThat(limpet("send", agents.get("one"), "work").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("one"), "--until", "working", "--timeout", "60s").exitCode()).isZero();
+        assertThat(limpet("send", agents.get("two"), "ask").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("two"), "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+
+        assertThat(row(agents.get("one")).path("activity").asText()).isEqualTo("working");
+        assertThat(row(agents.get("two")).path("activity").asText()).isEqualTo("pending_approval");
+        assertThat(row(agents.get("three")).path("activity").asText()).isEqualTo("waiting_input");
+        String table = limpet("ls").out();
+        assertThat(line(table, agents.get("three"))).contains("waiting_input");
+        assertThat(line(table, agents.get("two"))).contains("pending_approval");
+
+        assertThat(limpet("send", agents.get("two"), "yes").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("two"), "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+        assertThat(limpet("send", agents.get("one"), "done").exitCode()).isZero();
+        assertThat(limpet("wait", agents.get("one"), "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+    }
+
+    static String line(String table, String id) {
+        return table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow();
+    }
+}
