@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "limpet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Terminal and agent sessions that outlive their clients, daemon restarts and reboots.",
         subcommands = {DaemonCommand.class, CompletionCommand.class, ServiceCommand.class, InstallCommand.class,
-                DoctorCommand.class})
+                DoctorCommand.class, dev.limpet.relay.RelayCommand.class})
 public final class Main {
 
     static final class Version implements CommandLine.IVersionProvider {
@@ -31,7 +31,7 @@ public final class Main {
             dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
-        if (args.length == 0 || !args[0].equals("daemon")) {
+        if (args.length == 0 || !(args[0].equals("daemon") || args[0].equals("relay"))) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
         }
