@@ -53,6 +53,7 @@ public final class Daemon implements AutoCloseable {
     private final List<DaemonConfig.Setting> settings;
     private final MetricsListener metricsListener;
     private volatile RecoveryReport recovery = RecoveryReport.EMPTY;
+    private final dev.limpet.daemon.relay.RelayUplink relay;
 
     private Daemon(DaemonConfig config) throws IOException {
         Clock clock = Clock.systemUTC();
@@ -80,13 +81,47 @@ public final class Daemon implements AutoCloseable {
             }
             String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
             url = "http://" + host + ":" + gateway.port() + "/";
+            try {
+                relay = relayUplink(config, clock);
+            } catch (IOException | RuntimeException e) {
+                gateway.close();
+                metricsListener.close();
+                throw e;
+            }
             DaemonInfoFile.write(root, new DaemonInfoFile.Info(ProcessHandle.current().pid(), url, gateway.port(),
-                    daemonInstanceId, LimpetVersion.get(), selection.backend().name()));
+                    daemonInstanceId, LimpetVersion.get(), selection.backend().name(), config.relayUrl()));
             LOG.info("daemon {} listening on {} (recovery barrier up)", daemonInstanceId, url);
         } catch (IOException | RuntimeException e) {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * The uplink to {@code --relay}, or null without one. A relay URL without a readable
+     * credential stops the start-up with the remedy: a daemon asked to be reachable must not
+     * quietly be unreachable.
+     */
+    private dev.limpet.daemon.relay.RelayUplink relayUplink(DaemonConfig config, Clock clock) throws IOException {
+        if (config.relayUrl() == null) {
+            return null;
+        }
+        java.net.URI uri;
+        try {
+            uri = java.net.URI.create(config.relayUrl());
+            dev.limpet.daemon.relay.RelayUplink.uplinkUri(uri, "probe");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
+        }
+        dev.limpet.daemon.relay.RelayCredential credential;
+        try {
+            credential = dev.limpet.daemon.relay.RelayCredential.load(root.dir());
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        LOG.info("relay uplink to {} as host {}", uri, credential.hostId());
+        return new dev.limpet.daemon.relay.RelayUplink(uri, credential, new dev.limpet.daemon.relay.Pairings(root.dir(), clock), gateway,
+                clock, scheduler, dev.limpet.daemon.relay.RelayUplink.BACKOFF).start();
     }
 
     /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */
@@ -190,6 +225,7 @@ public final class Daemon implements AutoCloseable {
                 "failed", r.failed(), "quarantined", r.quarantined()));
         s.put("warnings", r.warnings());
         s.put("connections", gateway.connections());
+        s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);
         return s;
     }
@@ -206,6 +242,9 @@ public final class Daemon implements AutoCloseable {
         }
         List<Exception> failures = new ArrayList<>();
         sessions.stopping();
+        if (relay != null) {
+            step(failures, "close the relay uplink", relay::close);
+        }
         step(failures, "stop the gateway", gateway::close);
         step(failures, "stop the metrics listener", metricsListener::close);
         step(failures, "shut the backend down", () -> selection.backend().shutdown());
