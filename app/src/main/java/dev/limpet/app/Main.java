@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
 @Command(name = "limpet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
         description = "Terminal and agent sessions that outlive their clients, daemon restarts and reboots.",
         subcommands = {DaemonCommand.class, CompletionCommand.class, ServiceCommand.class, InstallCommand.class,
-                DoctorCommand.class, dev.limpet.relay.RelayCommand.class})
+                DoctorCommand.class, dev.limpet.relay.RelayCommand.class, PairCommand.class})
 public final class Main {
 
     static final class Version implements CommandLine.IVersionProvider {

@@ -141,4 +141,21 @@ class E2eHandshakeTest {
         assertThat(secret.toString()).doesNotContain(secret.encoded());
         assertThatThrownBy(() -> PairingSecret.parse("short")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aPairingLinkKeepsTheSecretInTheFragmentAndParsesBack() {
+        java.net.URI host = java.net.URI.create("https://relay.example/limpet/h/abcdefghijklmnopqrstuvwxyz");
+        PairingLink link = PairingLink.of(host, secret);
+        assertThat(link.link()).startsWith("https://relay.example/limpet/h/abcdefghijklmnopqrstuvwxyz#").endsWith(secret.encoded());
+        PairingLink back = PairingLink.parse(link.link());
+        assertThat(back.hostId()).isEqualTo("abcdefghijklmnopqrstuvwxyz");
+        assertThat(back.secret()).isEqualTo(secret);
+        assertThat(back.hostUrl()).isEqualTo(host);
+        assertThat(back.toString()).doesNotContain(secret.encoded());
+        for (String bad : new String[] {"https://relay.example/h/abcdefghijklmnopqrstuvwxyz", "ftp://x/h/abcdefghijklmnopqrstuvwxyz#" + secret.encoded(),
+                "https://relay.example/x#" + secret.encoded(), "https://relay.example/h/abcdefghijklmnopqrstuvwxyz#short"}) {
+            assertThatThrownBy(() -> PairingLink.parse(bad)).isInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret.encoded()));
+        }
+    }
 }
