@@ -198,9 +198,20 @@ public final class Daemon implements AutoCloseable {
     private ServerMessage.InitialState initialState() {
         RecoveryReport r = recovery;
         return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
-                selection.backend().name(), selection.degraded(), sessions.list(),
+                selection.backend().name(), degraded(), sessions.list(),
                 new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
                 new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
+    }
+
+    /** The backend's degraded modes, and the relay uplink while it is down (never silent). */
+    private List<String> degraded() {
+        String relayDown = relay == null ? null : relay.degradedLine();
+        if (relayDown == null) {
+            return selection.degraded();
+        }
+        List<String> all = new ArrayList<>(selection.degraded());
+        all.add(relayDown);
+        return all;
     }
 
     private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
@@ -219,7 +230,7 @@ public final class Daemon implements AutoCloseable {
         }
         s.put("daemon_instance_id", daemonInstanceId);
         s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
-        s.put("degraded", selection.degraded());
+        s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
                 "failed", r.failed(), "quarantined", r.quarantined()));

@@ -130,11 +130,18 @@ class RelayIT {
         client.hello("relay-it-key-1");
         client.attach(id, -1);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
+        TransportClient local = direct(new WorkerWsClient.Streams());
+        local.hello("relay-it-local");
         for (int cycle = 1; cycle <= 3; cycle++) {
             relay.kill9();
             TransportFailure lost = client.ended.get(30, TimeUnit.SECONDS);
             assertThat(lost.reason().retryable()).as("cycle %d: %s", cycle, lost).isTrue();
+            // Never silent: a client on the direct path hears that the relay path is down.
+            assertThat(local.await(ServerMessage.Warning.class, w -> w.code().equals("relay_uplink_down")).message()).contains(relay.url);
             awaitUplink(daemon, "waiting");
+            if (cycle == 1) {
+                assertThat(direct(new WorkerWsClient.Streams()).hello("relay-it-late").degraded()).anySatisfy(d -> assertThat(d).contains("relay uplink"));
+            }
             relay = RelayProcess.start(relayDir, relayPort);
             awaitUplink(daemon, "connected");
             client = viaRelay(streams, link.secret()).open();

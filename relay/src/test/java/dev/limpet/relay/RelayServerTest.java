@@ -89,6 +89,11 @@ class RelayServerTest {
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
+    /** A client socket once the host is online: an uplink's registration may trail its handshake by a moment. */
+    WebSocket clientWhenOnline(String hostId, Recorder r) {
+        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(hostId, r), ws -> ws != null);
+    }
+
     static long channelOf(Object controlText) {
         assertThat(controlText).isInstanceOf(String.class);
         String s = (String) controlText;
@@ -139,11 +144,11 @@ class RelayServerTest {
         Recorder c1 = new Recorder();
         Recorder c2 = new Recorder();
         Recorder c3 = new Recorder();
-        WebSocket s1 = client(a.hostId(), c1);
+        WebSocket s1 = clientWhenOnline(a.hostId(), c1);
         long ch1 = channelOf(ua.next());
         WebSocket s2 = client(a.hostId(), c2);
         long ch2 = channelOf(ua.next());
-        WebSocket s3 = client(b.hostId(), c3);
+        WebSocket s3 = clientWhenOnline(b.hostId(), c3);
         long ch3 = channelOf(ub.next());
 
         s1.sendBinary(ByteBuffer.wrap(new byte[] {1, 1}), true).join();
@@ -183,14 +188,15 @@ class RelayServerTest {
         Recorder ua = new Recorder();
         WebSocket up = uplink(a.hostId(), a.credential(), ua);
         Recorder c1 = new Recorder();
-        client(a.hostId(), c1);
+        clientWhenOnline(a.hostId(), c1);
         channelOf(ua.next());
         up.sendClose(1000, "daemon stopping").join();
         assertThat(c1.next()).isEqualTo(1012);
         assertThatThrownBy(() -> client(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
         Recorder again = new Recorder();
         uplink(a.hostId(), a.credential(), again);
-        client(a.hostId(), new Recorder());
+        // The uplink's registration may trail its handshake by a moment: retry until the host is online.
+        clientWhenOnline(a.hostId(), new Recorder());
         channelOf(again.next());
     }
 
@@ -204,7 +210,7 @@ class RelayServerTest {
         up.sendBinary(ByteBuffer.wrap(new byte[] {1}), true).join();
         up.sendBinary(RelayEnvelope.wrap(424242, new byte[] {1}), true).join();
         Recorder c = new Recorder();
-        WebSocket s = client(a.hostId(), c);
+        WebSocket s = clientWhenOnline(a.hostId(), c);
         channelOf(ua.next());
         s.sendText("text is not allowed", true).join();
         assertThat(c.next()).isEqualTo(1003);

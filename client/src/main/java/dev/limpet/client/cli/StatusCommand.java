@@ -38,6 +38,15 @@ final class StatusCommand extends Verb {
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),
                 text(r, "pruned"), text(r, "missing"), text(r, "failed"), text(r, "quarantined"));
         out.println(webUiLine(http.endpoint(), showToken));
+        JsonNode relay = s.path("relay");
+        if (relay.isObject()) {
+            // Loud when the uplink is down: a daemon asked to be reachable through a relay is not.
+            String state = text(relay, "state");
+            String line = "relay " + text(relay, "url") + " as host " + text(relay, "host_id") + ": " + state + " since " + text(relay, "since")
+                    + ", " + text(relay, "channels") + " client(s)";
+            out.println(state.equals("connected") ? line : "RELAY DOWN: " + line + "; last error: " + text(relay, "last_error")
+                    + (relay.path("next_attempt_at").isTextual() ? "; next attempt " + text(relay, "next_attempt_at") : ""));
+        }
         for (JsonNode d : s.path("degraded")) {
             out.println("DEGRADED: " + d.asText());
         }

@@ -165,6 +165,11 @@ public final class GatewayServer implements AutoCloseable {
         };
     }
 
+    /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
+    public void warnAll(String code, String message) {
+        broadcaster.warning(code, message);
+    }
+
     private static ClientConnection connection(io.javalin.websocket.WsContext ctx) {
         return ctx.attribute(CONNECTION);
     }

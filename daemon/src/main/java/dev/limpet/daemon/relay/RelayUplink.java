@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class RelayUplink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RelayUplink.class);
     static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    /** The {@code warning} code pushed to clients when the uplink goes down (docs/protocol.md). */
+    public static final String WARNING_CODE = "relay_uplink_down";
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** The backoff of the uplink: first retry within half a second, never more than 30 s apart. */
     public static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), new SecureRandom());
@@ -128,7 +130,12 @@ public final class RelayUplink implements AutoCloseable {
         }
         channels.values().forEach(RelayChannel::gone);
         channels.clear();
+        UplinkState.Snapshot before = state.snapshot();
         Duration delay = state.lost(reason, refused);
+        if (before.phase() == UplinkState.Phase.CONNECTED || before.failures() == 0) {
+            // Never silent: clients connected directly hear that the relay path is gone (once per outage).
+            gateway.warnAll(WARNING_CODE, "the relay uplink to " + relay + " is down (" + reason + "); retrying");
+        }
         if (!state.isStopped()) {
             timer.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
         }
@@ -251,6 +258,16 @@ public final class RelayUplink implements AutoCloseable {
 
     public UplinkState.Snapshot snapshot() {
         return state.snapshot();
+    }
+
+    /** A line for {@code initial_state.degraded} while the uplink is not connected; null while it is. */
+    public String degradedLine() {
+        UplinkState.Snapshot s = state.snapshot();
+        if (s.phase() == UplinkState.Phase.CONNECTED || s.phase() == UplinkState.Phase.STOPPED) {
+            return null;
+        }
+        return "relay uplink to " + relay + " is " + s.phase().wire() + (s.lastError() == null ? "" : " (" + s.lastError() + ")")
+                + ": this daemon cannot be reached through the relay right now";
     }
 
     static boolean refused(Throwable error) {
