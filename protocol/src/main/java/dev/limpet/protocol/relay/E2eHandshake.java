@@ -128,7 +128,8 @@ public final class E2eHandshake {
                 SealedSession.CLIENT_TO_DAEMON), pairingId);
     }
 
-    private record Keys(byte[] clientToDaemon, byte[] daemonToClient) {
+    /** The two channel keys; package-private for the known-answer test. */
+    record Keys(byte[] clientToDaemon, byte[] daemonToClient) {
         static Keys derive(PairingSecret secret, byte[] shared, byte[] hello, byte[] acceptBody) {
             byte[] salt = RelayCrypto.sha256(hello, acceptBody);
             byte[] s = secret.bytes();

@@ -43,4 +43,50 @@ class RelayCryptoVectorsTest {
             assertThat(HEX.formatHex(out)).as(v.get("source").asText()).isEqualTo(v.get("ciphertext_and_tag").asText());
         }
     }
+
+    @Test
+    void x25519MatchesRfc7748() throws Exception {
+        for (JsonNode v : vectors().get("x25519")) {
+            java.security.KeyFactory kf = java.security.KeyFactory.getInstance("XDH");
+            java.security.PrivateKey alice = kf.generatePrivate(new java.security.spec.XECPrivateKeySpec(
+                    java.security.spec.NamedParameterSpec.X25519, HEX.parseHex(v.get("alice_private").asText())));
+            byte[] shared = RelayCrypto.x25519(new java.security.KeyPair(null, alice), HEX.parseHex(v.get("bob_public").asText()));
+            assertThat(HEX.formatHex(shared)).isEqualTo(v.get("shared").asText());
+        }
+    }
+
+    @Test
+    void pairingIdsAndHandshakeKeysMatchAnIndependentImplementation() throws Exception {
+        JsonNode p = vectors().get("pairing").get(0);
+        PairingSecret secret = PairingSecret.parse(p.get("secret").asText());
+        assertThat(secret.pairingId()).isEqualTo(p.get("pairing_id").asText());
+        assertThat(HEX.formatHex(secret.authKey())).isEqualTo(p.get("auth_key").asText());
+        JsonNode k = vectors().get("handshake_keys").get(0);
+        byte[] hello = HEX.parseHex(k.get("hello").asText());
+        byte[] acceptBody = HEX.parseHex(k.get("accept_body").asText());
+        E2eHandshake.Keys keys = E2eHandshake.Keys.derive(PairingSecret.parse(k.get("secret").asText()),
+                HEX.parseHex(k.get("x25519_shared").asText()), hello, acceptBody);
+        assertThat(HEX.formatHex(keys.clientToDaemon())).isEqualTo(k.get("client_to_daemon").asText());
+        assertThat(HEX.formatHex(keys.daemonToClient())).isEqualTo(k.get("daemon_to_client").asText());
+        assertThat(HEX.formatHex(RelayCrypto.hmac(secret.authKey(), "limpet accept".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+                hello, acceptBody))).isEqualTo(k.get("accept_mac").asText());
+    }
+
+    @Test
+    void sealedMessagesMatchAnIndependentImplementationAndOpenOnTheOtherSide() throws Exception {
+        JsonNode list = vectors().get("sealed");
+        assertThat(list.size()).isGreaterThanOrEqualTo(3);
+        byte[] c2d = HEX.parseHex(list.get(0).get("key").asText());
+        byte[] d2c = HEX.parseHex(list.get(2).get("key").asText());
+        SealedSession client = new SealedSession(c2d, SealedSession.CLIENT_TO_DAEMON, d2c, SealedSession.DAEMON_TO_CLIENT);
+        SealedSession daemon = new SealedSession(d2c, SealedSession.DAEMON_TO_CLIENT, c2d, SealedSession.CLIENT_TO_DAEMON);
+        for (JsonNode v : list) {
+            SealedSession from = v.get("direction").asText().equals("C") ? client : daemon;
+            SealedSession to = from == client ? daemon : client;
+            byte[] plain = HEX.parseHex(v.get("plaintext").asText());
+            byte[] sealed = from.seal((byte) v.get("type").asInt(), plain);
+            assertThat(HEX.formatHex(sealed)).isEqualTo(v.get("sealed").asText());
+            assertThat(to.open(sealed).plaintext()).isEqualTo(plain);
+        }
+    }
 }
