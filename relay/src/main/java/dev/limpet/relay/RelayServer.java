@@ -27,6 +27,7 @@ import org.slf4j.LoggerFactory;
  *   <li>{@code GET /healthz} — {@code {"ok":true,"uplinks":N,"channels":N}}</li>
  *   <li>{@code /relay/uplink/<hostId>} — a daemon, with {@code Authorization: Bearer <credential>}</li>
  *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink</li>
+ *   <li>{@code /h/<hostId>/} — the browser UI (static files; the pairing secret stays in the link's fragment)</li>
  * </ul>
  *
  * <p>Logs name hosts, channels and sizes, never a message's bytes (which are ciphertext anyway).
@@ -52,6 +53,8 @@ public final class RelayServer implements AutoCloseable {
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
+            // /h/<hostId> (the link) redirects to /h/<hostId>/ (the page): the two must differ.
+            config.router.ignoreTrailingSlashes = false;
             config.jetty.host = settings.listenHost();
             config.jetty.port = settings.port();
             config.jetty.modifyWebSocketServletFactory(f -> {
@@ -62,6 +65,7 @@ public final class RelayServer implements AutoCloseable {
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true, "uplinks", routes.uplinkCount(), "channels", routes.channelCount())));
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
+            RelayWebUi.register(config.routes, routes::online);
             config.routes.wsBeforeUpgrade(RelayControl.UPLINK_PATH + "{host}", this::checkUplink);
             config.routes.ws(RelayControl.UPLINK_PATH + "{host}", ws -> {
                 ws.onConnect(this::uplinkConnected);

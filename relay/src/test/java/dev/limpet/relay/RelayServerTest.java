@@ -220,4 +220,30 @@ class RelayServerTest {
         channelOf(ua.next());
         assertThatThrownBy(() -> client("NOT-A-HOST", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(404));
     }
+
+    @Test
+    void theBrowserUiIsServedUnderTheHostPathAndTheWebSocketStillUpgradesThere() throws Exception {
+        var a = hosts.add(new SecureRandom());
+        String base = "http://127.0.0.1:" + relay.port() + "/h/" + a.hostId();
+        HttpClient noRedirects = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpResponse<String> link = noRedirects.send(HttpRequest.newBuilder(URI.create(base)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(link.statusCode()).isEqualTo(302);
+        assertThat(link.headers().firstValue("Location")).contains(a.hostId() + "/");
+        HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(base + "/")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.body()).contains("app.js");
+        HttpResponse<String> js = http.send(HttpRequest.newBuilder(URI.create(base + "/app.js")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(js.statusCode()).isEqualTo(200);
+        assertThat(js.headers().firstValue("Content-Type")).hasValueSatisfying(t -> assertThat(t).startsWith("text/javascript"));
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/hosts")).build(), HttpResponse.BodyHandlers.ofString()).statusCode())
+                .as("nothing but the UI's files").isEqualTo(404);
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/online")).build(), HttpResponse.BodyHandlers.ofString()).body())
+                .isEqualTo("{\"online\":false}");
+        Recorder up = new Recorder();
+        uplink(a.hostId(), a.credential(), up);
+        clientWhenOnline(a.hostId(), new Recorder());
+        channelOf(up.next());
+        assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/online")).build(), HttpResponse.BodyHandlers.ofString()).body())
+                .isEqualTo("{\"online\":true}");
+    }
 }
