@@ -7,6 +7,9 @@ import dev.limpet.daemon.files.DaemonInfoFile;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.relay.Pairings;
+import dev.limpet.daemon.relay.RelayCredential;
+import dev.limpet.daemon.relay.RelayUplink;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.metrics.MetricsListener;
@@ -18,6 +21,7 @@ import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +57,7 @@ public final class Daemon implements AutoCloseable {
     private final List<DaemonConfig.Setting> settings;
     private final MetricsListener metricsListener;
     private volatile RecoveryReport recovery = RecoveryReport.EMPTY;
-    private final dev.limpet.daemon.relay.RelayUplink relay;
+    private final RelayUplink relay;
 
     private Daemon(DaemonConfig config) throws IOException {
         Clock clock = Clock.systemUTC();
@@ -102,26 +106,26 @@ public final class Daemon implements AutoCloseable {
      * credential stops the start-up with the remedy: a daemon asked to be reachable must not
      * quietly be unreachable.
      */
-    private dev.limpet.daemon.relay.RelayUplink relayUplink(DaemonConfig config, Clock clock) throws IOException {
+    private RelayUplink relayUplink(DaemonConfig config, Clock clock) throws IOException {
         if (config.relayUrl() == null) {
             return null;
         }
-        java.net.URI uri;
+        URI uri;
         try {
-            uri = java.net.URI.create(config.relayUrl());
-            dev.limpet.daemon.relay.RelayUplink.uplinkUri(uri, "probe");
+            uri = URI.create(config.relayUrl());
+            RelayUplink.uplinkUri(uri, "probe");
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
         }
-        dev.limpet.daemon.relay.RelayCredential credential;
+        RelayCredential credential;
         try {
-            credential = dev.limpet.daemon.relay.RelayCredential.load(root.dir());
+            credential = RelayCredential.load(root.dir());
         } catch (IOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         LOG.info("relay uplink to {} as host {}", uri, credential.hostId());
-        return new dev.limpet.daemon.relay.RelayUplink(uri, credential, new dev.limpet.daemon.relay.Pairings(root.dir(), clock), gateway,
-                clock, scheduler, dev.limpet.daemon.relay.RelayUplink.BACKOFF).start();
+        return new RelayUplink(uri, credential, new Pairings(root.dir(), clock), gateway,
+                clock, scheduler, RelayUplink.BACKOFF).start();
     }
 
     /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */

@@ -246,4 +246,23 @@ class RelayServerTest {
         assertThat(http.send(HttpRequest.newBuilder(URI.create(base + "/online")).build(), HttpResponse.BodyHandlers.ofString()).body())
                 .isEqualTo("{\"online\":true}");
     }
+
+    @Test
+    void anOversizedMessageClosesThatClientWith1009AndTheRelayKeepsServing() throws Exception {
+        var a = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        uplink(a.hostId(), a.credential(), up);
+        Recorder c = new Recorder();
+        WebSocket s = clientWhenOnline(a.hostId(), c);
+        channelOf(up.next());
+        s.sendBinary(ByteBuffer.allocate((int) RelayServer.MAX_MESSAGE_BYTES + 1), true);
+        assertThat(c.next()).isEqualTo(1009);
+        assertThat((String) up.next()).contains("channel_closed");
+        Recorder c2 = new Recorder();
+        WebSocket s2 = client(a.hostId(), c2);
+        long ch = channelOf(up.next());
+        s2.sendBinary(ByteBuffer.wrap(new byte[] {5}), true).join();
+        byte[] m = (byte[]) up.next();
+        assertThat(RelayEnvelope.channel(ByteBuffer.wrap(m))).isEqualTo(ch);
+    }
 }
