@@ -104,8 +104,12 @@ class RelayIT {
         return JSON.readTree(d.call("GET", "/api/status", null)).path("relay");
     }
 
+    /** Waits for the uplink's state; "connected" also waits for the relay's gate to hold the pairings (clients are served then). */
     static void awaitUplink(DaemonProcess d, String state) {
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> relayStatus(d).path("state").asText().equals(state));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            JsonNode r = relayStatus(d);
+            return r.path("state").asText().equals(state) && (!state.equals("connected") || r.path("gate_pairings").asInt(-1) >= 0);
+        });
     }
 
     TransportClient viaRelay(WorkerWsClient.Streams streams, PairingSecret secret) throws Exception {

@@ -5,6 +5,7 @@ import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.RelayGate;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /healthz} — {@code {"ok":true,"uplinks":N,"channels":N}}</li>
  *   <li>{@code /relay/uplink/<hostId>} — a daemon, with {@code Authorization: Bearer <credential>}</li>
- *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink</li>
+ *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink; it must pass
+ *       the gate ({@link RelayGate}: prove a pairing the daemon announced) before anything of it is routed</li>
  *   <li>{@code /h/<hostId>/} — the browser UI (static files; the pairing secret stays in the link's fragment)</li>
  * </ul>
  *
@@ -41,12 +43,21 @@ public final class RelayServer implements AutoCloseable {
     private static final String PEER = "limpet.relay.peer";
     private static final String CHANNEL = "limpet.relay.channel";
     private static final String HOST = "limpet.relay.host";
+    private static final String CHALLENGE = "limpet.relay.challenge";
+    /** How long a client has to answer the gate's challenge. */
+    static final long GATE_TIMEOUT_MILLIS = 10_000;
+    static final int MAX_PAIRINGS_PER_HOST = 1024;
 
     public record Settings(String listenHost, int port) {}
 
     private final Javalin app;
     private final HostCredentials credentials;
     private final RoutingTable<Peer, Peer> routes = new RoutingTable<>();
+    /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
+    private final Map<Peer, Map<String, byte[]>> gateKeys = new java.util.concurrent.ConcurrentHashMap<>();
+    private final java.security.SecureRandom random = new java.security.SecureRandom();
+    private final java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("relay-gate").factory());
 
     public RelayServer(Settings settings, HostCredentials credentials) {
         this.credentials = credentials;
@@ -65,7 +76,7 @@ public final class RelayServer implements AutoCloseable {
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true, "uplinks", routes.uplinkCount(), "channels", routes.channelCount())));
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
-            RelayWebUi.register(config.routes, routes::online);
+            RelayWebUi.register(config.routes, this::ready);
             config.routes.wsBeforeUpgrade(RelayControl.UPLINK_PATH + "{host}", this::checkUplink);
             config.routes.ws(RelayControl.UPLINK_PATH + "{host}", ws -> {
                 ws.onConnect(this::uplinkConnected);
@@ -130,6 +141,13 @@ public final class RelayServer implements AutoCloseable {
             LOG.warn("{}: a control message that is not JSON ({} chars); ignored", uplink, text.length());
             return;
         }
+        if (RelayControl.PAIRINGS.equals(m.get("type"))) {
+            Map<String, byte[]> keys = gateKeysFrom(m.get("pairings"));
+            gateKeys.put(uplink, keys);
+            LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
+            uplink.sendText(ProtocolCodec.write(Map.of("type", RelayControl.PAIRINGS_ACK, "pairings", keys.size())));
+            return;
+        }
         if (RelayControl.CLOSE_CHANNEL.equals(m.get("type")) && m.get("channel") instanceof Number n) {
             long channel = n.longValue();
             routes.clientOf(uplink, channel).ifPresent(client -> {
@@ -141,6 +159,19 @@ public final class RelayServer implements AutoCloseable {
         } else {
             LOG.warn("{}: unknown control message type {}; ignored", uplink, SafeText.of(String.valueOf(m.get("type")), 40));
         }
+    }
+
+    private static Map<String, byte[]> gateKeysFrom(Object list) {
+        Map<String, byte[]> keys = new java.util.HashMap<>();
+        if (list instanceof java.util.List<?> l) {
+            for (Object o : l) {
+                if (keys.size() < MAX_PAIRINGS_PER_HOST && o instanceof Map<?, ?> p && p.get("id") instanceof String id && id.matches("[0-9a-f]{32}")
+                        && p.get("key") instanceof String key && key.matches("[0-9a-f]{64}")) {
+                    keys.put(id, java.util.HexFormat.of().parseHex(key));
+                }
+            }
+        }
+        return Map.copyOf(keys);
     }
 
     private void uplinkBinary(WsContext ctx, ByteBuffer envelope) {
@@ -166,6 +197,7 @@ public final class RelayServer implements AutoCloseable {
             return;
         }
         ctx.attribute(PEER, null);
+        gateKeys.remove(uplink);
         var orphans = routes.detachUplink(host, uplink);
         closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
         LOG.info("host {}: uplink gone; {} client socket(s) closed{}", host, orphans.size(), routes.online(host) ? " (a newer uplink serves it)" : "");
@@ -178,9 +210,19 @@ public final class RelayServer implements AutoCloseable {
         if (!host.matches(RelayControl.HOST_ID_PATTERN)) {
             refuse(ctx, 404, ErrorCode.BAD_REQUEST, "not a host id");
         }
-        if (!routes.online(host)) {
+        if (!ready(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
+    }
+
+    /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
+    /**
+     * Whether clients of {@code host} can be served: it has an uplink, and that uplink has told the
+     * gate its pairings. Until then the host counts as offline (retryable), never as refusing the
+     * client's pairing: a relay that just restarted must not turn reconnecting clients away for good.
+     */
+    private boolean ready(String host) {
+        return routes.uplink(host).map(gateKeys::containsKey).orElse(false);
     }
 
     private void clientConnected(WsContext ctx) {
@@ -188,20 +230,23 @@ public final class RelayServer implements AutoCloseable {
         ctx.session.setIdleTimeout(Duration.ofMinutes(2));
         ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
         Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
-        var channel = routes.openChannel(host, client);
-        if (channel.isEmpty()) {
-            ctx.closeSession(1013, ErrorCode.HOST_OFFLINE.wire());
-            return;
-        }
         ctx.attribute(PEER, client);
-        ctx.attribute(CHANNEL, channel.get());
-        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
-        LOG.debug("host {}: channel {} opened", host, channel.get());
+        ctx.attribute(HOST, host);
+        byte[] challenge = new byte[RelayGate.CHALLENGE_BYTES];
+        random.nextBytes(challenge);
+        ctx.attribute(CHALLENGE, challenge);
+        client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
+        timer.schedule(() -> {
+            if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
+                client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
+            }
+        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {
         Long channel = ctx.attribute(CHANNEL);
         if (channel == null) {
+            passGate(ctx, message);
             return;
         }
         var uplink = routes.uplinkOf(channel);
@@ -212,6 +257,37 @@ public final class RelayServer implements AutoCloseable {
         if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message))) {
             LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
         }
+    }
+
+    /** The client's first message must prove a pairing of this host: then (and only then) its channel opens. */
+    private void passGate(WsContext ctx, ByteBuffer message) {
+        String host = ctx.attribute(HOST);
+        byte[] challenge = ctx.attribute(CHALLENGE);
+        if (host == null || challenge == null) {
+            return;
+        }
+        ctx.attribute(CHALLENGE, null);
+        byte[] proof = new byte[message.remaining()];
+        message.get(proof);
+        var uplink = routes.uplink(host);
+        Map<String, byte[]> keys = uplink.map(gateKeys::get).orElse(null);
+        if (keys == null) {
+            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+            return;
+        }
+        if (!RelayGate.verify(proof, host, challenge, keys)) {
+            LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
+            ctx.closeSession(1008, ErrorCode.PAIRING_INVALID.wire());
+            return;
+        }
+        var channel = routes.openChannel(host, ctx.attribute(PEER));
+        if (channel.isEmpty()) {
+            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+            return;
+        }
+        ctx.attribute(CHANNEL, channel.get());
+        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
+        LOG.debug("host {}: channel {} opened", host, channel.get());
     }
 
     private void clientGone(WsContext ctx) {
@@ -255,6 +331,7 @@ public final class RelayServer implements AutoCloseable {
 
     @Override
     public void close() {
+        timer.shutdownNow();
         app.stop();
     }
 }

@@ -76,6 +76,11 @@ final class RoutingTable<U, C> {
         return r == null ? Optional.empty() : Optional.of(r.uplink());
     }
 
+    /** The host's uplink right now, if it has one. */
+    synchronized Optional<U> uplink(String hostId) {
+        return Optional.ofNullable(uplinks.get(hostId));
+    }
+
     synchronized boolean online(String hostId) {
         return uplinks.containsKey(hostId);
     }

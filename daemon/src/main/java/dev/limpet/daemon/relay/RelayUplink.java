@@ -41,6 +41,8 @@ public final class RelayUplink implements AutoCloseable {
     /** The {@code warning} code pushed to clients when the uplink goes down (docs/protocol.md). */
     public static final String WARNING_CODE = "relay_uplink_down";
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How often pairings.json is looked at: a new pairing reaches the relay's gate, a revoked one's channels close, within this. */
+    static final Duration PAIRINGS_EVERY = Duration.ofSeconds(1);
     /** The backoff of the uplink: first retry within half a second, never more than 30 s apart. */
     public static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), new SecureRandom());
 
@@ -58,6 +60,10 @@ public final class RelayUplink implements AutoCloseable {
     private final Object sendLock = new Object();
     private volatile WebSocket socket;
     private volatile boolean pongPending;
+    /** The pairing ids last announced to the relay's gate on the current uplink; null: not yet. */
+    private volatile java.util.Set<String> announced;
+    /** How many pairings the relay's gate said it holds (its last {@code pairings_ack}); -1 before any. */
+    private volatile int gatePairings = -1;
     private CompletableFuture<?> sendChain = CompletableFuture.completedFuture(null);
 
     public RelayUplink(URI relay, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
@@ -97,7 +103,8 @@ public final class RelayUplink implements AutoCloseable {
     }
 
     public RelayUplink start() {
-        timer.scheduleWithFixedDelay(this::tick, KEEP_ALIVE.toMillis(), KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::keepAlive, KEEP_ALIVE.toMillis(), KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::followPairings, PAIRINGS_EVERY.toMillis(), PAIRINGS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         connect();
         return this;
     }
@@ -130,6 +137,7 @@ public final class RelayUplink implements AutoCloseable {
         }
         channels.values().forEach(RelayChannel::gone);
         channels.clear();
+        gatePairings = -1;
         UplinkState.Snapshot before = state.snapshot();
         Duration delay = state.lost(reason, refused);
         if (before.phase() == UplinkState.Phase.CONNECTED || before.failures() == 0) {
@@ -141,8 +149,8 @@ public final class RelayUplink implements AutoCloseable {
         }
     }
 
-    /** Keep-alive, and revocation: a channel whose pairing was revoked is closed. */
-    private void tick() {
+    /** A ping per interval; no pong since the last one means the link is broken. */
+    private void keepAlive() {
         try {
             WebSocket ws = socket;
             long gen = generation.get();
@@ -154,6 +162,15 @@ public final class RelayUplink implements AutoCloseable {
                     ws.sendPing(ByteBuffer.allocate(0));
                 }
             }
+        } catch (RuntimeException e) {
+            LOG.warn("relay uplink keep-alive failed: {}", e.toString());
+        }
+    }
+
+    /** New and revoked pairings: the gate learns them, and a channel whose pairing was revoked is closed. */
+    private void followPairings() {
+        try {
+            announcePairings(false);
             for (RelayChannel c : channels.values()) {
                 String p = c.pairingId();
                 if (p != null && pairings.find(p).isEmpty()) {
@@ -162,8 +179,34 @@ public final class RelayUplink implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("relay uplink tick failed: {}", e.toString());
+            LOG.warn("relay uplink: following pairings failed: {}", e.toString());
         }
+    }
+
+    /**
+     * Tells the relay's gate the relay keys of this host's pairings (never their secrets), when
+     * they changed since the last time or {@code always}: a revoked pairing's clients are stopped
+     * at the relay from then on, a new one's let through.
+     */
+    private void announcePairings(boolean always) {
+        if (socket == null) {
+            return;
+        }
+        java.util.List<dev.limpet.protocol.relay.PairingSecret> secrets = pairings.secrets();
+        java.util.Set<String> ids = new java.util.TreeSet<>();
+        java.util.List<Map<String, String>> list = new java.util.ArrayList<>();
+        for (var secret : secrets) {
+            ids.add(secret.pairingId());
+            list.add(Map.of("id", secret.pairingId(), "key", java.util.HexFormat.of().formatHex(secret.relayKey())));
+        }
+        if (!always && ids.equals(announced)) {
+            return;
+        }
+        announced = ids;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", RelayControl.PAIRINGS);
+        m.put("pairings", list);
+        enqueue(ws -> ws.sendText(ProtocolCodec.write(m), true));
     }
 
     private final RelayChannel.Link link = new RelayChannel.Link() {
@@ -214,6 +257,11 @@ public final class RelayUplink implements AutoCloseable {
             LOG.warn("relay uplink: a control message that is not JSON ({} chars); ignored", text.length());
             return;
         }
+        if (RelayControl.PAIRINGS_ACK.equals(m.get("type"))) {
+            gatePairings = m.get("pairings") instanceof Number n ? n.intValue() : -1;
+            LOG.info("relay uplink: the relay's gate holds {} pairing(s)", gatePairings);
+            return;
+        }
         if (!(m.get("channel") instanceof Number n)) {
             LOG.warn("relay uplink: a control message without a channel; ignored");
             return;
@@ -253,6 +301,7 @@ public final class RelayUplink implements AutoCloseable {
         m.put("last_error", s.lastError());
         m.put("next_attempt_at", s.nextAttemptAt() == null ? null : s.nextAttemptAt().toString());
         m.put("channels", channels.size());
+        m.put("gate_pairings", gatePairings);
         return m;
     }
 
@@ -329,6 +378,7 @@ public final class RelayUplink implements AutoCloseable {
             }
             socket = ws;
             pongPending = false;
+            announcePairings(true);
             state.connected();
             LOG.info("relay uplink open: {} as host {}", relay, credential.hostId());
             ws.request(1);
