@@ -28,7 +28,7 @@ public final class BenchMain {
 
     static List<Figure> figures() {
         return List.of(new ThroughputFigure(), new EchoFigure(), new SpawnFigure(), new MemoryFigure(), new RecoveryFigure(),
-                new ReattachFigure(), new ViewersFigure(), new MicroFigure());
+                new ReattachFigure(), new ViewersFigure(), new MicroFigure(), new dev.limpet.bench.figures.RelayFigure());
     }
 
     public static void main(String[] args) throws Exception {
