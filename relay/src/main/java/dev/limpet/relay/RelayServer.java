@@ -47,6 +47,10 @@ public final class RelayServer implements AutoCloseable {
     /** How long a client has to answer the gate's challenge. */
     static final long GATE_TIMEOUT_MILLIS = 10_000;
     static final int MAX_PAIRINGS_PER_HOST = 1024;
+    /** Client sockets a host is served at once, and sockets at its gate (not yet proven): a flood of strangers stops here. */
+    static final int MAX_CHANNELS_PER_HOST = 256;
+    static final int MAX_AT_GATE_PER_HOST = 32;
+    private static final String AT_GATE = "limpet.relay.at-gate";
 
     public record Settings(String listenHost, int port) {}
 
@@ -56,6 +60,8 @@ public final class RelayServer implements AutoCloseable {
     /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
     private final Map<Peer, Map<String, byte[]>> gateKeys = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.security.SecureRandom random = new java.security.SecureRandom();
+    /** Per host, the client sockets waiting at the gate. */
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> atGate = new java.util.concurrent.ConcurrentHashMap<>();
     private final java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 
@@ -213,6 +219,10 @@ public final class RelayServer implements AutoCloseable {
         if (!ready(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || gateCount(host).get() >= MAX_AT_GATE_PER_HOST) {
+            LOG.warn("host {}: refused a client from {}: too many connections", host, ctx.ip());
+            refuse(ctx, 503, ErrorCode.TOO_MANY_CONNECTIONS, "host " + host + " has too many connections through this relay; retry later");
+        }
     }
 
     /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
@@ -235,6 +245,8 @@ public final class RelayServer implements AutoCloseable {
         byte[] challenge = new byte[RelayGate.CHALLENGE_BYTES];
         random.nextBytes(challenge);
         ctx.attribute(CHALLENGE, challenge);
+        gateCount(host).incrementAndGet();
+        ctx.attribute(AT_GATE, Boolean.TRUE);
         client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
         timer.schedule(() -> {
             if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
@@ -267,6 +279,7 @@ public final class RelayServer implements AutoCloseable {
             return;
         }
         ctx.attribute(CHALLENGE, null);
+        leaveGate(ctx);
         byte[] proof = new byte[message.remaining()];
         message.get(proof);
         var uplink = routes.uplink(host);
@@ -290,7 +303,21 @@ public final class RelayServer implements AutoCloseable {
         LOG.debug("host {}: channel {} opened", host, channel.get());
     }
 
+    private java.util.concurrent.atomic.AtomicInteger gateCount(String host) {
+        return atGate.computeIfAbsent(host, h -> new java.util.concurrent.atomic.AtomicInteger());
+    }
+
+    /** Once per socket: it passed, failed or left the gate. */
+    private void leaveGate(WsContext ctx) {
+        String host = ctx.attribute(HOST);
+        if (host != null && Boolean.TRUE.equals(ctx.attribute(AT_GATE))) {
+            ctx.attribute(AT_GATE, null);
+            gateCount(host).decrementAndGet();
+        }
+    }
+
     private void clientGone(WsContext ctx) {
+        leaveGate(ctx);
         Long channel = ctx.attribute(CHANNEL);
         if (channel != null) {
             ctx.attribute(CHANNEL, null);

@@ -85,6 +85,11 @@ final class RoutingTable<U, C> {
         return uplinks.containsKey(hostId);
     }
 
+    /** The channels open to {@code hostId} right now. */
+    synchronized int channelCount(String hostId) {
+        return (int) channels.values().stream().filter(r -> r.hostId().equals(hostId)).count();
+    }
+
     synchronized int uplinkCount() {
         return uplinks.size();
     }

@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -325,5 +326,29 @@ class RelayServerTest {
         Recorder good = new Recorder();
         client(a.hostId(), good);
         channelOf(ua.next());
+    }
+
+    @Test
+    void strangersWaitingAtTheGateAreCappedPerHostAndTheCapFreesAsTheyLeave() throws Exception {
+        var a = hosts.add(new SecureRandom());
+        Recorder ua = new Recorder();
+        uplink(a.hostId(), a.credential(), ua);
+        List<WebSocket> strangers = new java.util.ArrayList<>();
+        strangers.add(clientWhenOnlineRaw(a.hostId()));
+        for (int i = 1; i < RelayServer.MAX_AT_GATE_PER_HOST; i++) {
+            strangers.add(rawClient(a.hostId(), new Recorder()));
+        }
+        assertThatThrownBy(() -> rawClient(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
+        for (WebSocket w : strangers) {
+            w.sendClose(1000, "bye").join();
+        }
+        Recorder c = new Recorder();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(a.hostId(), c) != null);
+        channelOf(ua.next());
+    }
+
+    WebSocket clientWhenOnlineRaw(String hostId) {
+        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> rawClient(hostId, new Recorder()),
+                ws -> ws != null);
     }
 }
