@@ -38,6 +38,8 @@ import org.slf4j.LoggerFactory;
 public final class RelayUplink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RelayUplink.class);
     static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    /** Channels served at once: the relay is not trusted not to announce a flood of them. */
+    static final int MAX_CHANNELS = 256;
     /** The {@code warning} code pushed to clients when the uplink goes down (docs/protocol.md). */
     public static final String WARNING_CODE = "relay_uplink_down";
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
@@ -268,7 +270,16 @@ public final class RelayUplink implements AutoCloseable {
         }
         long channel = n.longValue();
         if (RelayControl.CHANNEL_OPEN.equals(m.get("type"))) {
-            channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway, random));
+            if (channels.containsKey(channel)) {
+                LOG.warn("relay uplink: channel {} announced twice; ignored", channel);
+                return;
+            }
+            if (channels.size() >= MAX_CHANNELS) {
+                LOG.warn("relay uplink: refused channel {} ({} open, at most {})", channel, channels.size(), MAX_CHANNELS);
+                link.closeChannel(channel, 1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
+                return;
+            }
+            channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway, random).start());
         } else if (RelayControl.CHANNEL_CLOSED.equals(m.get("type"))) {
             RelayChannel c = channels.remove(channel);
             if (c != null) {
