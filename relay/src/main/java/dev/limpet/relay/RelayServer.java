@@ -10,11 +10,21 @@ import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.websocket.WsContext;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,11 +68,11 @@ public final class RelayServer implements AutoCloseable {
     private final HostCredentials credentials;
     private final RoutingTable<Peer, Peer> routes = new RoutingTable<>();
     /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
-    private final Map<Peer, Map<String, byte[]>> gateKeys = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.security.SecureRandom random = new java.security.SecureRandom();
+    private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
     /** Per host, the client sockets waiting at the gate. */
-    private final Map<String, java.util.concurrent.atomic.AtomicInteger> atGate = new java.util.concurrent.ConcurrentHashMap<>();
-    private final java.util.concurrent.ScheduledExecutorService timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+    private final Map<String, AtomicInteger> atGate = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 
     public RelayServer(Settings settings, HostCredentials credentials) {
@@ -168,12 +178,12 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private static Map<String, byte[]> gateKeysFrom(Object list) {
-        Map<String, byte[]> keys = new java.util.HashMap<>();
-        if (list instanceof java.util.List<?> l) {
+        Map<String, byte[]> keys = new HashMap<>();
+        if (list instanceof List<?> l) {
             for (Object o : l) {
                 if (keys.size() < MAX_PAIRINGS_PER_HOST && o instanceof Map<?, ?> p && p.get("id") instanceof String id && id.matches("[0-9a-f]{32}")
                         && p.get("key") instanceof String key && key.matches("[0-9a-f]{64}")) {
-                    keys.put(id, java.util.HexFormat.of().parseHex(key));
+                    keys.put(id, HexFormat.of().parseHex(key));
                 }
             }
         }
@@ -303,8 +313,8 @@ public final class RelayServer implements AutoCloseable {
         LOG.debug("host {}: channel {} opened", host, channel.get());
     }
 
-    private java.util.concurrent.atomic.AtomicInteger gateCount(String host) {
-        return atGate.computeIfAbsent(host, h -> new java.util.concurrent.atomic.AtomicInteger());
+    private AtomicInteger gateCount(String host) {
+        return atGate.computeIfAbsent(host, h -> new AtomicInteger());
     }
 
     /** Once per socket: it passed, failed or left the gate. */
@@ -346,11 +356,11 @@ public final class RelayServer implements AutoCloseable {
         try {
             ctx.res().setStatus(status);
             ctx.res().setContentType("application/json");
-            byte[] json = ProtocolCodec.write(Map.of("code", code.wire(), "message", message)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] json = ProtocolCodec.write(Map.of("code", code.wire(), "message", message)).getBytes(StandardCharsets.UTF_8);
             ctx.res().setContentLength(json.length);
             ctx.res().getOutputStream().write(json);
             ctx.res().flushBuffer();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // the peer went away
         }
         throw new HttpResponseException(status, message, Map.of("code", code.wire()));

@@ -8,12 +8,14 @@ import dev.limpet.protocol.relay.E2eHandshake;
 import dev.limpet.protocol.relay.E2eMessage;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.SealedSession;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +54,7 @@ final class RelayChannel {
     private volatile String pairingId;
     private volatile GatewayServer.RelayedConnection connection;
     private volatile boolean closed;
-    private final java.util.concurrent.atomic.AtomicLong queuedBytes = new java.util.concurrent.atomic.AtomicLong();
+    private final AtomicLong queuedBytes = new AtomicLong();
 
     RelayChannel(long id, Link link, Function<String, PairingSecret> pairings, GatewayServer gateway, SecureRandom random) {
         this.id = id;
@@ -175,7 +177,7 @@ final class RelayChannel {
 
         private CompletableFuture<Void> seal(byte type, byte[] plain) {
             if (closed) {
-                return CompletableFuture.failedFuture(new java.io.IOException("relay channel " + id + " closed"));
+                return CompletableFuture.failedFuture(new IOException("relay channel " + id + " closed"));
             }
             // Sealing and handing to the uplink under one lock: the counter order is the wire order.
             synchronized (this) {

@@ -3,10 +3,12 @@ package dev.limpet.daemon.relay;
 import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.retry.Backoff;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -15,15 +17,22 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +72,7 @@ public final class RelayUplink implements AutoCloseable {
     private volatile WebSocket socket;
     private volatile boolean pongPending;
     /** The pairing ids last announced to the relay's gate on the current uplink; null: not yet. */
-    private volatile java.util.Set<String> announced;
+    private volatile Set<String> announced;
     /** How many pairings the relay's gate said it holds (its last {@code pairings_ack}); -1 before any. */
     private volatile int gatePairings = -1;
     private CompletableFuture<?> sendChain = CompletableFuture.completedFuture(null);
@@ -194,12 +203,12 @@ public final class RelayUplink implements AutoCloseable {
         if (socket == null) {
             return;
         }
-        java.util.List<dev.limpet.protocol.relay.PairingSecret> secrets = pairings.secrets();
-        java.util.Set<String> ids = new java.util.TreeSet<>();
-        java.util.List<Map<String, String>> list = new java.util.ArrayList<>();
+        List<PairingSecret> secrets = pairings.secrets();
+        Set<String> ids = new TreeSet<>();
+        List<Map<String, String>> list = new ArrayList<>();
         for (var secret : secrets) {
             ids.add(secret.pairingId());
-            list.add(Map.of("id", secret.pairingId(), "key", java.util.HexFormat.of().formatHex(secret.relayKey())));
+            list.add(Map.of("id", secret.pairingId(), "key", HexFormat.of().formatHex(secret.relayKey())));
         }
         if (!always && ids.equals(announced)) {
             return;
@@ -230,15 +239,15 @@ public final class RelayUplink implements AutoCloseable {
     };
 
     /** Sends one message after the previous one (the JDK allows one outstanding send); completes when it was written. */
-    private CompletableFuture<Void> enqueue(java.util.function.Function<WebSocket, CompletableFuture<WebSocket>> send) {
+    private CompletableFuture<Void> enqueue(Function<WebSocket, CompletableFuture<WebSocket>> send) {
         WebSocket ws = socket;
         if (ws == null) {
-            return CompletableFuture.failedFuture(new java.io.IOException("the relay uplink is down"));
+            return CompletableFuture.failedFuture(new IOException("the relay uplink is down"));
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (sendLock) {
             sendChain = sendChain.handle((ignored, previous) -> null)
-                    .thenCompose(ignored -> ws.isOutputClosed() ? CompletableFuture.failedFuture(new java.io.IOException("uplink closed"))
+                    .thenCompose(ignored -> ws.isOutputClosed() ? CompletableFuture.failedFuture(new IOException("uplink closed"))
                             : send.apply(ws))
                     .whenComplete((ignored, error) -> {
                         if (error == null) {
@@ -347,7 +356,7 @@ public final class RelayUplink implements AutoCloseable {
 
     private static Throwable unwrap(Throwable e) {
         Throwable c = e;
-        while ((c instanceof CompletionException || c instanceof java.util.concurrent.ExecutionException) && c.getCause() != null) {
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
             c = c.getCause();
         }
         return c;
