@@ -168,7 +168,8 @@ public final class RelayServer implements AutoCloseable {
             long channel = n.longValue();
             routes.clientOf(uplink, channel).ifPresent(client -> {
                 int status = m.get("status") instanceof Number s && s.intValue() >= 1000 && s.intValue() < 5000 ? s.intValue() : 1000;
-                String reason = m.get("reason") instanceof String r ? SafeText.of(r, 100) : "";
+                // A close reason is at most 123 bytes: printable ASCII only, cut short.
+                String reason = m.get("reason") instanceof String r ? r.replaceAll("[^\\x20-\\x7e]", "?").substring(0, Math.min(100, r.length())) : "";
                 routes.closeChannel(channel);
                 client.close(status, reason);
             });
