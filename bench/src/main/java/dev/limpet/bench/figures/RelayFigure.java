@@ -14,7 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Figure 8 (issue 15): the same daemon reached directly and through a {@code limpet relay} on
+ * Figure 10 (issue 15): the same daemon reached directly and through a {@code limpet relay} on
  * loopback, end-to-end encrypted: a lossless flood's rate and keystroke echo, in the same run, with
  * the same measurements as figures 1 and 2 (their code). Goals: flood ≥ 0.5× direct, echo p50 ≤
  * direct + 1 ms.
@@ -55,12 +55,12 @@ public final class RelayFigure implements Figure {
                 Measured flood = new Measured(relayed.stream().map(FloodRun::bytesPerSecond).toList(),
                         direct.stream().map(FloodRun::bytesPerSecond).toList());
                 boolean complete = relayed.stream().allMatch(FloodRun::complete) && direct.stream().allMatch(FloodRun::complete);
-                ctx.add(new Row("8 relay: lossless flood, relay vs direct (" + (bytes >> 20) + " MiB × " + runs + ")",
+                ctx.add(new Row("10 relay: lossless flood, relay vs direct (" + (bytes >> 20) + " MiB × " + runs + ")",
                         (complete ? "" : "⚠ NOT LOSSLESS: ") + Units.mbPerSecond(flood.limpetMedian()), Units.mbPerSecond(flood.referenceMedian()),
                         Measured.ratio(flood.ratio()), flood.spread(), "≥ 0.5× direct"));
                 Measured echo = new Measured(echoRelayed.stream().map(l -> Stats.percentile(l, 50)).toList(),
                         echoDirect.stream().map(l -> Stats.percentile(l, 50)).toList());
-                ctx.add(new Row("8 relay: echo p50, relay vs direct (" + keys + " keys × " + runs + ")", Units.micros(echo.limpetMedian()),
+                ctx.add(new Row("10 relay: echo p50, relay vs direct (" + keys + " keys × " + runs + ")", Units.micros(echo.limpetMedian()),
                         Units.micros(echo.referenceMedian()), "+" + Units.micros(echo.limpetMedian() - echo.referenceMedian()), echo.spread(),
                         "≤ direct + 1 ms"));
             }
