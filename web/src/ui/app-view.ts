@@ -34,6 +34,8 @@ export interface AppViewOptions {
   token: TokenControl;
   /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
   prefs?: KeyValueStore;
+  /** How the page reaches the daemon, shown in the top bar when it is not direct (e.g. "through relay"). */
+  path?: string;
 }
 
 const NOTE_MS = 8_000;
@@ -281,7 +283,8 @@ export class AppView {
     const tone = indicator(s, this.access);
     this.indicatorEl.dataset.tone = tone.tone;
     this.indicatorEl.textContent = tone.text;
-    this.metaEl.textContent = s.daemon ? `${s.daemon.backend} backend · v${s.daemon.version}` : '';
+    this.metaEl.textContent = s.daemon
+      ? `${s.daemon.backend} backend · v${s.daemon.version}${this.options.path ? ` · ${this.options.path}` : ''}` : '';
     fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
     this.sessionList.render(s, this.access === 'wrong_token');
     this.tabBar.render(s.tabs, s.activeTabId, activityBySession(s.sessionRows));

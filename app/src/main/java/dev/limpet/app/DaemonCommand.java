@@ -73,6 +73,11 @@ final class DaemonCommand implements Callable<Integer> {
             description = "Write the log to FILE (rotated at 10 MB, 5 kept) instead of stderr.")
     Path logFile;
 
+    @Option(names = "--relay", paramLabel = "URL",
+            description = "Keep an uplink to this relay (http(s):// or ws(s)://) so paired clients reach this daemon through it, end-to-end "
+                    + "encrypted; needs <data_root>/relay-credential from `limpet relay add-host` (docs/relay.md).")
+    String relay;
+
     @Option(names = ConfiguredDefaults.CONFIG_OPTION, paramLabel = "FILE",
             description = "Settings file (default: $LIMPET_CONFIG, else ~/.config/limpet/config.toml). A setting comes from its flag, "
                     + "else LIMPET_<NAME> (e.g. LIMPET_RING_BYTES), else this file, else its default; see limpet status --config.")
@@ -111,7 +116,7 @@ final class DaemonCommand implements Callable<Integer> {
         DaemonConfig config = new DaemonConfig(dataRoot, listen, port, backend, ringBytes, Duration.ofSeconds(orphanGraceSeconds),
                 Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
                 Duration.ofSeconds(ackTimeoutSeconds), metricsListen).withJournal(!noJournal, journalBytes)
-                .withSettings(defaults == null ? List.of() : defaults.effective(spec));
+                .withSettings(defaults == null ? List.of() : defaults.effective(spec)).withRelay(relay);
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

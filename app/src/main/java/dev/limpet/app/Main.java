@@ -32,7 +32,7 @@ public final class Main {
         if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
             System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
         }
-        if (args.length == 0 || !args[0].equals("daemon")) {
+        if (args.length == 0 || !(args[0].equals("daemon") || args[0].equals("relay"))) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
         }
@@ -90,6 +90,8 @@ public final class Main {
         all.put("service", ServiceCommand::new);
         all.put("install", InstallCommand::new);
         all.put("doctor", DoctorCommand::new);
+        all.put("relay", dev.limpet.relay.RelayCommand::new);
+        all.put("pair", PairCommand::new);
         all.putAll(ClientVerbs.byName());
         return all;
     }

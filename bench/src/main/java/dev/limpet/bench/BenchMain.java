@@ -29,7 +29,8 @@ public final class BenchMain {
 
     static List<Figure> figures() {
         return List.of(new ThroughputFigure(), new EchoFigure(), new SpawnFigure(), new MemoryFigure(), new RecoveryFigure(),
-                new ReattachFigure(), new ViewersFigure(), new MicroFigure(), new VerbFigure());
+                new ReattachFigure(), new ViewersFigure(), new MicroFigure(), new VerbFigure(),
+                new dev.limpet.bench.figures.RelayFigure());
     }
 
     public static void main(String[] args) throws Exception {

@@ -7,6 +7,9 @@ import dev.limpet.daemon.files.DaemonInfoFile;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.relay.Pairings;
+import dev.limpet.daemon.relay.RelayCredential;
+import dev.limpet.daemon.relay.RelayUplink;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.metrics.MetricsListener;
@@ -18,6 +21,7 @@ import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import java.io.IOException;
+import java.net.URI;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,6 +57,7 @@ public final class Daemon implements AutoCloseable {
     private final List<DaemonConfig.Setting> settings;
     private final MetricsListener metricsListener;
     private volatile RecoveryReport recovery = RecoveryReport.EMPTY;
+    private final RelayUplink relay;
 
     private Daemon(DaemonConfig config) throws IOException {
         Clock clock = Clock.systemUTC();
@@ -82,13 +87,47 @@ public final class Daemon implements AutoCloseable {
             }
             String host = config.listenHost().contains(":") ? "[" + config.listenHost() + "]" : config.listenHost();
             url = "http://" + host + ":" + gateway.port() + "/";
+            try {
+                relay = relayUplink(config, clock);
+            } catch (IOException | RuntimeException e) {
+                gateway.close();
+                metricsListener.close();
+                throw e;
+            }
             DaemonInfoFile.write(root, new DaemonInfoFile.Info(ProcessHandle.current().pid(), url, gateway.port(),
-                    daemonInstanceId, LimpetVersion.get(), selection.backend().name()));
+                    daemonInstanceId, LimpetVersion.get(), selection.backend().name(), config.relayUrl()));
             LOG.info("daemon {} listening on {} (recovery barrier up)", daemonInstanceId, url);
         } catch (IOException | RuntimeException e) {
             lock.close();
             throw e;
         }
+    }
+
+    /**
+     * The uplink to {@code --relay}, or null without one. A relay URL without a readable
+     * credential stops the start-up with the remedy: a daemon asked to be reachable must not
+     * quietly be unreachable.
+     */
+    private RelayUplink relayUplink(DaemonConfig config, Clock clock) throws IOException {
+        if (config.relayUrl() == null) {
+            return null;
+        }
+        URI uri;
+        try {
+            uri = URI.create(config.relayUrl());
+            RelayUplink.uplinkUri(uri, "probe");
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
+        }
+        RelayCredential credential;
+        try {
+            credential = RelayCredential.load(root.dir());
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
+        LOG.info("relay uplink to {} as host {}", uri, credential.hostId());
+        return new RelayUplink(uri, credential, new Pairings(root.dir(), clock), gateway,
+                clock, scheduler, RelayUplink.BACKOFF).start();
     }
 
     /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */
@@ -183,9 +222,20 @@ public final class Daemon implements AutoCloseable {
     private ServerMessage.InitialState initialState() {
         RecoveryReport r = recovery;
         return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
-                selection.backend().name(), selection.degraded(), sessions.list(),
+                selection.backend().name(), degraded(), sessions.list(),
                 new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
                 new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
+    }
+
+    /** The backend's degraded modes, and the relay uplink while it is down (never silent). */
+    private List<String> degraded() {
+        String relayDown = relay == null ? null : relay.degradedLine();
+        if (relayDown == null) {
+            return selection.degraded();
+        }
+        List<String> all = new ArrayList<>(selection.degraded());
+        all.add(relayDown);
+        return all;
     }
 
     private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
@@ -204,12 +254,13 @@ public final class Daemon implements AutoCloseable {
         }
         s.put("daemon_instance_id", daemonInstanceId);
         s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
-        s.put("degraded", selection.degraded());
+        s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
                 "failed", r.failed(), "quarantined", r.quarantined()));
         s.put("warnings", r.warnings());
         s.put("connections", gateway.connections());
+        s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);
         return s;
     }
@@ -226,6 +277,9 @@ public final class Daemon implements AutoCloseable {
         }
         List<Exception> failures = new ArrayList<>();
         sessions.stopping();
+        if (relay != null) {
+            step(failures, "close the relay uplink", relay::close);
+        }
         step(failures, "stop the gateway", gateway::close);
         step(failures, "stop the metrics listener", metricsListener::close);
         step(failures, "shut the backend down", () -> selection.backend().shutdown());

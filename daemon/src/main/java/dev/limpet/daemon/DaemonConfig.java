@@ -22,10 +22,11 @@ import java.util.Set;
  *                      for {@code limpet status --config}; empty when the daemon was started from code
  * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
  * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
+ * @param relayUrl      {@code --relay URL}: keep an uplink to this relay (issue 15); null: none
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
         Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout,
-        String metricsListen, List<Setting> settings, boolean journal, long journalBytes) {
+        String metricsListen, List<Setting> settings, boolean journal, long journalBytes, String relayUrl) {
 
     /** One setting of the daemon's command line as it runs: {@code source} is flag, env NAME, file PATH or default. */
     public record Setting(String key, String value, String source) {}
@@ -33,17 +34,22 @@ public record DaemonConfig(Path dataRoot, String listenHost, int port, String ba
     public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
             Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout, String metricsListen) {
         this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, metricsListen,
-                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES);
+                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES, null);
     }
 
     public DaemonConfig withJournal(boolean on, long bytes) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, metricsListen, settings, on, bytes);
+                ackTimeout, metricsListen, settings, on, bytes, relayUrl);
     }
 
     public DaemonConfig withSettings(List<Setting> given) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, metricsListen, List.copyOf(given), journal, journalBytes);
+                ackTimeout, metricsListen, List.copyOf(given), journal, journalBytes, relayUrl);
+    }
+
+    public DaemonConfig withRelay(String url) {
+        return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
+                ackTimeout, metricsListen, settings, journal, journalBytes, url == null || url.isBlank() ? null : url.strip());
     }
 
     public static final int DEFAULT_PORT = 7420;

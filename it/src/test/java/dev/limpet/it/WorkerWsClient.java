@@ -42,6 +42,23 @@ final class WorkerWsClient implements AutoCloseable {
         long offset(String id) {
             return offsets.getOrDefault(id, -1L);
         }
+
+        /** Takes one binary frame: output must start exactly where the session's previous chunk ended. */
+        void accept(Frame f) {
+            if (f.kind() != FrameKind.OUTPUT) {
+                return;
+            }
+            String id = f.streamId();
+            synchronized (this) {
+                Long prev = offsets.get(id);
+                long start = f.offset() - f.payloadLength();
+                if (prev != null && start != prev && error == null) {
+                    error = id + ": chunk starts at " + start + " after " + prev;
+                }
+                offsets.put(id, f.offset());
+                output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
+            }
+        }
     }
 
     final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
@@ -127,18 +144,7 @@ final class WorkerWsClient implements AutoCloseable {
             if (last) {
                 Frame f = Frame.decode(binary.toByteArray());
                 binary = new ByteArrayOutputStream();
-                if (f.kind() == FrameKind.OUTPUT) {
-                    String id = f.streamId();
-                    synchronized (streams) {
-                        Long prev = streams.offsets.get(id);
-                        long start = f.offset() - f.payloadLength();
-                        if (prev != null && start != prev && streams.error == null) {
-                            streams.error = id + ": chunk starts at " + start + " after " + prev;
-                        }
-                        streams.offsets.put(id, f.offset());
-                        streams.output.computeIfAbsent(id, k -> new ByteArrayOutputStream()).writeBytes(f.payload());
-                    }
-                }
+                streams.accept(f);
             }
             return null;
         }

@@ -36,6 +36,14 @@ public enum ErrorCode {
     ORIGIN_FORBIDDEN(false, 403),
     /** The request's Host does not name this daemon (a page whose name was rebound to 127.0.0.1). */
     HOST_FORBIDDEN(false, 403),
+    /** Relay (issue 15): the pairing is unknown, revoked, or the peer does not hold its secret. Pair again. */
+    PAIRING_INVALID(false, 403),
+    /** Relay (issue 15): the host's daemon has no uplink to the relay right now; retry later. */
+    HOST_OFFLINE(true, 503),
+    /** Relay (issue 15): the host has as many client sockets (open or at the gate) as the relay serves it; retry later. */
+    TOO_MANY_CONNECTIONS(true, 503),
+    /** Relay (issue 15): an end-to-end message did not authenticate (tampered, replayed, reordered, malformed). */
+    E2E_FAILED(false, 400),
     INTERNAL_ERROR(true, 500);
 
     private final boolean retryable;

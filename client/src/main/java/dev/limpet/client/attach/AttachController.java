@@ -225,6 +225,9 @@ public final class AttachController implements HostRuntime.Listener {
             case CONNECTION_REFUSED, CONNECT_TIMEOUT, HOST_UNREACHABLE, NETWORK_ERROR, CLOSED_BY_DAEMON ->
                     "limpet: no limpet daemon at " + settings.location() + "; start one with `limpet daemon`";
             case UNAUTHORIZED -> "limpet: the daemon at " + settings.location() + " refused our token (" + why + ")";
+            case PAIRING_INVALID -> "limpet: pairing invalid: the daemon behind " + settings.location()
+                    + " does not accept this pairing (revoked, or a wrong secret); pair again with `limpet pair`";
+            case HOST_OFFLINE -> "limpet: host offline: the relay at " + settings.location() + " has no connection from that daemon right now";
             default -> "limpet: cannot connect to " + settings.location() + ": " + why;
         };
     }

@@ -97,8 +97,16 @@ public final class AttachCommand implements Callable<Integer> {
 
     private HostRuntime runtime(DaemonEndpoint endpoint, String clientSessionKey, EventLoopScheduler loop) {
         ClientOptions options = ClientOptions.DEFAULT.withReconnect(!noReconnect);
-        AtomicReference<ConnectionTarget> last = new AtomicReference<>(target(endpoint));
-        Transport.Factory transports = WebSocketTransport.factory(() -> relocate(last), options.connectTimeout(), KEEP_ALIVE, loop);
+        Transport.Factory transports;
+        if (endpoint.viaRelay()) {
+            // Through a relay (issue 15): same machines, same protocol, the relay transport underneath.
+            transports = dev.limpet.client.connection.RelayTransport.factory(endpoint.hostName(),
+                    java.net.URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
+                    options.connectTimeout(), KEEP_ALIVE, loop);
+        } else {
+            AtomicReference<ConnectionTarget> last = new AtomicReference<>(target(endpoint));
+            transports = WebSocketTransport.factory(() -> relocate(last), options.connectTimeout(), KEEP_ALIVE, loop);
+        }
         String host = endpoint.hostName();
         return new HostRuntime(host, clientSessionKey, loop, (role, generation) -> new DaemonClient(host, clientSessionKey, role,
                 generation, transports, loop, role.equals("active") ? options : options.withReconnect(false)));

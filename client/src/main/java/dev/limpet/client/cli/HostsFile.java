@@ -34,6 +34,9 @@ final class HostsFile {
 
     private static DaemonEndpoint toEndpoint(HostsConfig.HostEntry h) {
         String url = h.url().toString();
+        if (h.relay()) {
+            return new DaemonEndpoint(h.name(), URI.create(url.endsWith("/") ? url : url + "/"), null, null, h.readSecret());
+        }
         return new DaemonEndpoint(h.name(), URI.create(url.endsWith("/") ? url : url + "/"), h.readToken(), null);
     }
 }

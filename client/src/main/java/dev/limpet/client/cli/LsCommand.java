@@ -32,13 +32,22 @@ final class LsCommand extends Verb {
             endpoints.addAll(HostsFile.all());
             for (DaemonEndpoint e : endpoints) {
                 try {
+                    if (e.viaRelay()) {
+                        RelaySessionList.collect(e, rows);
+                        continue;
+                    }
                     collect(new DaemonHttp(e), rows);
                 } catch (CliException ex) {
                     problems.add(e.hostName() + ": " + ex.getMessage());
                 }
             }
         } else {
-            collect(daemon(), rows);
+            DaemonEndpoint e = DaemonLocator.locate(common);
+            if (e.viaRelay()) {
+                RelaySessionList.collect(e, rows);
+            } else {
+                collect(daemon(), rows);
+            }
         }
         if (names) {
             printNames(rows);

@@ -1,5 +1,6 @@
 package dev.limpet.client.connection;
 
+import dev.limpet.protocol.retry.Backoff;
 import java.time.Duration;
 import java.util.Objects;
 

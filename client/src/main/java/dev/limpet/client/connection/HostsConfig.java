@@ -3,6 +3,10 @@ package dev.limpet.client.connection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -29,8 +33,32 @@ public final class HostsConfig {
     /** File name inside the config directory. */
     public static final String FILE_NAME = "hosts.json";
 
-    /** One configured host. */
-    public record HostEntry(String name, URI url, Path tokenFile) {
+    /**
+     * One configured host: reached directly ({@code url} + {@code token_file}) or through a relay
+     * ({@code relay}: the pairing link's address {@code http(s)://relay/h/<hostId>}, held in
+     * {@code url}, + {@code secret_file}: the pairing secret, 0600; issue 15).
+     */
+    public record HostEntry(String name, URI url, Path tokenFile, Path secretFile) {
+        public HostEntry(String name, URI url, Path tokenFile) {
+            this(name, url, tokenFile, null);
+        }
+
+        /** Whether this host is reached through a relay. */
+        public boolean relay() {
+            return secretFile != null;
+        }
+
+        /** Reads the pairing secret from {@link #secretFile()}; a missing, unreadable or malformed file is an error naming it. */
+        public PairingSecret readSecret() {
+            try {
+                return PairingSecret.parse(Files.readString(secretFile, StandardCharsets.UTF_8));
+            } catch (IOException e) {
+                throw new ClientIdentityException("cannot read the pairing secret " + secretFile + " of host '" + name + "': " + e, e);
+            } catch (IllegalArgumentException e) {
+                throw new ClientIdentityException("the pairing secret " + secretFile + " of host '" + name + "' is malformed: " + e.getMessage());
+            }
+        }
+
         /** Reads the token from {@link #tokenFile()}; a missing, unreadable or empty file is an error naming it. */
         public String readToken() {
             try {
@@ -105,6 +133,11 @@ public final class HostsConfig {
         }
         String name = text(file, where, node, "name");
         where = where + " ('" + name + "')";
+        if (node.has("relay")) {
+            String relay = text(file, where, node, "relay");
+            String secretFile = text(file, where, node, "secret_file");
+            return new HostEntry(name, parseUrl(file, where, relay), null, resolveTokenFile(file, secretFile));
+        }
         String url = text(file, where, node, "url");
         String tokenFile = text(file, where, node, "token_file");
         return new HostEntry(name, parseUrl(file, where, url), resolveTokenFile(file, tokenFile));
@@ -148,6 +181,43 @@ public final class HostsConfig {
 
     private static ClientIdentityException error(Path file, String problem) {
         return new ClientIdentityException(file + " " + problem);
+    }
+
+    /**
+     * Adds (or replaces) a relay host in {@code file}: the pairing's address and its secret, written
+     * to {@code <dir of file>/pairings/<name>} (0600, directory 0700). Other entries are kept as they are.
+     */
+    public static Path addRelayHost(Path file, String name, URI hostUrl, PairingSecret secret) throws IOException {
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
+            throw new ClientIdentityException("a host name is 1-64 of [A-Za-z0-9._-], starting with a letter or digit: '" + name + "'");
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        PrivateFiles.directory(dir);
+        Path secrets = PrivateFiles.directory(dir.resolve("pairings"));
+        Path secretFile = secrets.resolve(name);
+        PrivateFiles.writeAtomically(secretFile, secret.encoded() + "\n");
+        ObjectMapper json = new ObjectMapper();
+        ObjectNode root;
+        if (Files.exists(file)) {
+            load(file); // refuses a malformed file before we touch it
+            root = (ObjectNode) json.readTree(Files.readString(file, StandardCharsets.UTF_8));
+        } else {
+            root = json.createObjectNode();
+            root.putArray("hosts");
+        }
+        ArrayNode kept = json.createArrayNode();
+        for (JsonNode h : root.get("hosts")) {
+            if (!name.equals(h.path("name").asText())) {
+                kept.add(h);
+            }
+        }
+        ObjectNode entry = kept.addObject();
+        entry.put("name", name);
+        entry.put("relay", hostUrl.toString());
+        entry.put("secret_file", "pairings/" + name);
+        root.set("hosts", kept);
+        PrivateFiles.writeAtomically(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+        return secretFile;
     }
 
     /** The file this configuration came from (it may not exist). */

@@ -2,7 +2,7 @@ package dev.limpet.client.attach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.client.connection.Backoff;
+import dev.limpet.protocol.retry.Backoff;
 import dev.limpet.client.connection.ClientOptions;
 import dev.limpet.client.connection.DaemonClient;
 import dev.limpet.client.connection.Daemons;

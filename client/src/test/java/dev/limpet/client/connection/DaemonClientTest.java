@@ -12,6 +12,7 @@ import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.retry.Backoff;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

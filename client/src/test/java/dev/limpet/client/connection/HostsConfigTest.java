@@ -117,4 +117,30 @@ class HostsConfigTest {
                 .isEqualTo(URI.create("wss://box:8443/limpet/ws"));
         assertThat(new ConnectionTarget("a", URI.create("http://h:1"), "secret").toString()).doesNotContain("secret");
     }
+
+    @Test
+    void aJoinedRelayHostIsStoredBesideTheOthersWithItsSecretInAPrivateFile() throws Exception {
+        Path file = dir.resolve("cfg").resolve("hosts.json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, "{\"hosts\":[{\"name\":\"laptop\",\"url\":\"http://127.0.0.1:7420\",\"token_file\":\"/etc/t\"}]}");
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        URI host = URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz");
+        Path secretFile = HostsConfig.addRelayHost(file, "box", host, secret);
+        HostsConfig config = HostsConfig.load(file);
+        assertThat(config.all()).extracting(HostsConfig.HostEntry::name).containsExactly("laptop", "box");
+        HostsConfig.HostEntry box = config.require("box");
+        assertThat(box.relay()).isTrue();
+        assertThat(box.url()).isEqualTo(host);
+        assertThat(box.readSecret()).isEqualTo(secret);
+        assertThat(config.require("laptop").relay()).isFalse();
+        assertThat(Files.readString(file)).doesNotContain(secret.encoded());
+        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
+        HostsConfig.addRelayHost(file, "box", host, secret);
+        assertThat(HostsConfig.load(file).all()).hasSize(2);
+    }
+
+    @Test
+    void aRelayHostNeedsItsSecretFile() {
+        assertRejected("{\"hosts\":[{\"name\":\"box\",\"relay\":\"https://relay.example/h/abcdefghijklmnopqrstuvwxyz\"}]}", "secret_file");
+    }
 }

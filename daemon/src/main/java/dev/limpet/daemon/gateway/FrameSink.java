@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 
 /** The socket side of one client connection: sends complete when the frame left the server. */
-interface FrameSink {
+public interface FrameSink {
     CompletableFuture<Void> sendText(String text);
 
     CompletableFuture<Void> sendBinary(ByteBuffer data);

@@ -127,6 +127,49 @@ public final class GatewayServer implements AutoCloseable {
         });
     }
 
+    /** A client connection that arrived another way than this server's {@code /ws} (through the relay): it feeds what it receives here. */
+    public interface RelayedConnection {
+        void onText(String text);
+
+        void onBinary(ByteBuffer data);
+
+        /** The client's socket is gone; idempotent. */
+        void onClose();
+    }
+
+    /**
+     * Serves a client that reached the daemon through the relay exactly as a direct one: the same
+     * connection, commands, client sessions, queues and limits; only the socket differs
+     * ({@code sink} seals and sends through the uplink). The relay path already proved the pairing
+     * (the end-to-end handshake); the token, Host and Origin checks belong to {@code /ws}.
+     */
+    public RelayedConnection openRelayed(FrameSink sink) {
+        ClientConnection c = new ClientConnection(sink, commands, clientSessions, clock, commandErrors, metrics);
+        metrics.connectionOpened();
+        broadcaster.add(c);
+        return new RelayedConnection() {
+            @Override
+            public void onText(String text) {
+                c.onText(text);
+            }
+
+            @Override
+            public void onBinary(ByteBuffer data) {
+                c.onBinary(data);
+            }
+
+            @Override
+            public void onClose() {
+                closed(c);
+            }
+        };
+    }
+
+    /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
+    public void warnAll(String code, String message) {
+        broadcaster.warning(code, message);
+    }
+
     private static ClientConnection connection(io.javalin.websocket.WsContext ctx) {
         return ctx.attribute(CONNECTION);
     }

@@ -1,4 +1,4 @@
-package dev.limpet.client.connection;
+package dev.limpet.protocol.retry;
 
 import java.time.Duration;
 import java.util.Objects;

@@ -1,4 +1,4 @@
-package dev.limpet.client.connection;
+package dev.limpet.protocol.retry;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

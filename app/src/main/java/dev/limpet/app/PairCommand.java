@@ -1,0 +1,159 @@
+package dev.limpet.app;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.limpet.client.cli.DaemonLocator;
+import dev.limpet.client.connection.ClientIdentityException;
+import dev.limpet.client.connection.HostsConfig;
+import dev.limpet.daemon.relay.Pairings;
+import dev.limpet.daemon.relay.RelayCredential;
+import dev.limpet.daemon.relay.RelayUplink;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.relay.PairingLink;
+import dev.limpet.protocol.relay.PairingSecret;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code limpet pair}: on the daemon's machine, grants a client the right to reach this daemon
+ * through its relay and prints the link (the secret in its fragment); {@code --list},
+ * {@code --revoke ID}. On the client's machine, {@code --join NAME LINK} stores the link's host in
+ * hosts.json so that {@code limpet attach --host NAME} and {@code ls --all-hosts} go through the relay.
+ */
+@Command(name = "pair", description = {"Let another machine reach this daemon through its relay (end-to-end encrypted).",
+        "Prints a link https://<relay>/h/<host>#<secret>: open it in a browser, or run the printed `limpet pair --join` there.",
+        "The secret stays in the link's fragment; the relay never sees it. See docs/relay.md."})
+final class PairCommand implements Callable<Integer> {
+    @Option(names = "--data-root", paramLabel = "DIR", description = "The daemon's data root (default: $LIMPET_HOME or ~/.limpet).")
+    Path dataRoot;
+
+    @Option(names = "--label", paramLabel = "TEXT", description = "A name for this pairing in --list (e.g. phone).")
+    String label;
+
+    @Option(names = "--relay", paramLabel = "URL", description = "The relay's URL (default: the running daemon's --relay).")
+    String relay;
+
+    @Option(names = "--list", description = "List this daemon's pairings (never their secrets).")
+    boolean list;
+
+    @Option(names = "--revoke", paramLabel = "ID", description = "Revoke a pairing (its id or a prefix of 6+ hex digits); its clients are cut off within seconds.")
+    String revoke;
+
+    @Option(names = "--join", arity = "2", paramLabel = "NAME LINK",
+            description = "On the client's machine: remember LINK's host as NAME in hosts.json (its secret in a 0600 file beside it).")
+    String[] join;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws IOException {
+        var out = spec.commandLine().getOut();
+        var err = spec.commandLine().getErr();
+        if (join != null) {
+            PairingLink link;
+            try {
+                link = PairingLink.parse(join[1]);
+            } catch (IllegalArgumentException e) {
+                err.println("limpet: not a pairing link: " + e.getMessage());
+                return 2;
+            }
+            try {
+                Path file = HostsConfig.defaultPath();
+                HostsConfig.addRelayHost(file, join[0], link.hostUrl(), link.secret());
+                out.println("host " + join[0] + " added to " + file + " (through " + link.hostUrl() + "); try: limpet ls --host " + join[0]);
+            } catch (ClientIdentityException e) {
+                err.println("limpet: " + e.getMessage());
+                return 2;
+            }
+            return 0;
+        }
+        Path root = DaemonLocator.dataRoot(dataRoot);
+        Pairings pairings = new Pairings(root, Clock.systemUTC());
+        if (list) {
+            for (Pairings.Listed p : pairings.list()) {
+                out.println(p.id() + "  " + p.createdAt() + "  " + p.label());
+            }
+            return 0;
+        }
+        if (revoke != null) {
+            int n;
+            try {
+                n = pairings.revoke(revoke.strip().toLowerCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                err.println("limpet: " + e.getMessage());
+                return 2;
+            }
+            if (n == 0) {
+                err.println("limpet: no pairing " + revoke + " (limpet pair --list)");
+                return 1;
+            }
+            out.println("revoked " + n + " pairing" + (n == 1 ? "" : "s"));
+            return 0;
+        }
+        String relayUrl = relay != null ? relay : runningDaemonsRelay(root);
+        if (relayUrl == null) {
+            err.println("limpet: this daemon has no relay: start it with `limpet daemon --relay URL`, or name the relay with --relay URL");
+            return 1;
+        }
+        RelayCredential credential;
+        try {
+            credential = RelayCredential.load(root);
+        } catch (IOException e) {
+            err.println("limpet: " + e.getMessage());
+            return 1;
+        }
+        PairingSecret secret = pairings.create(label, new SecureRandom());
+        PairingLink link = PairingLink.of(RelayUplink.clientBase(URI.create(relayUrl), credential.hostId()), secret);
+        awaitGate(root, pairings.list().size(), err);
+        out.println(link.link());
+        out.println();
+        out.println("Open it in a browser, or on the other machine run:");
+        out.println("  limpet pair --join NAME '" + link.link() + "'");
+        out.println("Pairing " + secret.pairingId().substring(0, 8) + " (revoke: limpet pair --revoke " + secret.pairingId().substring(0, 8) + ").");
+        out.println("Anyone with this link reaches this daemon's sessions: share it like a password.");
+        return 0;
+    }
+
+    /**
+     * Waits (a few seconds at most) until the running daemon's relay gate holds every pairing, so
+     * the link works the moment it is printed. No daemon, or a relay that is down: no wait, a note.
+     */
+    private static void awaitGate(Path root, int pairings, java.io.PrintWriter err) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        try {
+            dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
+            while (System.nanoTime() < deadline) {
+                JsonNode relay = daemon.get("/api/status").path("relay");
+                if (relay.path("gate_pairings").asInt(-1) >= pairings) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            err.println("limpet: note: the relay has not confirmed the new pairing yet (is the daemon's uplink up? limpet status)");
+        } catch (RuntimeException e) {
+            err.println("limpet: note: no running daemon answered; the link works once the daemon runs with --relay");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static String runningDaemonsRelay(Path root) throws IOException {
+        try {
+            JsonNode info = ProtocolCodec.mapper().readTree(Files.readString(root.resolve("daemon.json")));
+            String r = info.path("relay").asText(null);
+            return r == null || r.isBlank() ? null : r;
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+    }
+}

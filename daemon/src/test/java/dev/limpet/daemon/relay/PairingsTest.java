@@ -1,0 +1,66 @@
+package dev.limpet.daemon.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.limpet.testkit.ManualClock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class PairingsTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void aPairingIsFoundByItsIdListedWithoutItsSecretAndGoneOnceRevoked() throws Exception {
+        Pairings pairings = new Pairings(root, new ManualClock());
+        var secret = pairings.create("phone", new SecureRandom());
+        var other = pairings.create("laptop", new SecureRandom());
+        assertThat(pairings.find(secret.pairingId())).contains(secret);
+        assertThat(pairings.list()).extracting(Pairings.Listed::label).containsExactly("phone", "laptop");
+        assertThat(pairings.list().toString()).doesNotContain(secret.encoded());
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve(Pairings.FILE)))).isEqualTo("rw-------");
+
+        assertThat(pairings.revoke(secret.pairingId().substring(0, 8))).isEqualTo(1);
+        assertThat(pairings.find(secret.pairingId())).isEmpty();
+        assertThat(pairings.find(other.pairingId())).contains(other);
+        assertThatThrownBy(() -> pairings.revoke("ab")).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDamagedFileFindsNothingFailingClosed() throws Exception {
+        Pairings pairings = new Pairings(root, new ManualClock());
+        var secret = pairings.create("x", new SecureRandom());
+        Files.writeString(root.resolve(Pairings.FILE), "{not json");
+        assertThat(pairings.find(secret.pairingId())).isEmpty();
+    }
+
+    @Test
+    void theRelayCredentialFileMustBePrivateAndWellFormed() throws Exception {
+        assertThatThrownBy(() -> RelayCredential.load(root)).hasMessageContaining("relay add-host");
+        Path file = root.resolve(RelayCredential.FILE);
+        Files.writeString(file, "abcdefghijklmnopqrstuvwxyz.c2VjcmV0LWNyZWRlbnRpYWwtdmFsdWU\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> RelayCredential.load(root)).hasMessageContaining("chmod 600");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+        RelayCredential c = RelayCredential.load(root);
+        assertThat(c.hostId()).isEqualTo("abcdefghijklmnopqrstuvwxyz");
+        assertThat(c.toString()).doesNotContain(c.credential());
+        Files.writeString(file, "garbage");
+        assertThatThrownBy(() -> RelayCredential.load(root)).hasMessageContaining("does not hold");
+    }
+
+    @Test
+    void theUplinkAddressFollowsTheRelayUrlsSchemeAndPrefix() {
+        assertThat(RelayUplink.uplinkUri(java.net.URI.create("https://relay.example/"), "h"))
+                .hasToString("wss://relay.example/relay/uplink/h");
+        assertThat(RelayUplink.uplinkUri(java.net.URI.create("ws://127.0.0.1:7421/limpet"), "h"))
+                .hasToString("ws://127.0.0.1:7421/limpet/relay/uplink/h");
+        assertThat(RelayUplink.clientBase(java.net.URI.create("wss://relay.example"), "h")).hasToString("https://relay.example/h/h");
+        assertThatThrownBy(() -> RelayUplink.uplinkUri(java.net.URI.create("ftp://x/"), "h")).isInstanceOf(IllegalArgumentException.class);
+    }
+}

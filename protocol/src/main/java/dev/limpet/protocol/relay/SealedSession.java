@@ -1,0 +1,112 @@
+package dev.limpet.protocol.relay;
+
+import dev.limpet.protocol.ErrorCode;
+import java.nio.ByteBuffer;
+import java.security.GeneralSecurityException;
+import javax.crypto.Cipher;
+import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * One end of an established end-to-end channel: AES-256-GCM with a key per direction (both from
+ * the handshake, so new for every connection) and a message counter per direction as the nonce.
+ * The counter is never sent: the receiver expects exactly the next one, so a replayed, reordered,
+ * dropped or altered message fails to decrypt, and the channel is then unusable (every later
+ * message fails too). The associated data binds the message type, the direction and the counter.
+ * A resume re-sends output offsets, never nonces: they come from this counter alone.
+ */
+public final class SealedSession {
+    static final int TAG_BYTES = 16;
+    static final byte CLIENT_TO_DAEMON = 'C';
+    static final byte DAEMON_TO_CLIENT = 'D';
+
+    /** What {@link #open} returns: the message type ({@link E2eMessage#TEXT} or {@link E2eMessage#BINARY}) and its plaintext. */
+    public record Opened(byte type, byte[] plaintext) {}
+
+    private final Direction out;
+    private final Direction in;
+    private boolean broken;
+
+    SealedSession(byte[] sendKey, byte sendDirection, byte[] receiveKey, byte receiveDirection) {
+        this.out = new Direction(sendKey, sendDirection);
+        this.in = new Direction(receiveKey, receiveDirection);
+    }
+
+    /** Encrypts one message of {@code type} ({@link E2eMessage#TEXT} or {@link E2eMessage#BINARY}). Thread-safe; call order is wire order. */
+    public byte[] seal(byte type, byte[] plaintext) {
+        if (type != E2eMessage.TEXT && type != E2eMessage.BINARY) {
+            throw new IllegalArgumentException("only text and binary messages are sealed");
+        }
+        synchronized (out) {
+            long n = out.counter++;
+            try {
+                Cipher c = out.cipher;
+                c.init(Cipher.ENCRYPT_MODE, out.key, new GCMParameterSpec(TAG_BYTES * 8, nonce(out.direction, n)));
+                c.updateAAD(aad(type, out.direction, n));
+                byte[] m = new byte[1 + plaintext.length + TAG_BYTES];
+                m[0] = type;
+                c.doFinal(plaintext, 0, plaintext.length, m, 1);
+                return m;
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AES-GCM failed: " + e, e);
+            }
+        }
+    }
+
+    /**
+     * Decrypts the next message. Anything that is not the next sealed message of the other side is
+     * an {@link E2eException} with {@link ErrorCode#E2E_FAILED}, and so is every message after it.
+     */
+    public Opened open(byte[] message) {
+        synchronized (in) {
+            if (broken) {
+                throw new E2eException(ErrorCode.E2E_FAILED, "the channel failed an earlier message");
+            }
+            if (message.length < 1 + TAG_BYTES || (message[0] != E2eMessage.TEXT && message[0] != E2eMessage.BINARY)) {
+                broken = true;
+                throw new E2eException(ErrorCode.E2E_FAILED, "not a sealed message (type " + (message.length == 0 ? "none" : message[0])
+                        + ", " + message.length + " bytes)");
+            }
+            long n = in.counter;
+            try {
+                Cipher c = in.cipher;
+                c.init(Cipher.DECRYPT_MODE, in.key, new GCMParameterSpec(TAG_BYTES * 8, nonce(in.direction, n)));
+                c.updateAAD(aad(message[0], in.direction, n));
+                byte[] plain = c.doFinal(message, 1, message.length - 1);
+                in.counter++;
+                return new Opened(message[0], plain);
+            } catch (GeneralSecurityException e) {
+                broken = true;
+                throw new E2eException(ErrorCode.E2E_FAILED, "message " + n + " does not authenticate (tampered, replayed or out of order)");
+            }
+        }
+    }
+
+    static byte[] nonce(byte direction, long counter) {
+        return ByteBuffer.allocate(12).putInt(direction).putLong(counter).array();
+    }
+
+    static byte[] aad(byte type, byte direction, long counter) {
+        return ByteBuffer.allocate(2 + Long.BYTES).put(type).put(direction).putLong(counter).array();
+    }
+
+    private static final class Direction {
+        final SecretKeySpec key;
+        final byte direction;
+        final Cipher cipher;
+        long counter;
+
+        Direction(byte[] key, byte direction) {
+            if (key.length != 32) {
+                throw new IllegalArgumentException("AES-256 needs a 32-byte key");
+            }
+            this.key = new SecretKeySpec(key, "AES");
+            this.direction = direction;
+            try {
+                this.cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            } catch (GeneralSecurityException e) {
+                throw new IllegalStateException("AES/GCM is not available in this JDK", e);
+            }
+        }
+    }
+}

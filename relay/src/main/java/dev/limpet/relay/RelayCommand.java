@@ -1,0 +1,70 @@
+package dev.limpet.relay;
+
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code limpet relay}: runs a relay in the foreground; {@code limpet relay add-host} enrols a
+ * daemon and prints its credential once.
+ */
+@Command(name = "relay", description = {"Run a relay: daemons dial out to it, clients reach them through it, end-to-end encrypted.",
+        "It routes ciphertext and keeps no session state; restart it at will. See docs/relay.md."},
+        subcommands = RelayCommand.AddHost.class)
+public final class RelayCommand implements Callable<Integer> {
+    @Option(names = "--listen", defaultValue = "127.0.0.1", paramLabel = "ADDR",
+            description = "Listen address (default: ${DEFAULT-VALUE}; put a TLS reverse proxy in front, see docs/relay.md).")
+    String listen;
+
+    @Option(names = "--port", defaultValue = "7421", description = "TCP port; 0 picks a free one (default: ${DEFAULT-VALUE}).")
+    int port;
+
+    @Option(names = "--relay-dir", paramLabel = "DIR", description = "Where the enrolled hosts' credential hashes live (default: ~/.limpet-relay).")
+    Path relayDir;
+
+    @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS in front (hosts' credentials then cross the network in clear).")
+    boolean insecureListen;
+
+    static Path dir(Path explicit) {
+        return explicit != null ? explicit.toAbsolutePath() : Path.of(System.getProperty("user.home"), ".limpet-relay");
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        boolean loopback = listen.equals("127.0.0.1") || listen.equals("localhost") || listen.equals("::1") || listen.startsWith("127.");
+        if (!loopback && !insecureListen) {
+            System.err.println("limpet relay: refusing to listen on " + listen + " without TLS. Listen on loopback behind a TLS reverse proxy "
+                    + "(docs/relay.md), or pass --insecure-listen if you accept that hosts' credentials cross the network in clear.");
+            return 1;
+        }
+        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), new HostCredentials(dir(relayDir))).start();
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            server.close();
+            stopped.countDown();
+        }, "limpet-relay-shutdown"));
+        String host = listen.contains(":") ? "[" + listen + "]" : listen;
+        System.out.println("limpet relay listening on http://" + host + ":" + server.port() + "/");
+        System.out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    @Command(name = "add-host", description = "Enrol a daemon: prints its relay credential once (the relay keeps only its hash).")
+    static final class AddHost implements Callable<Integer> {
+        @Option(names = "--relay-dir", paramLabel = "DIR", description = "As for limpet relay (default: ~/.limpet-relay).")
+        Path relayDir;
+
+        @Override
+        public Integer call() throws Exception {
+            HostCredentials.Enrolment e = new HostCredentials(dir(relayDir)).add(new SecureRandom());
+            System.out.println(e.token());
+            System.err.println("host " + e.hostId() + " enrolled. On the daemon's machine, put the line above in <data_root>/relay-credential "
+                    + "(mode 0600) and run: limpet daemon --relay <this relay's URL>");
+            return 0;
+        }
+    }
+}

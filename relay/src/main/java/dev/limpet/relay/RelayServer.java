@@ -1,0 +1,375 @@
+package dev.limpet.relay;
+
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.relay.RelayControl;
+import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.RelayGate;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HttpResponseException;
+import io.javalin.websocket.WsContext;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code limpet relay}: a WebSocket rendezvous between daemons that dial out ({@code uplinks}) and
+ * clients that cannot reach them directly. It routes end-to-end encrypted messages it cannot read,
+ * one channel per client socket on the host's uplink, and keeps no session state: restarting it
+ * loses nothing but the sockets, which reconnect, and clients resume by offset.
+ *
+ * <ul>
+ *   <li>{@code GET /healthz} — {@code {"ok":true,"uplinks":N,"channels":N}}</li>
+ *   <li>{@code /relay/uplink/<hostId>} — a daemon, with {@code Authorization: Bearer <credential>}</li>
+ *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink; it must pass
+ *       the gate ({@link RelayGate}: prove a pairing the daemon announced) before anything of it is routed</li>
+ *   <li>{@code /h/<hostId>/} — the browser UI (static files; the pairing secret stays in the link's fragment)</li>
+ * </ul>
+ *
+ * <p>Logs name hosts, channels and sizes, never a message's bytes (which are ciphertext anyway).
+ */
+public final class RelayServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(RelayServer.class);
+    /** The largest message a relay forwards: a protocol frame (1 MiB, twice for Jetty's own cut) plus the end-to-end overhead. */
+    static final long MAX_MESSAGE_BYTES = 2L * ProtocolCodec.MAX_FRAME_BYTES + 1024;
+    static final long CLIENT_MAX_PENDING = 16L << 20;
+    static final long UPLINK_MAX_PENDING = 64L << 20;
+    private static final String PEER = "limpet.relay.peer";
+    private static final String CHANNEL = "limpet.relay.channel";
+    private static final String HOST = "limpet.relay.host";
+    private static final String CHALLENGE = "limpet.relay.challenge";
+    /** How long a client has to answer the gate's challenge. */
+    static final long GATE_TIMEOUT_MILLIS = 10_000;
+    static final int MAX_PAIRINGS_PER_HOST = 1024;
+    /** Client sockets a host is served at once, and sockets at its gate (not yet proven): a flood of strangers stops here. */
+    static final int MAX_CHANNELS_PER_HOST = 256;
+    static final int MAX_AT_GATE_PER_HOST = 32;
+    private static final String AT_GATE = "limpet.relay.at-gate";
+
+    public record Settings(String listenHost, int port) {}
+
+    private final Javalin app;
+    private final HostCredentials credentials;
+    private final RoutingTable<Peer, Peer> routes = new RoutingTable<>();
+    /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
+    private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    /** Per host, the client sockets waiting at the gate. */
+    private final Map<String, AtomicInteger> atGate = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("relay-gate").factory());
+
+    public RelayServer(Settings settings, HostCredentials credentials) {
+        this.credentials = credentials;
+        this.app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.concurrency.useVirtualThreads = true;
+            // /h/<hostId> (the link) redirects to /h/<hostId>/ (the page): the two must differ.
+            config.router.ignoreTrailingSlashes = false;
+            config.jetty.host = settings.listenHost();
+            config.jetty.port = settings.port();
+            config.jetty.modifyWebSocketServletFactory(f -> {
+                f.setMaxTextMessageSize(64 * 1024);
+                f.setMaxBinaryMessageSize(MAX_MESSAGE_BYTES);
+                f.setIdleTimeout(Duration.ofMinutes(2));
+            });
+            config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true, "uplinks", routes.uplinkCount(), "channels", routes.channelCount())));
+            config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
+                    .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
+            RelayWebUi.register(config.routes, this::ready);
+            config.routes.wsBeforeUpgrade(RelayControl.UPLINK_PATH + "{host}", this::checkUplink);
+            config.routes.ws(RelayControl.UPLINK_PATH + "{host}", ws -> {
+                ws.onConnect(this::uplinkConnected);
+                ws.onMessage(ctx -> uplinkText(ctx, ctx.message()));
+                ws.onBinaryMessage(ctx -> uplinkBinary(ctx, ctx.data()));
+                ws.onClose(ctx -> uplinkGone(ctx));
+                ws.onError(ctx -> uplinkGone(ctx));
+            });
+            config.routes.wsBeforeUpgrade(RelayControl.CLIENT_PATH_PREFIX + "{host}/ws", this::checkClient);
+            config.routes.ws(RelayControl.CLIENT_PATH_PREFIX + "{host}/ws", ws -> {
+                ws.onConnect(this::clientConnected);
+                ws.onMessage(ctx -> ctx.closeSession(1003, ErrorCode.BAD_REQUEST.wire() + ": the relay carries binary messages only"));
+                ws.onBinaryMessage(ctx -> clientBinary(ctx, ctx.data()));
+                ws.onClose(this::clientGone);
+                ws.onError(this::clientGone);
+            });
+        });
+    }
+
+    public RelayServer start() {
+        app.start();
+        return this;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    // ---- daemons
+
+    private void checkUplink(Context ctx) {
+        String host = ctx.pathParam("host");
+        String auth = ctx.header("Authorization");
+        String credential = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip() : null;
+        if (!credentials.verify(host, credential)) {
+            LOG.warn("refused an uplink for host {} from {}: unknown host or wrong credential", SafeText.of(host, 40), ctx.ip());
+            refuse(ctx, 401, ErrorCode.UNAUTHORIZED, "unknown host or wrong relay credential");
+        }
+    }
+
+    private void uplinkConnected(WsContext ctx) {
+        String host = ctx.pathParam("host");
+        ctx.session.setIdleTimeout(Duration.ofMinutes(2));
+        ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
+        Peer uplink = new Peer(ctx.session, "uplink " + host, UPLINK_MAX_PENDING);
+        ctx.attribute(PEER, uplink);
+        ctx.attribute(HOST, host);
+        routes.attachUplink(host, uplink).ifPresent(old -> {
+            LOG.info("host {}: a new uplink replaces the previous one", host);
+            closeAll(routes.detachUplink(host, old), 1012, "host_reconnected");
+            old.close(1000, "replaced by a newer uplink");
+        });
+        LOG.info("host {} online (uplink from {})", host, ctx.session.getRemoteSocketAddress());
+    }
+
+    private void uplinkText(WsContext ctx, String text) {
+        Peer uplink = ctx.attribute(PEER);
+        Map<?, ?> m;
+        try {
+            m = ProtocolCodec.mapper().readValue(text, Map.class);
+        } catch (Exception e) {
+            LOG.warn("{}: a control message that is not JSON ({} chars); ignored", uplink, text.length());
+            return;
+        }
+        if (RelayControl.PAIRINGS.equals(m.get("type"))) {
+            Map<String, byte[]> keys = gateKeysFrom(m.get("pairings"));
+            gateKeys.put(uplink, keys);
+            LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
+            uplink.sendText(ProtocolCodec.write(Map.of("type", RelayControl.PAIRINGS_ACK, "pairings", keys.size())));
+            return;
+        }
+        if (RelayControl.CLOSE_CHANNEL.equals(m.get("type")) && m.get("channel") instanceof Number n) {
+            long channel = n.longValue();
+            routes.clientOf(uplink, channel).ifPresent(client -> {
+                int status = m.get("status") instanceof Number s && s.intValue() >= 1000 && s.intValue() < 5000 ? s.intValue() : 1000;
+                // A close reason is at most 123 bytes: printable ASCII only, cut short.
+                String reason = m.get("reason") instanceof String r ? r.replaceAll("[^\\x20-\\x7e]", "?").substring(0, Math.min(100, r.length())) : "";
+                routes.closeChannel(channel);
+                client.close(status, reason);
+            });
+        } else {
+            LOG.warn("{}: unknown control message type {}; ignored", uplink, SafeText.of(String.valueOf(m.get("type")), 40));
+        }
+    }
+
+    private static Map<String, byte[]> gateKeysFrom(Object list) {
+        Map<String, byte[]> keys = new HashMap<>();
+        if (list instanceof List<?> l) {
+            for (Object o : l) {
+                if (keys.size() < MAX_PAIRINGS_PER_HOST && o instanceof Map<?, ?> p && p.get("id") instanceof String id && id.matches("[0-9a-f]{32}")
+                        && p.get("key") instanceof String key && key.matches("[0-9a-f]{64}")) {
+                    keys.put(id, HexFormat.of().parseHex(key));
+                }
+            }
+        }
+        return Map.copyOf(keys);
+    }
+
+    private void uplinkBinary(WsContext ctx, ByteBuffer envelope) {
+        Peer uplink = ctx.attribute(PEER);
+        long channel = RelayEnvelope.channel(envelope);
+        if (channel < 0) {
+            LOG.warn("{}: a message without a channel ({} bytes); ignored", uplink, envelope.remaining());
+            return;
+        }
+        routes.clientOf(uplink, channel).ifPresent(client -> {
+            // A copy: the socket's buffer is not ours once this handler returns, the send is asynchronous.
+            if (!client.sendBinary(ByteBuffer.wrap(RelayEnvelope.message(envelope)))) {
+                LOG.info("{} channel {}: the client fell {} bytes behind; closed (it resumes by offset)", uplink, channel, CLIENT_MAX_PENDING);
+                channelGone(channel);
+            }
+        });
+    }
+
+    private void uplinkGone(WsContext ctx) {
+        Peer uplink = ctx.attribute(PEER);
+        String host = ctx.attribute(HOST);
+        if (uplink == null || host == null) {
+            return;
+        }
+        ctx.attribute(PEER, null);
+        gateKeys.remove(uplink);
+        var orphans = routes.detachUplink(host, uplink);
+        closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
+        LOG.info("host {}: uplink gone; {} client socket(s) closed{}", host, orphans.size(), routes.online(host) ? " (a newer uplink serves it)" : "");
+    }
+
+    // ---- clients
+
+    private void checkClient(Context ctx) {
+        String host = ctx.pathParam("host");
+        if (!host.matches(RelayControl.HOST_ID_PATTERN)) {
+            refuse(ctx, 404, ErrorCode.BAD_REQUEST, "not a host id");
+        }
+        if (!ready(host)) {
+            refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
+        }
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || gateCount(host).get() >= MAX_AT_GATE_PER_HOST) {
+            LOG.warn("host {}: refused a client from {}: too many connections", host, ctx.ip());
+            refuse(ctx, 503, ErrorCode.TOO_MANY_CONNECTIONS, "host " + host + " has too many connections through this relay; retry later");
+        }
+    }
+
+    /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
+    /**
+     * Whether clients of {@code host} can be served: it has an uplink, and that uplink has told the
+     * gate its pairings. Until then the host counts as offline (retryable), never as refusing the
+     * client's pairing: a relay that just restarted must not turn reconnecting clients away for good.
+     */
+    private boolean ready(String host) {
+        return routes.uplink(host).map(gateKeys::containsKey).orElse(false);
+    }
+
+    private void clientConnected(WsContext ctx) {
+        String host = ctx.pathParam("host");
+        ctx.session.setIdleTimeout(Duration.ofMinutes(2));
+        ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
+        Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
+        ctx.attribute(PEER, client);
+        ctx.attribute(HOST, host);
+        byte[] challenge = new byte[RelayGate.CHALLENGE_BYTES];
+        random.nextBytes(challenge);
+        ctx.attribute(CHALLENGE, challenge);
+        gateCount(host).incrementAndGet();
+        ctx.attribute(AT_GATE, Boolean.TRUE);
+        client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
+        timer.schedule(() -> {
+            if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
+                client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
+            }
+        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    private void clientBinary(WsContext ctx, ByteBuffer message) {
+        Long channel = ctx.attribute(CHANNEL);
+        if (channel == null) {
+            passGate(ctx, message);
+            return;
+        }
+        var uplink = routes.uplinkOf(channel);
+        if (uplink.isEmpty()) {
+            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+            return;
+        }
+        if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message))) {
+            LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
+        }
+    }
+
+    /** The client's first message must prove a pairing of this host: then (and only then) its channel opens. */
+    private void passGate(WsContext ctx, ByteBuffer message) {
+        String host = ctx.attribute(HOST);
+        byte[] challenge = ctx.attribute(CHALLENGE);
+        if (host == null || challenge == null) {
+            return;
+        }
+        ctx.attribute(CHALLENGE, null);
+        leaveGate(ctx);
+        byte[] proof = new byte[message.remaining()];
+        message.get(proof);
+        var uplink = routes.uplink(host);
+        Map<String, byte[]> keys = uplink.map(gateKeys::get).orElse(null);
+        if (keys == null) {
+            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+            return;
+        }
+        if (!RelayGate.verify(proof, host, challenge, keys)) {
+            LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
+            ctx.closeSession(1008, ErrorCode.PAIRING_INVALID.wire());
+            return;
+        }
+        var channel = routes.openChannel(host, ctx.attribute(PEER));
+        if (channel.isEmpty()) {
+            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+            return;
+        }
+        ctx.attribute(CHANNEL, channel.get());
+        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
+        LOG.debug("host {}: channel {} opened", host, channel.get());
+    }
+
+    private AtomicInteger gateCount(String host) {
+        return atGate.computeIfAbsent(host, h -> new AtomicInteger());
+    }
+
+    /** Once per socket: it passed, failed or left the gate. */
+    private void leaveGate(WsContext ctx) {
+        String host = ctx.attribute(HOST);
+        if (host != null && Boolean.TRUE.equals(ctx.attribute(AT_GATE))) {
+            ctx.attribute(AT_GATE, null);
+            gateCount(host).decrementAndGet();
+        }
+    }
+
+    private void clientGone(WsContext ctx) {
+        leaveGate(ctx);
+        Long channel = ctx.attribute(CHANNEL);
+        if (channel != null) {
+            ctx.attribute(CHANNEL, null);
+            channelGone(channel);
+        }
+    }
+
+    private void channelGone(long channel) {
+        routes.closeChannel(channel).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_CLOSED, channel)));
+    }
+
+    private static void closeAll(Iterable<Peer> clients, int status, String reason) {
+        for (Peer c : clients) {
+            c.close(status, reason);
+        }
+    }
+
+    private static String control(String type, long channel) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", type);
+        m.put("channel", channel);
+        return ProtocolCodec.write(m);
+    }
+
+    private static void refuse(Context ctx, int status, ErrorCode code, String message) {
+        try {
+            ctx.res().setStatus(status);
+            ctx.res().setContentType("application/json");
+            byte[] json = ProtocolCodec.write(Map.of("code", code.wire(), "message", message)).getBytes(StandardCharsets.UTF_8);
+            ctx.res().setContentLength(json.length);
+            ctx.res().getOutputStream().write(json);
+            ctx.res().flushBuffer();
+        } catch (IOException e) {
+            // the peer went away
+        }
+        throw new HttpResponseException(status, message, Map.of("code", code.wire()));
+    }
+
+    @Override
+    public void close() {
+        timer.shutdownNow();
+        app.stop();
+    }
+}
