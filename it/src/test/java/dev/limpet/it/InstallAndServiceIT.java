@@ -71,6 +71,9 @@ class InstallAndServiceIT {
         LimpetCli.Result ls = bash("limpet ls", Map.of("LIMPET_JAVA_OPTS", "-Xlog:class+load=info"));
         assertThat(ls.exitCode()).as(ls.err()).isZero();
         assertThat(ls.out()).contains("dev.limpet.client.cli.PlainHttp source: shared objects file");
+        Path daemonAot = prefix.resolve("lib/limpet/limpet-daemon.aot");
+        assertThat(daemonAot).as("the daemon's cache, trained in the same run").isRegularFile();
+        assertThat(Files.getLastModifiedTime(daemonAot)).isGreaterThan(Files.getLastModifiedTime(jar));
     }
 
     @Test

@@ -49,14 +49,19 @@ public final class InstallCommand implements Callable<Integer> {
         Files.copy(from.jar(), tmp, StandardCopyOption.REPLACE_EXISTING);
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Path aot = lib.resolve("limpet-cli.aot");
+        Path daemonAot = lib.resolve("limpet-daemon.aot");
         Files.deleteIfExists(aot);
+        Files.deleteIfExists(daemonAot);
         Path launcher = bin.resolve("limpet");
         Path launcherTmp = bin.resolve(".limpet.tmp");
-        Files.writeString(launcherTmp, launcher(from.java(), jar, aot), StandardCharsets.UTF_8);
+        Files.writeString(launcherTmp, launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        train(from.java(), jar, aot, lib);
+        train(from.java(), jar, aot, daemonAot);
         out.println("installed " + launcher + " (jar: " + jar + ")");
+        if (!Files.exists(aot) || !Files.exists(daemonAot)) {
+            err.println("limpet: the start-up caches could not be trained; the daemon and the verbs start without them, slower");
+        }
         String path = System.getenv("PATH");
         if (path == null || !List.of(path.split(":")).contains(bin.toString())) {
             out.println("add it to your PATH: export PATH=\"" + bin + ":$PATH\"");
@@ -65,15 +70,20 @@ public final class InstallCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise. */
-    static String launcher(Path java, Path jar, Path aot) {
+    /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise; each cache while it is fresh. */
+    static String launcher(Path java, Path jar, Path aot, Path daemonAot) {
         return """
                 #!/bin/sh
-                # Written by `limpet install`. The daemon is long-lived (full JIT); verbs start fast (C1, the AOT cache).
+                # Written by `limpet install`. The daemon is long-lived (full JIT); verbs start fast (C1). Each
+                # starts from its AOT cache while that is newer than the jar.
                 java=%s
                 jar=%s
                 aot=%s
+                daemon_aot=%s
                 if [ "${1:-}" = daemon ]; then
+                  if [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; then
+                    exec "$java" %s -XX:AOTCache="$daemon_aot" -Xlog:aot=off -Xlog:cds=off ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
+                  fi
                   exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 fi
                 if [ -f "$aot" ] && [ "$aot" -nt "$jar" ]; then
@@ -81,27 +91,29 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.CLIENT_JVM),
+                shellQuote(daemonAot.toString()), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
+                String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
     }
 
     /**
-     * Trains the verbs' AOT cache the way {@code ./limpet} does: one run of the hidden
+     * Trains both AOT caches the way {@code ./limpet} does: one run of the hidden
      * {@code aot-training} verb (new, ls, status, send, capture, kill, rm) against a scratch daemon
-     * (embedded backend: no worker probe), so a real answer's classes land in the cache. Without a
-     * cache the launcher runs the verbs all the same, only slower: a failed training is not an error.
+     * on the default backend, so a real answer's classes land in the verbs' cache, while that daemon
+     * records its own cache until it stops. Without a cache the launcher runs all the same, only
+     * slower: a failed training is said, not an error.
      */
-    private static void train(Path java, Path jar, Path aot, Path lib) throws IOException, InterruptedException {
+    private static void train(Path java, Path jar, Path aot, Path daemonAot) throws IOException, InterruptedException {
         Path scratch = Files.createTempDirectory("limpet-train");
         Path root = scratch.resolve("root");
         Process daemon = null;
         try {
             List<String> start = new ArrayList<>(List.of(java.toString()));
             start.addAll(Installation.DAEMON_JVM);
-            start.addAll(List.of("-jar", jar.toString(), "daemon", "--data-root", root.toString(), "--port", "0",
-                    "--backend", "embedded", "--no-journal"));
+            start.addAll(List.of("-XX:AOTCacheOutput=" + daemonAot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
+                    "--data-root", root.toString(), "--port", "0"));
             daemon = new ProcessBuilder(start).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(root.resolve("daemon.json")) && daemon.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
             }
@@ -118,8 +130,9 @@ public final class InstallCommand implements Callable<Integer> {
             }
         } finally {
             if (daemon != null) {
+                // A normal stop (SIGTERM): the JVM writes the daemon's cache as it exits.
                 daemon.destroy();
-                if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
+                if (!daemon.waitFor(120, TimeUnit.SECONDS)) {
                     daemon.destroyForcibly();
                 }
             }
