@@ -12,7 +12,8 @@ import java.util.List;
  */
 public record Installation(Path java, Path jar) {
     /** The JVM flags of the long-lived daemon (full JIT). */
-    public static final List<String> DAEMON_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC");
+    public static final List<String> DAEMON_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
+            "-XX:TrimNativeHeapInterval=5000");
     /** The JVM flags of short-lived verbs (start fast). */
     public static final List<String> CLIENT_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 

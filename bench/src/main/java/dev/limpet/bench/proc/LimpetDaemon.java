@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
 public final class LimpetDaemon implements AutoCloseable {
     /** The JVM flags the {@code ./limpet} launcher gives the daemon: what users run. */
     public static final List<String> LAUNCHER_JVM_FLAGS =
-            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC");
+            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
+            "-XX:TrimNativeHeapInterval=5000");
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]+)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
