@@ -7,7 +7,6 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.limpet.daemon.DaemonConfig;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.Signal;
@@ -16,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -38,11 +36,10 @@ class ServerFailureLoggingTest {
         try (DaemonHarness d = new DaemonHarness(root, Duration.ZERO, DaemonConfig.DEFAULT_RING_BYTES, "worker");
                 WsTestClient c = d.client("five-oh-three")) {
             SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
-            Path entry;
-            try (var dirs = Files.list(root.resolve("workers"))) {
-                entry = dirs.findFirst().orElseThrow().resolve("registry").resolve(s.id() + ".json");
-            }
-            workerPid = ProtocolCodec.mapper().readTree(Files.readString(entry)).path("worker_pid").asLong();
+            // The worker is the parent of the session's program (read from the kernel, not from a file it may still rewrite).
+            ProcessHandle worker = ProcessHandle.of(s.pid()).orElseThrow().parent().orElseThrow();
+            assertThat(java.nio.file.Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
+            workerPid = worker.pid();
             Posix.kill(workerPid, Signal.STOP);
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port()
                     + "/api/sessions/" + s.id() + "/input")).header("Authorization", "Bearer " + d.token())
