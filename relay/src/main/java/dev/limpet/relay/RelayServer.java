@@ -41,15 +41,23 @@ public final class RelayServer implements AutoCloseable {
     private static final String PEER = "limpet.relay.peer";
     private static final String CHANNEL = "limpet.relay.channel";
     private static final String HOST = "limpet.relay.host";
+    private static final String REMOTE = "limpet.relay.remote";
 
     public record Settings(String listenHost, int port) {}
 
     private final Javalin app;
     private final HostCredentials credentials;
-    private final RoutingTable<Peer, Peer> routes = new RoutingTable<>();
+    private final RoutingTable<Peer, ClientEnd> routes = new RoutingTable<>();
+    private final Cluster cluster;
 
     public RelayServer(Settings settings, HostCredentials credentials) {
+        this(settings, credentials, Cluster.SOLO);
+    }
+
+    /** A relay node of {@code cluster} ({@link Cluster#SOLO}: a relay alone). */
+    public RelayServer(Settings settings, HostCredentials credentials, Cluster cluster) {
         this.credentials = credentials;
+        this.cluster = cluster;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -62,10 +70,10 @@ public final class RelayServer implements AutoCloseable {
                 f.setMaxBinaryMessageSize(MAX_MESSAGE_BYTES);
                 f.setIdleTimeout(Duration.ofMinutes(2));
             });
-            config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true, "uplinks", routes.uplinkCount(), "channels", routes.channelCount())));
+            config.routes.get("/healthz", this::health);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
-            RelayWebUi.register(config.routes, routes::online);
+            RelayWebUi.register(config.routes, this::online);
             config.routes.wsBeforeUpgrade(RelayControl.UPLINK_PATH + "{host}", this::checkUplink);
             config.routes.ws(RelayControl.UPLINK_PATH + "{host}", ws -> {
                 ws.onConnect(this::uplinkConnected);
@@ -86,8 +94,28 @@ public final class RelayServer implements AutoCloseable {
     }
 
     public RelayServer start() {
+        cluster.start(localHosts);
         app.start();
         return this;
+    }
+
+    /** {@code /healthz}: 503 with {@code ok:false} while a cluster node cannot reach its engine (never silent). */
+    private void health(Context ctx) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        boolean ok = cluster.healthy();
+        m.put("ok", ok);
+        m.put("uplinks", routes.uplinkCount());
+        m.put("channels", routes.channelCount());
+        Map<String, Object> c = cluster.status();
+        if (!c.isEmpty()) {
+            m.put("cluster", c);
+        }
+        ctx.status(ok ? 200 : 503).json(m);
+    }
+
+    /** Whether a client of {@code hostId} can be served: its uplink is here, or another node of the cluster holds it. */
+    private boolean online(String hostId) {
+        return routes.online(hostId) || cluster.online(hostId);
     }
 
     public int port() {
@@ -117,6 +145,11 @@ public final class RelayServer implements AutoCloseable {
             LOG.info("host {}: a new uplink replaces the previous one", host);
             closeAll(routes.detachUplink(host, old), 1012, "host_reconnected");
             old.close(1000, "replaced by a newer uplink");
+        });
+        cluster.hostAttached(host, () -> {
+            // Another node holds this host's newer uplink: ours is stale (the daemon moved on).
+            LOG.warn("host {}: another relay node holds a newer uplink; closing this one", host);
+            uplink.close(1012, "host_moved");
         });
         LOG.info("host {} online (uplink from {})", host, ctx.session.getRemoteSocketAddress());
     }
@@ -168,6 +201,9 @@ public final class RelayServer implements AutoCloseable {
         ctx.attribute(PEER, null);
         var orphans = routes.detachUplink(host, uplink);
         closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
+        if (!routes.online(host)) {
+            cluster.hostDetached(host);
+        }
         LOG.info("host {}: uplink gone; {} client socket(s) closed{}", host, orphans.size(), routes.online(host) ? " (a newer uplink serves it)" : "");
     }
 
@@ -178,7 +214,7 @@ public final class RelayServer implements AutoCloseable {
         if (!host.matches(RelayControl.HOST_ID_PATTERN)) {
             refuse(ctx, 404, ErrorCode.BAD_REQUEST, "not a host id");
         }
-        if (!routes.online(host)) {
+        if (!online(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
     }
@@ -190,7 +226,15 @@ public final class RelayServer implements AutoCloseable {
         Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
         var channel = routes.openChannel(host, client);
         if (channel.isEmpty()) {
-            ctx.closeSession(1013, ErrorCode.HOST_OFFLINE.wire());
+            // Not here: the node holding the uplink, if any (a request over the cluster; messages then flow on its subjects).
+            var remote = cluster.open(host, client);
+            if (remote.isEmpty()) {
+                ctx.closeSession(1013, ErrorCode.HOST_OFFLINE.wire());
+                return;
+            }
+            ctx.attribute(PEER, client);
+            ctx.attribute(REMOTE, remote.get());
+            LOG.debug("host {}: a channel through another relay node opened", host);
             return;
         }
         ctx.attribute(PEER, client);
@@ -200,6 +244,13 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {
+        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
+        if (remote != null) {
+            byte[] copy = new byte[message.remaining()];
+            message.get(copy);
+            remote.send(ByteBuffer.wrap(copy));
+            return;
+        }
         Long channel = ctx.attribute(CHANNEL);
         if (channel == null) {
             return;
@@ -215,6 +266,11 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void clientGone(WsContext ctx) {
+        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
+        if (remote != null) {
+            ctx.attribute(REMOTE, null);
+            remote.clientGone();
+        }
         Long channel = ctx.attribute(CHANNEL);
         if (channel != null) {
             ctx.attribute(CHANNEL, null);
@@ -226,8 +282,36 @@ public final class RelayServer implements AutoCloseable {
         routes.closeChannel(channel).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_CLOSED, channel)));
     }
 
-    private static void closeAll(Iterable<Peer> clients, int status, String reason) {
-        for (Peer c : clients) {
+    /** The uplinks of this node as a cluster sees them: channels for clients that landed on other nodes. */
+    private final LocalHosts localHosts = new LocalHosts() {
+        @Override
+        public java.util.Optional<Long> openChannel(String hostId, ClientEnd client) {
+            var channel = routes.openChannel(hostId, client);
+            channel.ifPresent(ch -> routes.uplinkOf(ch).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, ch))));
+            return channel;
+        }
+
+        @Override
+        public boolean sendToHost(long channel, ByteBuffer message, Runnable written) {
+            var uplink = routes.uplinkOf(channel);
+            if (uplink.isEmpty()) {
+                return false;
+            }
+            if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message), written)) {
+                LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public void channelGone(long channel) {
+            RelayServer.this.channelGone(channel);
+        }
+    };
+
+    private static void closeAll(Iterable<? extends ClientEnd> clients, int status, String reason) {
+        for (ClientEnd c : clients) {
             c.close(status, reason);
         }
     }
@@ -255,6 +339,10 @@ public final class RelayServer implements AutoCloseable {
 
     @Override
     public void close() {
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            cluster.close();
+        }
     }
 }
