@@ -80,6 +80,10 @@ final class ChannelEnd {
         }
     }
 
+    synchronized String peerSubject() {
+        return peer;
+    }
+
     synchronized String peerNode() {
         return peerNode;
     }

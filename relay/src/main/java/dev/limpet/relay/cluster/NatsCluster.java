@@ -82,6 +82,9 @@ public final class NatsCluster implements Cluster {
     private volatile NatsKeyValueWatchSubscription watch;
     private volatile String lastError;
     private volatile boolean closing;
+    /** The last refresh reached the bucket (false: presence is stale, /healthz says so). */
+    private volatile boolean presenceOk;
+    private int stalledRefreshes;
     private Dispatcher dispatcher;
 
     private NatsCluster(String url, Clock clock, String node, Connection nats, ScheduledExecutorService worker) {
@@ -228,10 +231,13 @@ public final class NatsCluster implements Cluster {
             for (String h : claims.hosts()) {
                 refreshHost(h);
             }
+            presenceOk = true;
+            stalledRefreshes = 0;
         } catch (IOException | JetStreamApiException | InterruptedException | RuntimeException e) {
+            presenceOk = false;
             failed("refreshing presence", e);
-            // Perhaps the bucket is gone (a NATS started afresh, memory storage): look again next time, watch anew, reclaim.
-            kv = null;
+            bucketMayBeGone();
+            unstick();
         }
     }
 
@@ -279,6 +285,41 @@ public final class NatsCluster implements Cluster {
         claims.drop(hostId).ifPresent(Runnable::run);
     }
 
+    /**
+     * A connection that says it is connected but gets no answers (seen after a NATS restart: a
+     * reconnected client whose requests time out) is reconnected by force after two refreshes in
+     * a row went unanswered; loudly.
+     */
+    private void unstick() {
+        if (nats.getStatus() != Connection.Status.CONNECTED) {
+            stalledRefreshes = 0;
+            return;
+        }
+        if (++stalledRefreshes >= 2) {
+            stalledRefreshes = 0;
+            LOG.warn("relay node {}: NATS at {} answers nothing although connected; reconnecting", node, url);
+            try {
+                nats.forceReconnect();
+            } catch (IOException | RuntimeException e) {
+                failed("reconnecting to NATS", e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** After a failure: if the bucket is gone (a NATS started with an empty store), make it again next time, watch anew, reclaim. */
+    private void bucketMayBeGone() {
+        try {
+            if (kv != null && !nats.keyValueManagement().getBucketNames().contains(Subjects.BUCKET)) {
+                LOG.warn("relay node {}: the presence bucket is gone from NATS; making it again", node);
+                kv = null;
+            }
+        } catch (IOException | JetStreamApiException | RuntimeException e) {
+            // still unreachable: the next refresh looks again
+        }
+    }
+
     private KeyValue bucket() throws IOException, JetStreamApiException, InterruptedException {
         KeyValue b = kv;
         if (b != null) {
@@ -288,7 +329,7 @@ public final class NatsCluster implements Cluster {
         if (!management.getBucketNames().contains(Subjects.BUCKET)) {
             try {
                 management.create(KeyValueConfiguration.builder().name(Subjects.BUCKET).ttl(TTL).maxHistoryPerKey(1)
-                        .storageType(StorageType.Memory).build());
+                        .storageType(StorageType.File).build());
             } catch (JetStreamApiException e) {
                 LOG.debug("presence bucket: {} (another node made it first?)", e.getErrorDescription());
             }
@@ -377,6 +418,15 @@ public final class NatsCluster implements Cluster {
         if (peer == null) {
             ends.remove(end.id);
             end.closeQuietly(1013, ErrorCode.HOST_OFFLINE.wire());
+            if (answer.isEmpty()) {
+                // No answer in time: the holder may have opened a channel whose answer was lost. Withdraw it (no reply expected).
+                request.put("cancel", true);
+                try {
+                    nats.publish(Subjects.open(remote.node()), ProtocolCodec.write(request).getBytes(StandardCharsets.UTF_8));
+                } catch (RuntimeException ignored) {
+                    // NATS is down: the holder's sweep closes it once this node stops being heard
+                }
+            }
             return Optional.empty();
         }
         end.peer(peer);
@@ -408,6 +458,15 @@ public final class NatsCluster implements Cluster {
         LocalHosts hostsHere = local;
         if (hostId == null || peer == null || hostsHere == null) {
             answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+            return;
+        }
+        if (Boolean.TRUE.equals(request.get("cancel"))) {
+            for (ChannelEnd end : ends.values()) {
+                if (!end.outgoing && peer.equals(end.peerSubject())) {
+                    ends.remove(end.id);
+                    end.closeBoth(1000, "open_withdrawn");
+                }
+            }
             return;
         }
         ChannelEnd end = newEnd(hostId, false);
@@ -546,7 +605,7 @@ public final class NatsCluster implements Cluster {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("node", node);
         m.put("nats", nats.getStatus().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("presence", kv != null ? "ready" : "not ready");
+        m.put("presence", kv == null ? "not ready" : presenceOk ? "ready" : "stale");
         m.put("hosts_here", claims.hosts().size());
         m.put("hosts_online", hosts.onlineCount());
         m.put("nodes_alive", nodes.onlineCount());
@@ -557,7 +616,7 @@ public final class NatsCluster implements Cluster {
 
     @Override
     public boolean healthy() {
-        return nats.getStatus() == Connection.Status.CONNECTED && kv != null;
+        return nats.getStatus() == Connection.Status.CONNECTED && kv != null && presenceOk;
     }
 
     @Override

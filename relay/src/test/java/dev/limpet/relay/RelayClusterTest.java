@@ -1,0 +1,218 @@
+package dev.limpet.relay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.relay.RelayServerTest.Recorder;
+import dev.limpet.relay.cluster.NatsCluster;
+import dev.limpet.testkit.NatsServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Relay nodes of one cluster on a real {@code nats-server} (JetStream on loopback), with real
+ * WebSocket peers standing for daemons and clients: a client lands on a node without the host's
+ * uplink and reaches it through NATS; a host no node holds is refused at once; a node whose host
+ * moved is fenced; NATS going away is loud in {@code /healthz} and the cluster recovers after it.
+ */
+class RelayClusterTest {
+    static final Duration WAIT = Duration.ofSeconds(20);
+    static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+    NatsServer nats;
+    HostCredentials hosts;
+    final List<RelayServer> nodes = new ArrayList<>();
+    final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void start() throws Exception {
+        nats = NatsServer.start(tmp.resolve("nats"));
+        hosts = new HostCredentials(tmp.resolve("relay"));
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        for (RelayServer n : nodes) {
+            n.close();
+        }
+        nats.close();
+    }
+
+    RelayServer node() throws Exception {
+        RelayServer n = new RelayServer(new RelayServer.Settings("127.0.0.1", 0), hosts, NatsCluster.connect(nats.url(), Clock.systemUTC())).start();
+        nodes.add(n);
+        return n;
+    }
+
+    WebSocket uplink(RelayServer n, HostCredentials.Enrolment e, Recorder r) {
+        return http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(5))
+                .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
+    }
+
+    WebSocket client(RelayServer n, String hostId, Recorder r) {
+        return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+                .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
+    }
+
+    /** A client once the node has heard (through the presence watch) that some node holds the host. */
+    WebSocket clientWhenOnline(RelayServer n, String hostId, Recorder r) {
+        return await().atMost(WAIT).ignoreExceptions().until(() -> client(n, hostId, r), ws -> ws != null);
+    }
+
+    HttpResponse<String> health(RelayServer n) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + "/healthz")).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    JsonNode cluster(RelayServer n) throws Exception {
+        return JSON.readTree(health(n).body()).path("cluster");
+    }
+
+    void awaitHealthy(RelayServer n) {
+        await().atMost(WAIT).until(() -> health(n).statusCode() == 200);
+    }
+
+    @Test
+    void aClientOnANodeWithoutTheUplinkReachesTheHostBothWaysAndNatsCarriesOnlyTheOpaqueMessages() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        WebSocket u = uplink(a, e, up);
+        Recorder c = new Recorder();
+        WebSocket s = clientWhenOnline(b, e.hostId(), c);
+        long channel = RelayServerTest.channelOf(up.next());
+        for (int i = 0; i < 50; i++) {
+            s.sendBinary(ByteBuffer.wrap(("to host " + i).getBytes(StandardCharsets.UTF_8)), true).join();
+        }
+        for (int i = 0; i < 50; i++) {
+            ByteBuffer env = ByteBuffer.wrap((byte[]) up.next());
+            assertThat(RelayEnvelope.channel(env)).isEqualTo(channel);
+            assertThat(new String(RelayEnvelope.message(env), StandardCharsets.UTF_8)).isEqualTo("to host " + i);
+        }
+        for (int i = 0; i < 50; i++) {
+            u.sendBinary(RelayEnvelope.wrap(channel, ("to client " + i).getBytes(StandardCharsets.UTF_8)), true).join();
+        }
+        for (int i = 0; i < 50; i++) {
+            assertThat(new String((byte[]) c.next(), StandardCharsets.UTF_8)).as("in order, none lost or doubled").isEqualTo("to client " + i);
+        }
+        assertThat(cluster(b).path("remote_channels").asInt()).isEqualTo(1);
+        assertThat(cluster(a).path("hosts_here").asInt()).isEqualTo(1);
+        s.sendClose(1000, "bye").join();
+        assertThat((String) up.next()).contains("\"type\":\"channel_closed\"").contains("\"channel\":" + channel);
+    }
+
+    @Test
+    void aHostNoNodeHoldsIsRefusedWith503HostOfflineOnEveryNode() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        for (RelayServer n : List.of(a, b)) {
+            assertThatThrownBy(() -> client(n, e.hostId(), new Recorder())).satisfies(t -> assertThat(RelayServerTest.status(t)).isEqualTo(503));
+        }
+    }
+
+    @Test
+    void whenTheUplinkGoesAClientOnAnotherNodeIsClosedAndTheHostIsOfflineThere() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        WebSocket u = uplink(a, e, up);
+        Recorder c = new Recorder();
+        clientWhenOnline(b, e.hostId(), c);
+        RelayServerTest.channelOf(up.next());
+        u.sendClose(1000, "daemon stopping").join();
+        assertThat(c.next()).as("the client on the other node is closed").isEqualTo(1012);
+        await().atMost(WAIT).untilAsserted(() -> assertThatThrownBy(() -> client(b, e.hostId(), new Recorder()))
+                .satisfies(t -> assertThat(RelayServerTest.status(t)).isEqualTo(503)));
+    }
+
+    @Test
+    void aNodeWhoseHostMovedToAnotherNodeIsFencedAndItsClientsFollowTheHost() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder oldUp = new Recorder();
+        uplink(a, e, oldUp);
+        await().atMost(WAIT).until(() -> cluster(b).path("hosts_online").asInt() == 1);
+        // The daemon gave up on node a (say its socket there is half-open) and dialled node b.
+        Recorder newUp = new Recorder();
+        WebSocket u = uplink(b, e, newUp);
+        assertThat(oldUp.next()).as("node a's stale uplink is closed by the fence").isEqualTo(1012);
+        await().atMost(WAIT).until(() -> cluster(a).path("hosts_here").asInt() == 0 && cluster(b).path("hosts_here").asInt() == 1);
+        Recorder c = new Recorder();
+        WebSocket s = clientWhenOnline(a, e.hostId(), c);
+        long channel = RelayServerTest.channelOf(newUp.next());
+        s.sendBinary(ByteBuffer.wrap("hello".getBytes(StandardCharsets.UTF_8)), true).join();
+        assertThat(RelayEnvelope.message(ByteBuffer.wrap((byte[]) newUp.next()))).isEqualTo("hello".getBytes(StandardCharsets.UTF_8));
+        u.sendBinary(RelayEnvelope.wrap(channel, "back".getBytes(StandardCharsets.UTF_8)), true).join();
+        assertThat((byte[]) c.next()).isEqualTo("back".getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void natsGoingAwayIsLoudInHealthzAndTheClusterRoutesAgainOnceItIsBack() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        WebSocket u = uplink(a, e, up);
+        clientWhenOnline(b, e.hostId(), new Recorder()).sendClose(1000, "").join();
+        nats.kill9();
+        await().atMost(WAIT).until(() -> health(b).statusCode() == 503);
+        JsonNode down = JSON.readTree(health(b).body());
+        assertThat(down.path("ok").asBoolean()).isFalse();
+        assertThat(down.path("cluster").path("nats").asText()).isNotEqualTo("connected");
+        nats.restart();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        // While NATS comes back a client may be refused (host_offline) and retries, as real clients do; then it is routed both ways.
+        await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() -> {
+            Recorder c = new Recorder();
+            WebSocket s = client(b, e.hostId(), c);
+            try {
+                s.sendBinary(ByteBuffer.wrap("again".getBytes(StandardCharsets.UTF_8)), true).join();
+                Object got = up.next();
+                while (got instanceof String) {
+                    got = up.next(); // channel_open / channel_closed of this and earlier attempts
+                }
+                assertThat(RelayEnvelope.message(ByteBuffer.wrap((byte[]) got))).isEqualTo("again".getBytes(StandardCharsets.UTF_8));
+                long channel = RelayEnvelope.channel(ByteBuffer.wrap((byte[]) got));
+                u.sendBinary(RelayEnvelope.wrap(channel, "back".getBytes(StandardCharsets.UTF_8)), true).join();
+                assertThat((byte[]) c.next()).isEqualTo("back".getBytes(StandardCharsets.UTF_8));
+            } finally {
+                s.abort();
+            }
+        });
+    }
+}
