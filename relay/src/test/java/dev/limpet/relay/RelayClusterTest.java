@@ -70,13 +70,13 @@ class RelayClusterTest {
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
     }
 
-    WebSocket client(RelayServer n, String hostId, Recorder r) {
+    WebSocket client(RelayServer n, String hostId, WebSocket.Listener r) {
         return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
     /** A client once the node has heard (through the presence watch) that some node holds the host. */
-    WebSocket clientWhenOnline(RelayServer n, String hostId, Recorder r) {
+    WebSocket clientWhenOnline(RelayServer n, String hostId, WebSocket.Listener r) {
         return await().atMost(WAIT).ignoreExceptions().until(() -> client(n, hostId, r), ws -> ws != null);
     }
 
@@ -214,5 +214,107 @@ class RelayClusterTest {
                 s.abort();
             }
         });
+    }
+
+    /** As {@link Recorder}, joining a binary message's fragments (the JDK hands a large message over in parts). */
+    static final class Whole extends java.io.ByteArrayOutputStream implements WebSocket.Listener {
+        final Recorder r = new Recorder();
+
+        @Override
+        public void onOpen(WebSocket ws) {
+            ws.request(Long.MAX_VALUE);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+            return r.onText(ws, data, last);
+        }
+
+        @Override
+        public synchronized java.util.concurrent.CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            writeBytes(b);
+            if (last) {
+                r.received.add(toByteArray());
+                reset();
+            }
+            return null;
+        }
+
+        Object next() throws InterruptedException {
+            return r.next();
+        }
+    }
+
+    @Test
+    void aMessageLargerThanNatsMaxPayloadCrossesInPiecesAndArrivesWhole() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Whole up = new Whole();
+        WebSocket u = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential())
+                .buildAsync(URI.create("ws://127.0.0.1:" + a.port() + "/relay/uplink/" + e.hostId()), up).join();
+        Whole c = new Whole();
+        WebSocket s = clientWhenOnline(b, e.hostId(), c);
+        long channel = RelayServerTest.channelOf(up.next());
+        byte[] big = new byte[(int) (1.5 * 1024 * 1024) + 7];
+        new java.util.Random(16).nextBytes(big);
+        u.sendBinary(RelayEnvelope.wrap(channel, big), true).join();
+        u.sendBinary(RelayEnvelope.wrap(channel, new byte[] {1, 2, 3}), true).join();
+        assertThat((byte[]) c.next()).isEqualTo(big);
+        assertThat((byte[]) c.next()).isEqualTo(new byte[] {1, 2, 3});
+        s.sendBinary(ByteBuffer.wrap(big), true).join();
+        assertThat(RelayEnvelope.message(ByteBuffer.wrap((byte[]) up.next()))).isEqualTo(big);
+    }
+
+    @Test
+    void aClientThatStopsReadingIsClosedWithACodeWhileTheHostFloodsAndTheNodesKeepServing() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        WebSocket u = uplink(a, e, up);
+        // A client that never asks for a message: its socket fills, then node b's buffer for it, then the credit.
+        java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
+        WebSocket.Listener stuck = new WebSocket.Listener() {
+            @Override
+            public void onOpen(WebSocket ws) {}
+
+            @Override
+            public java.util.concurrent.CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
+                closed.complete(status);
+                return null;
+            }
+        };
+        await().atMost(WAIT).ignoreExceptions().until(() -> client(b, e.hostId(), stuck), ws -> ws != null);
+        long channel = RelayServerTest.channelOf(up.next());
+        byte[] mib = new byte[1 << 20];
+        boolean channelClosed = false;
+        for (int i = 0; i < 200 && !channelClosed; i++) {
+            u.sendBinary(RelayEnvelope.wrap(channel, mib), true).join();
+            Object m = up.received.poll();
+            channelClosed = m instanceof String t && t.contains("\"type\":\"channel_closed\"");
+        }
+        if (!channelClosed) {
+            assertThat((String) up.next()).contains("\"type\":\"channel_closed\"");
+        }
+        await().atMost(WAIT).until(() -> cluster(b).path("remote_channels").asInt() == 0);
+        // Both nodes and the uplink still serve: a new client gets through.
+        Recorder c = new Recorder();
+        WebSocket s = clientWhenOnline(b, e.hostId(), c);
+        long next = -1;
+        while (next < 0) {
+            if (up.next() instanceof String t && t.contains("channel_open")) {
+                next = RelayServerTest.channelOf(t);
+            }
+        }
+        u.sendBinary(RelayEnvelope.wrap(next, "still here".getBytes(StandardCharsets.UTF_8)), true).join();
+        assertThat((byte[]) c.next()).isEqualTo("still here".getBytes(StandardCharsets.UTF_8));
+        s.abort();
     }
 }

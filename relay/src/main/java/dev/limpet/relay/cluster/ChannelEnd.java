@@ -17,6 +17,13 @@ import org.slf4j.LoggerFactory;
  */
 final class ChannelEnd {
     private static final Logger LOG = LoggerFactory.getLogger(ChannelEnd.class);
+    /**
+     * A message larger than this crosses NATS in pieces (NATS refuses payloads above its
+     * max_payload, 1 MiB by default; a relayed frame may be 2 MiB): every piece but the last carries
+     * {@link Subjects#MORE}, the receiver joins them, never past {@link #MAX_MESSAGE}.
+     */
+    static final int PIECE = 256 * 1024;
+    static final int MAX_MESSAGE = 4 << 20;
 
     /** Where this end's incoming messages go: the client socket, or the host's uplink. */
     interface Sink {
@@ -44,6 +51,7 @@ final class ChannelEnd {
     private long sendSeq;
     private long expectSeq = 1;
     private boolean closed;
+    private java.io.ByteArrayOutputStream joining;
     private int closeStatus;
     private String closeReason;
 
@@ -96,28 +104,45 @@ final class ChannelEnd {
     boolean send(ByteBuffer message) {
         byte[] body = new byte[message.remaining()];
         message.get(body);
-        Headers h;
-        String to;
+        int failed;
+        String why;
+        // Under this end's lock: the pieces of one message get consecutive sequence numbers, and messages keep their order.
         synchronized (this) {
             if (closed || peer == null) {
                 return false;
             }
             if (!out.reserve(body.length)) {
                 LOG.info("channel {} to host {}: more than the window unacknowledged; closed (the client resumes by offset)", id, hostId);
-                closeBoth(1008, "slow_consumer");
-                return false;
+                failed = 1008;
+                why = "slow_consumer";
+            } else {
+                try {
+                    int off = 0;
+                    do {
+                        int n = Math.min(PIECE, body.length - off);
+                        Headers h = new Headers().put(Subjects.SEQ, Long.toString(++sendSeq));
+                        if (off + n < body.length) {
+                            h.put(Subjects.MORE, "1");
+                        }
+                        nats.publish(peer, h, java.util.Arrays.copyOfRange(body, off, off + n));
+                        off += n;
+                    } while (off < body.length);
+                    return true;
+                } catch (RuntimeException e) {
+                    LOG.warn("channel {} to host {}: publishing failed ({}); closed", id, hostId, e.toString());
+                    failed = 1012;
+                    why = "relay_unavailable";
+                }
             }
-            h = new Headers().put(Subjects.SEQ, Long.toString(++sendSeq));
-            to = peer;
+            markClosedLocked(failed, why);
         }
-        try {
-            nats.publish(to, h, body);
-            return true;
-        } catch (RuntimeException e) {
-            LOG.warn("channel {} to host {}: publishing failed ({}); closed", id, hostId, e.toString());
-            closeBoth(1012, "relay_unavailable");
-            return false;
+        // Outside the lock: the sink's close may take other locks.
+        publishClose(failed, why);
+        Sink s = sink;
+        if (s != null) {
+            s.closed(failed, why);
         }
+        return false;
     }
 
     /** A message on this end's subject. */
@@ -166,7 +191,34 @@ final class ChannelEnd {
             closeBoth(1012, "relay_gap");
             return;
         }
-        byte[] body = m.getData() == null ? new byte[0] : m.getData();
+        byte[] piece = m.getData() == null ? new byte[0] : m.getData();
+        byte[] body;
+        synchronized (this) {
+            boolean more = h.getFirst(Subjects.MORE) != null;
+            if (more || joining != null) {
+                if (joining == null) {
+                    joining = new java.io.ByteArrayOutputStream();
+                }
+                if (joining.size() + piece.length > MAX_MESSAGE) {
+                    joining = null;
+                    body = null;
+                } else {
+                    joining.writeBytes(piece);
+                    if (more) {
+                        return;
+                    }
+                    body = joining.toByteArray();
+                    joining = null;
+                }
+            } else {
+                body = piece;
+            }
+        }
+        if (body == null) {
+            LOG.warn("channel {} of host {}: a message over {} bytes; closed", id, hostId, MAX_MESSAGE);
+            closeBoth(1009, "message_too_big");
+            return;
+        }
         Sink s = sink;
         if (s == null || !s.deliver(ByteBuffer.wrap(body), () -> delivered(body.length))) {
             closeBoth(1012, "channel_gone");

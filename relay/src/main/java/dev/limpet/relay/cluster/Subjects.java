@@ -24,6 +24,8 @@ final class Subjects {
 
     /** Headers on {@link #channel} subjects: a data message carries its sequence, an acknowledgement its bytes, a close its status. */
     static final String SEQ = "Limpet-Seq";
+    /** On every piece of a message but its last (a message larger than a piece crosses NATS in pieces). */
+    static final String MORE = "Limpet-More";
     static final String ACK = "Limpet-Ack";
     static final String CLOSE = "Limpet-Close";
     static final String REASON = "Limpet-Reason";
