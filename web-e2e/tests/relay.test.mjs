@@ -51,6 +51,8 @@ test('the pairing link opens the UI through the relay and the secret leaves the 
   assert.equal(url.origin, relay.origin, 'the page comes from the relay');
   assert.equal(url.hash, '', 'the secret is not left in the URL');
   assert.match(url.pathname, /\/h\/[a-z2-7]{26}\/$/);
+  assert.equal(await page.locator('[data-testid=token-button]').textContent(), 'Forget pairing');
+  await page.locator('.meta', { hasText: 'through relay' }).waitFor({ timeout: 10_000 });
   const { activeTabId: tabId } = await snapshot(page);
   await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'echo through-the-$((6*7))-relay\n');

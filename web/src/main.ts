@@ -78,12 +78,13 @@ function startThroughRelay(hostPath: string): void {
       remembered: () => stores.origin.getItem(key) !== null,
       forget: () => stores.origin.removeItem(key),
       remember: () => stores.origin.setItem(key, secret),
-    }, probe);
+      kind: 'pairing',
+    }, probe, 'through relay');
   }, () => fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),
     h('p', {}, 'The pairing link is damaged: open the link ', h('code', {}, 'limpet pair'), ' printed again.'))));
 }
 
-function start(transportFactory: TransportFactory, tokenControl: TokenControl, statusProbe: StatusProbe): void {
+function start(transportFactory: TransportFactory, tokenControl: TokenControl, statusProbe: StatusProbe, path?: string): void {
   const key = clientSessionKey(stores.origin, (n) => crypto.getRandomValues(new Uint8Array(n)));
   const runtime = new HostRuntime({
     clock: systemClock,
@@ -99,6 +100,7 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
   const view = new AppView(root, {
     origin: location.origin,
     token: tokenControl,
+    ...(path ? { path } : {}),
   });
   const access = new AccessWatch(runtime, statusProbe, (problem) => view.setAccess(problem));
   const visibility = documentVisibility(document);

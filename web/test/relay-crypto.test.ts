@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
-  ClientHandshake, E2E, E2eError, SealedSession, deriveKeys, fromHex, hkdf, hmac, pairing, toHex, concat,
+  ClientHandshake, E2E, E2eError, SealedSession, deriveKeys, fromHex, gateProof, hkdf, hmac, pairing, toHex, concat,
 } from '../src/client/relay-crypto';
 import { daemonAnswer } from './support/relay-daemon';
 
@@ -32,6 +32,9 @@ describe('relay crypto: known answers shared with Java', () => {
     const pair = await pairing(p.secret);
     expect(toHex(pair.pairingId)).toBe(p.pairing_id);
     expect(toHex(pair.authKey)).toBe(p.auth_key);
+    expect(toHex(pair.relayKey)).toBe(p.relay_key);
+    const g = vectors.gate[0];
+    expect(toHex(await gateProof(await pairing(g.secret), g.host_id, fromHex(g.challenge)))).toBe(g.proof);
     const k = vectors.handshake_keys[0];
     const keys = await deriveKeys(pair.secret, fromHex(k.x25519_shared), fromHex(k.hello), fromHex(k.accept_body));
     expect(toHex(keys.clientToDaemon)).toBe(k.client_to_daemon);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { E2E, pairing, type SealedSession } from '../src/client/relay-crypto';
+import { E2E, GATE, gateProof, pairing, toHex, type SealedSession } from '../src/client/relay-crypto';
 import { relayTransportFactory, relayWebSocketUrl } from '../src/client/relay-transport';
 import type { TransportClose } from '../src/client/transport';
 import type { WebSocketLike } from '../src/client/websocket-transport';
@@ -30,6 +30,21 @@ class FakeSocket implements WebSocketLike {
 }
 
 const tick = () => new Promise((r) => setTimeout(r, 5));
+const URL_ = 'ws://r/h/abcdefghijklmnopqrstuvwxyz/ws';
+
+/** Plays the relay's gate: a challenge, then the proof must come first, the daemon's hello right behind it. */
+async function passGate(socket: FakeSocket) {
+  socket.readyState = 1;
+  socket.onopen!({});
+  await tick();
+  expect(socket.sent).toEqual([]);
+  const challenge = Uint8Array.of(GATE.CHALLENGE, ...crypto.getRandomValues(new Uint8Array(32)));
+  socket.onmessage!({ data: challenge.slice().buffer });
+  await until(() => socket.sent.length === 2);
+  expect(toHex(socket.sent[0]!)).toBe(toHex(await gateProof(await pairing(SECRET), 'abcdefghijklmnopqrstuvwxyz', challenge)));
+  socket.sent.shift();
+}
+
 async function until(check: () => boolean) {
   for (let i = 0; i < 400 && !check(); i++) await tick();
   expect(check()).toBe(true);
@@ -59,13 +74,11 @@ describe('relay transport', () => {
 
   it('opens only once the daemon proved the pairing, then carries sealed messages both ways in order', async () => {
     const e = open();
-    const t = relayTransportFactory('ws://r/h/x/ws', await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
+    const t = relayTransportFactory(URL_, await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
     const socket = FakeSocket.last;
     expect(socket.protocols).toEqual([]);
     expect(t.send('too early')).toBe(false);
-    socket.readyState = 1;
-    socket.onopen!({});
-    await until(() => socket.sent.length === 1);
+    await passGate(socket);
     expect(e.log).toEqual([]);
     const daemon = await daemonAnswer(socket.sent[0]!, SECRET);
     socket.onmessage!({ data: daemon.answer.slice().buffer });
@@ -88,11 +101,9 @@ describe('relay transport', () => {
 
   it('a refused pairing closes with 1008 pairing_invalid (not retried by the connection machine)', async () => {
     const e = open();
-    relayTransportFactory('ws://r/h/x/ws', await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
+    relayTransportFactory(URL_, await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
     const socket = FakeSocket.last;
-    socket.readyState = 1;
-    socket.onopen!({});
-    await until(() => socket.sent.length === 1);
+    await passGate(socket);
     socket.onmessage!({ data: Uint8Array.of(E2E.REFUSED, ...new TextEncoder().encode('pairing_invalid')).buffer });
     await until(() => e.closed() !== null);
     expect(e.closed()).toEqual({ code: 1008, reason: 'pairing_invalid', wasOpen: false });
@@ -100,11 +111,9 @@ describe('relay transport', () => {
 
   it('a tampered message closes with e2e_failed and nothing of it is delivered', async () => {
     const e = open();
-    relayTransportFactory('ws://r/h/x/ws', await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
+    relayTransportFactory(URL_, await pairing(SECRET), FakeSocket, (n) => new Uint8Array(n))(e.handlers);
     const socket = FakeSocket.last;
-    socket.readyState = 1;
-    socket.onopen!({});
-    await until(() => socket.sent.length === 1);
+    await passGate(socket);
     const daemon = await daemonAnswer(socket.sent[0]!, SECRET);
     socket.onmessage!({ data: daemon.answer.slice().buffer });
     await until(() => e.log.includes('open'));

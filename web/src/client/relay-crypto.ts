@@ -70,6 +70,8 @@ export interface Pairing {
   secret: Uint8Array;
   pairingId: Uint8Array;
   authKey: Uint8Array;
+  /** What the relay's gate checks (the daemon hands it to the relay; it opens no channel). */
+  relayKey: Uint8Array;
 }
 
 export async function pairing(encodedSecret: string): Promise<Pairing> {
@@ -80,7 +82,17 @@ export async function pairing(encodedSecret: string): Promise<Pairing> {
     secret,
     pairingId: await hkdf(salt, secret, ascii('limpet pairing id'), 16),
     authKey: await hkdf(salt, secret, ascii('limpet handshake auth'), 32),
+    relayKey: await hkdf(salt, secret, ascii('limpet relay gate'), 32),
   };
+}
+
+export const GATE = { CHALLENGE: 6, PROOF: 7 } as const;
+
+/** The answer to the relay's gate: pairing id ‖ HMAC(relay key, "limpet relay gate" ‖ host id ‖ challenge). */
+export async function gateProof(pair: Pairing, hostId: string, challengeMessage: Uint8Array): Promise<Uint8Array> {
+  if (challengeMessage.length !== 33 || challengeMessage[0] !== GATE.CHALLENGE) throw new E2eError('e2e_failed', 'expected the relay\'s challenge');
+  const mac = await hmac(pair.relayKey, ascii('limpet relay gate'), ascii(hostId), challengeMessage.subarray(1));
+  return concat(Uint8Array.of(GATE.PROOF), pair.pairingId, mac);
 }
 
 export interface ChannelKeys {

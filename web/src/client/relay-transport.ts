@@ -6,7 +6,7 @@
 // the connection machine treats as not retryable.
 import type { Transport, TransportFactory, TransportHandlers } from './transport';
 import type { WebSocketConstructor } from './websocket-transport';
-import { ClientHandshake, E2E, E2eError, type Pairing, type SealedSession } from './relay-crypto';
+import { ClientHandshake, E2E, E2eError, gateProof, type Pairing, type SealedSession } from './relay-crypto';
 
 const OPEN = 1;
 
@@ -17,6 +17,7 @@ export function relayWebSocketUrl(location: { protocol: string; host: string }, 
 
 export function relayTransportFactory(url: string, pair: Pairing, Impl: WebSocketConstructor,
   random: (n: number) => Uint8Array): TransportFactory {
+  const hostId = /\/h\/([a-z2-7]{26})\/ws$/.exec(url)?.[1] ?? '';
   return (handlers: TransportHandlers): Transport => {
     const socket = new Impl(url, []);
     socket.binaryType = 'arraybuffer';
@@ -40,12 +41,8 @@ export function relayTransportFactory(url: string, pair: Pairing, Impl: WebSocke
       handlers.onClose({ code, reason, wasOpen: opened });
     };
 
-    socket.onopen = () => {
-      inbound = inbound.then(async () => {
-        handshake = await ClientHandshake.start(pair, random);
-        if (!closed) socket.send(handshake.hello);
-      }).catch(() => finish(1008, 'e2e_failed'));
-    };
+    // The relay speaks first: its gate's challenge, answered before the daemon is greeted.
+    socket.onopen = () => {};
     socket.onmessage = (event) => {
       const data = event.data;
       if (typeof data === 'string') {
@@ -56,8 +53,15 @@ export function relayTransportFactory(url: string, pair: Pairing, Impl: WebSocke
         : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(0);
       inbound = inbound.then(async () => {
         if (closed) return;
+        if (!handshake) {
+          const proof = await gateProof(pair, hostId, bytes);
+          handshake = await ClientHandshake.start(pair, random);
+          if (closed) return;
+          socket.send(proof);
+          socket.send(handshake.hello);
+          return;
+        }
         if (!session) {
-          if (!handshake) throw new E2eError('e2e_failed', 'a message before the handshake');
           session = await handshake.accept(bytes);
           if (closed) return;
           opened = true;

@@ -28,6 +28,8 @@ export interface AppViewOptions {
   /** The daemon's address, for messages. */
   origin: string;
   token: TokenControl;
+  /** How the page reaches the daemon, shown in the top bar when it is not direct (e.g. "through relay"). */
+  path?: string;
 }
 
 const NOTE_MS = 8_000;
@@ -271,7 +273,8 @@ export class AppView {
     const tone = indicator(s, this.access);
     this.indicatorEl.dataset.tone = tone.tone;
     this.indicatorEl.textContent = tone.text;
-    this.metaEl.textContent = s.daemon ? `${s.daemon.backend} backend · v${s.daemon.version}` : '';
+    this.metaEl.textContent = s.daemon
+      ? `${s.daemon.backend} backend · v${s.daemon.version}${this.options.path ? ` · ${this.options.path}` : ''}` : '';
     fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
     this.sessionList.render(s, this.access === 'wrong_token');
     this.tabBar.render(s.tabs, s.activeTabId);

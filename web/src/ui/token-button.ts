@@ -7,6 +7,8 @@ export interface TokenControl {
   remembered(): boolean;
   forget(): void;
   remember(): void;
+  /** What is kept: the daemon's token (direct, the default) or a pairing's secret (a page served by a relay). */
+  kind?: 'token' | 'pairing';
 }
 
 export class TokenButton {
@@ -18,6 +20,10 @@ export class TokenButton {
   }
 
   private toggle(): void {
+    if (this.control.kind === 'pairing') {
+      this.togglePairing();
+      return;
+    }
     if (this.control.remembered()) {
       this.control.forget();
       this.note('This browser forgot the token. This page stays connected until you close or reload it; '
@@ -29,8 +35,27 @@ export class TokenButton {
     this.render();
   }
 
+  private togglePairing(): void {
+    if (this.control.remembered()) {
+      this.control.forget();
+      this.note('This browser forgot the pairing. This page stays connected until you close or reload it; '
+        + 'open the pairing link again (or run `limpet pair` for a new one).');
+    } else {
+      this.control.remember();
+      this.note('This browser keeps the pairing again: the plain address opens limpet through the relay.');
+    }
+    this.render();
+  }
+
   private render(): void {
     const remembered = this.control.remembered();
+    if (this.control.kind === 'pairing') {
+      this.element.textContent = remembered ? 'Forget pairing' : 'Remember pairing';
+      this.element.title = remembered
+        ? 'This browser keeps the pairing\'s secret for this relay address. Forget it here.'
+        : 'Keep the pairing\'s secret in this browser, so the plain relay address opens limpet.';
+      return;
+    }
     this.element.textContent = remembered ? 'Forget token' : 'Remember token';
     this.element.title = remembered
       ? 'This browser keeps the daemon\'s token, so the plain address (a bookmark) opens limpet. Forget it here.'

@@ -13,9 +13,7 @@ import picocli.CommandLine.Command;
 
 /** The single executable: the daemon, the pty-worker and every client verb are subcommands. */
 @Command(name = "limpet", mixinStandardHelpOptions = true, versionProvider = Main.Version.class,
-        description = "Terminal and agent sessions that outlive their clients, daemon restarts and reboots.",
-        subcommands = {DaemonCommand.class, CompletionCommand.class, ServiceCommand.class, InstallCommand.class,
-                DoctorCommand.class, dev.limpet.relay.RelayCommand.class, PairCommand.class})
+        description = "Terminal and agent sessions that outlive their clients, daemon restarts and reboots.")
 public final class Main {
 
     static final class Version implements CommandLine.IVersionProvider {
@@ -31,6 +29,9 @@ public final class Main {
             dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
             return;
         }
+        if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
+            System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
+        }
         if (args.length == 0 || !(args[0].equals("daemon") || args[0].equals("relay"))) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
@@ -38,22 +39,86 @@ public final class Main {
         System.exit(run(args));
     }
 
+    /** Hidden: the launcher's training run for the client verbs' AOT cache (see {@link #trainVerbs}). */
+    static final String AOT_TRAINING = "aot-training";
+
+    /**
+     * The verbs' AOT cache is trained on what they really do: one JVM runs {@code new}, {@code ls},
+     * {@code status}, {@code send}, {@code capture}, {@code kill} and {@code rm} against the running
+     * daemon at {@code dataRoot} (a scratch one the launcher starts), so the classes of a real answer
+     * (HTTP, JSON, table printing) land in the cache, not only those of "no daemon here".
+     *
+     * @return 0 when every verb succeeded, else the first failing verb's exit code
+     */
+    static int trainVerbs(java.nio.file.Path dataRoot) {
+        String root = dataRoot.toString();
+        java.io.StringWriter newOut = new java.io.StringWriter();
+        CommandLine create = commandLine("new");
+        create.setOut(new java.io.PrintWriter(newOut));
+        int exit = create.execute("new", "--data-root", root, "--label", "aot-training", "--", "cat");
+        if (exit != 0) {
+            return exit;
+        }
+        String id = newOut.toString().strip();
+        String[][] verbs = {
+            {"ls", "--data-root", root}, {"ls", "--json", "--data-root", root}, {"status", "--data-root", root},
+            {"send", "--data-root", root, id, "hello"}, {"capture", "--data-root", root, id},
+            {"kill", "--data-root", root, id}, {"rm", "--data-root", root, id},
+        };
+        java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        for (String[] verb : verbs) {
+            CommandLine cli = commandLine(verb[0]);
+            cli.setOut(discard);
+            exit = cli.execute(verb);
+            if (exit != 0) {
+                System.err.println("limpet: AOT training: `limpet " + String.join(" ", verb) + "` exited " + exit);
+                return exit;
+            }
+        }
+        return 0;
+    }
+
     static int run(String... args) {
         return run(System.getenv(), args);
     }
 
+    /** Every command and verb by name, in the order help lists them; each built only when asked. */
+    static java.util.SequencedMap<String, java.util.function.Supplier<Object>> subcommands() {
+        java.util.SequencedMap<String, java.util.function.Supplier<Object>> all = new java.util.LinkedHashMap<>();
+        all.put("daemon", DaemonCommand::new);
+        all.put("completion", CompletionCommand::new);
+        all.put("service", ServiceCommand::new);
+        all.put("install", InstallCommand::new);
+        all.put("doctor", DoctorCommand::new);
+        all.put("relay", dev.limpet.relay.RelayCommand::new);
+        all.put("pair", PairCommand::new);
+        all.putAll(ClientVerbs.byName());
+        return all;
+    }
+
     /** Every command and verb, as {@code limpet} runs them. */
     static CommandLine commandLine() {
+        return commandLine(null);
+    }
+
+    /**
+     * The root command with only {@code verb}'s subcommand when it names one (building picocli's
+     * model of every command costs each verb's JVM more than the verb's own work); with all of them
+     * for anything else (help, a typo's suggestions) and for {@code completion}, which lists them.
+     */
+    static CommandLine commandLine(String verb) {
         CommandLine cli = new CommandLine(new Main());
-        for (Object verb : ClientVerbs.all()) {
-            cli.addSubcommand(verb);
+        var all = subcommands();
+        if (verb != null && all.containsKey(verb) && !verb.equals("completion")) {
+            cli.addSubcommand(verb, all.get(verb).get());
+        } else {
+            all.forEach((name, command) -> cli.addSubcommand(name, command.get()));
         }
-        Attach.register(cli);
         return cli;
     }
 
     static int run(java.util.Map<String, String> env, String... args) {
-        CommandLine cli = commandLine();
+        CommandLine cli = commandLine(args.length > 0 ? args[0] : null);
         if (args.length > 0 && args[0].equals("daemon")) {
             // Only the daemon reads the settings file: a broken file never stops a client verb.
             CommandLine daemon = cli.getSubcommands().get("daemon");

@@ -118,6 +118,7 @@ final class PairCommand implements Callable<Integer> {
         }
         PairingSecret secret = pairings.create(label, new SecureRandom());
         PairingLink link = PairingLink.of(RelayUplink.clientBase(URI.create(relayUrl), credential.hostId()), secret);
+        awaitGate(root, pairings.list().size(), err);
         out.println(link.link());
         out.println();
         out.println("Open it in a browser, or on the other machine run:");
@@ -125,6 +126,29 @@ final class PairCommand implements Callable<Integer> {
         out.println("Pairing " + secret.pairingId().substring(0, 8) + " (revoke: limpet pair --revoke " + secret.pairingId().substring(0, 8) + ").");
         out.println("Anyone with this link reaches this daemon's sessions: share it like a password.");
         return 0;
+    }
+
+    /**
+     * Waits (a few seconds at most) until the running daemon's relay gate holds every pairing, so
+     * the link works the moment it is printed. No daemon, or a relay that is down: no wait, a note.
+     */
+    private static void awaitGate(Path root, int pairings, java.io.PrintWriter err) {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        try {
+            dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
+            while (System.nanoTime() < deadline) {
+                JsonNode relay = daemon.get("/api/status").path("relay");
+                if (relay.path("gate_pairings").asInt(-1) >= pairings) {
+                    return;
+                }
+                Thread.sleep(100);
+            }
+            err.println("limpet: note: the relay has not confirmed the new pairing yet (is the daemon's uplink up? limpet status)");
+        } catch (RuntimeException e) {
+            err.println("limpet: note: no running daemon answered; the link works once the daemon runs with --relay");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static String runningDaemonsRelay(Path root) throws IOException {

@@ -8,6 +8,7 @@ import dev.limpet.bench.figures.ReattachFigure;
 import dev.limpet.bench.figures.RecoveryFigure;
 import dev.limpet.bench.figures.SpawnFigure;
 import dev.limpet.bench.figures.ThroughputFigure;
+import dev.limpet.bench.figures.VerbFigure;
 import dev.limpet.bench.figures.ViewersFigure;
 import dev.limpet.bench.proc.LimpetDaemon;
 import dev.limpet.bench.proc.LimpetJar;
@@ -28,7 +29,8 @@ public final class BenchMain {
 
     static List<Figure> figures() {
         return List.of(new ThroughputFigure(), new EchoFigure(), new SpawnFigure(), new MemoryFigure(), new RecoveryFigure(),
-                new ReattachFigure(), new ViewersFigure(), new MicroFigure());
+                new ReattachFigure(), new ViewersFigure(), new MicroFigure(), new VerbFigure(),
+                new dev.limpet.bench.figures.RelayFigure());
     }
 
     public static void main(String[] args) throws Exception {

@@ -56,5 +56,9 @@ final class Legend {
                the benchmark's JVM on the same machine).
             8. **micro**: JMH, throughput; references are `System.arraycopy` of the same bytes where a
                physical floor makes sense.
+            9. **verbs**: wall time of `./limpet ls`, `status`, `capture ID` and `send --no-enter ID x`
+               through the repository's launcher (its JVM flags and AOT cache, as a person runs them)
+               against a daemon with one session; reference `tmux ls` on a private server. Median of 20
+               (5 with --quick) after one uncounted warm-up (which may train the launcher's cache).
             """;
 }

@@ -62,6 +62,18 @@ class InstallAndServiceIT {
     }
 
     @Test
+    void installTrainsTheVerbsStartUpCacheOnRealVerbRunsNewerThanTheInstalledJar() throws Exception {
+        Path jar = prefix.resolve("lib/limpet/limpet.jar");
+        Path aot = prefix.resolve("lib/limpet/limpet-cli.aot");
+        assertThat(aot).isRegularFile();
+        assertThat(Files.getLastModifiedTime(aot)).isGreaterThan(Files.getLastModifiedTime(jar));
+        // Trained on real runs: the classes of an answer from a daemon come from the cache.
+        LimpetCli.Result ls = bash("limpet ls", Map.of("LIMPET_JAVA_OPTS", "-Xlog:class+load=info"));
+        assertThat(ls.exitCode()).as(ls.err()).isZero();
+        assertThat(ls.out()).contains("dev.limpet.client.cli.PlainHttp source: shared objects file");
+    }
+
+    @Test
     void bashCompletesASessionsLabelFromTheRunningDaemon() throws Exception {
         String id = daemon.spawn("buildbox", List.of("sleep", "60"));
         LimpetCli.Result r = bash("source <(limpet completion bash); COMP_WORDS=(limpet attach buil); COMP_CWORD=2; _limpet_complete; "

@@ -104,8 +104,12 @@ class RelayIT {
         return JSON.readTree(d.call("GET", "/api/status", null)).path("relay");
     }
 
+    /** Waits for the uplink's state; "connected" also waits for the relay's gate to hold the pairings (clients are served then). */
     static void awaitUplink(DaemonProcess d, String state) {
-        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> relayStatus(d).path("state").asText().equals(state));
+        await().atMost(WAIT).pollInterval(Duration.ofMillis(100)).until(() -> {
+            JsonNode r = relayStatus(d);
+            return r.path("state").asText().equals(state) && (!state.equals("connected") || r.path("gate_pairings").asInt(-1) >= 0);
+        });
     }
 
     TransportClient viaRelay(WorkerWsClient.Streams streams, PairingSecret secret) throws Exception {
@@ -232,6 +236,41 @@ class RelayIT {
         } finally {
             WorkerProcesses.killAll(root);
         }
+    }
+
+    @Test
+    void aLosslessClientThroughTheRelayHoldsTheProgramToItsWindowAndGetsEveryByte() throws Exception {
+        long bytes = 4_000_000;
+        long window = 1 << 16;
+        String id = daemon.spawn("flood", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes)));
+        WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
+        TransportClient client = viaRelay(streams, link.secret()).open();
+        client.hello("relay-it-key-5");
+        String req = "lossless";
+        client.send(new ClientMessage.AttachSession(req, id, 0L, null, null, false, "lossless", window));
+        ServerMessage.AttachResult r = client.await(ServerMessage.AttachResult.class, a -> req.equals(a.reqId()));
+        assertThat(r.flow()).isEqualTo("lossless");
+        await().atMost(WAIT).until(() -> streams.text(id).contains(dev.limpet.testkit.GatedFlood.READY));
+        client.send(new ClientMessage.PtyInput(null, id, "g", null));
+        long total = dev.limpet.testkit.GatedFlood.READY.length() + bytes;
+        // No acknowledgement yet: the program is held to the window (plus what one read takes).
+        Thread.sleep(1500);
+        long held = FlowControlIT.endOffset(daemon, id);
+        assertThat(held).as("the session's output without acknowledgements").isLessThan(total).isLessThanOrEqualTo(window + 64 * 1024 + 1024);
+        assertThat(streams.offset(id)).isLessThanOrEqualTo(held);
+        // Acknowledge as a client that renders: every byte arrives, once, in order.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (streams.offset(id) < total && System.nanoTime() < deadline) {
+            client.send(new ClientMessage.PtyAck(null, id, streams.offset(id)));
+            Thread.sleep(5);
+        }
+        assertThat(streams.error).isNull();
+        assertThat(client.messages.stream().filter(m -> m instanceof ServerMessage.PtyDesync).toList()).isEmpty();
+        byte[] got;
+        synchronized (streams) {
+            got = streams.output.get(id).toByteArray();
+        }
+        assertThat(got).isEqualTo(FlowControlIT.expected(bytes));
     }
 
     static boolean contains(byte[] haystack, byte[] needle) {

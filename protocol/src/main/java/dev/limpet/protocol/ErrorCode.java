@@ -36,6 +36,8 @@ public enum ErrorCode {
     PAIRING_INVALID(false, 403),
     /** Relay (issue 15): the host's daemon has no uplink to the relay right now; retry later. */
     HOST_OFFLINE(true, 503),
+    /** Relay (issue 15): the host has as many client sockets (open or at the gate) as the relay serves it; retry later. */
+    TOO_MANY_CONNECTIONS(true, 503),
     /** Relay (issue 15): an end-to-end message did not authenticate (tampered, replayed, reordered, malformed). */
     E2E_FAILED(false, 400),
     INTERNAL_ERROR(true, 500);

@@ -1,8 +1,8 @@
 package dev.limpet.relay;
 
+import dev.limpet.protocol.ErrorCode;
 import java.nio.ByteBuffer;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The seam between one relay node and the others ({@code limpet relay --nats}): presence (which
@@ -27,8 +27,8 @@ public interface Cluster extends AutoCloseable {
         }
 
         @Override
-        public Optional<RemoteChannel> open(String hostId, ClientEnd client) {
-            return Optional.empty();
+        public Opened open(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
+            return new Opened(null, ErrorCode.HOST_OFFLINE);
         }
 
         @Override
@@ -44,6 +44,9 @@ public interface Cluster extends AutoCloseable {
         @Override
         public void close() {}
     };
+
+    /** A channel through another node, or (with {@code channel} null) the code it was refused with. */
+    record Opened(RemoteChannel channel, ErrorCode refusal) {}
 
     /** A client's channel to a host whose uplink another node holds. */
     interface RemoteChannel {
@@ -66,8 +69,12 @@ public interface Cluster extends AutoCloseable {
     /** Whether another node holds {@code hostId}'s uplink, as far as this node knows right now (no I/O). */
     boolean online(String hostId);
 
-    /** Opens a channel to {@code hostId} through the node holding its uplink; empty when no node does (host offline). */
-    Optional<RemoteChannel> open(String hostId, ClientEnd client);
+    /**
+     * Opens a channel to {@code hostId} through the node holding its uplink, which checks the
+     * client's answer ({@code proof}) to this node's gate {@code challenge}. Refused with
+     * {@code host_offline} when no node holds it, {@code pairing_invalid} for a wrong proof.
+     */
+    Opened open(String hostId, ClientEnd client, byte[] challenge, byte[] proof);
 
     /** What {@code /healthz} shows under {@code cluster}. */
     Map<String, Object> status();

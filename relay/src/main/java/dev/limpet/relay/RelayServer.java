@@ -5,15 +5,26 @@ import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.RelayGate;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.websocket.WsContext;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +37,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>{@code GET /healthz} — {@code {"ok":true,"uplinks":N,"channels":N}}</li>
  *   <li>{@code /relay/uplink/<hostId>} — a daemon, with {@code Authorization: Bearer <credential>}</li>
- *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink</li>
+ *   <li>{@code /h/<hostId>/ws} — a client; refused with {@code 503 host_offline} when the host has no uplink; it must pass
+ *       the gate ({@link RelayGate}: prove a pairing the daemon announced) before anything of it is routed</li>
  *   <li>{@code /h/<hostId>/} — the browser UI (static files; the pairing secret stays in the link's fragment)</li>
  * </ul>
  *
@@ -41,6 +53,14 @@ public final class RelayServer implements AutoCloseable {
     private static final String PEER = "limpet.relay.peer";
     private static final String CHANNEL = "limpet.relay.channel";
     private static final String HOST = "limpet.relay.host";
+    private static final String CHALLENGE = "limpet.relay.challenge";
+    /** How long a client has to answer the gate's challenge. */
+    static final long GATE_TIMEOUT_MILLIS = 10_000;
+    static final int MAX_PAIRINGS_PER_HOST = 1024;
+    /** Client sockets a host is served at once, and sockets at its gate (not yet proven): a flood of strangers stops here. */
+    static final int MAX_CHANNELS_PER_HOST = 256;
+    static final int MAX_AT_GATE_PER_HOST = 32;
+    private static final String AT_GATE = "limpet.relay.at-gate";
     private static final String REMOTE = "limpet.relay.remote";
 
     public record Settings(String listenHost, int port) {}
@@ -49,6 +69,13 @@ public final class RelayServer implements AutoCloseable {
     private final HostCredentials credentials;
     private final RoutingTable<Peer, ClientEnd> routes = new RoutingTable<>();
     private final Cluster cluster;
+    /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
+    private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
+    private final SecureRandom random = new SecureRandom();
+    /** Per host, the client sockets waiting at the gate. */
+    private final Map<String, AtomicInteger> atGate = new ConcurrentHashMap<>();
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("relay-gate").factory());
 
     public RelayServer(Settings settings, HostCredentials credentials) {
         this(settings, credentials, Cluster.SOLO);
@@ -113,9 +140,9 @@ public final class RelayServer implements AutoCloseable {
         ctx.status(ok ? 200 : 503).json(m);
     }
 
-    /** Whether a client of {@code hostId} can be served: its uplink is here, or another node of the cluster holds it. */
+    /** Whether a client of {@code hostId} can be served: its uplink is here and ready, or another node of the cluster holds it. */
     private boolean online(String hostId) {
-        return routes.online(hostId) || cluster.online(hostId);
+        return ready(hostId) || cluster.online(hostId);
     }
 
     public int port() {
@@ -163,17 +190,38 @@ public final class RelayServer implements AutoCloseable {
             LOG.warn("{}: a control message that is not JSON ({} chars); ignored", uplink, text.length());
             return;
         }
+        if (RelayControl.PAIRINGS.equals(m.get("type"))) {
+            Map<String, byte[]> keys = gateKeysFrom(m.get("pairings"));
+            gateKeys.put(uplink, keys);
+            LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
+            uplink.sendText(ProtocolCodec.write(Map.of("type", RelayControl.PAIRINGS_ACK, "pairings", keys.size())));
+            return;
+        }
         if (RelayControl.CLOSE_CHANNEL.equals(m.get("type")) && m.get("channel") instanceof Number n) {
             long channel = n.longValue();
             routes.clientOf(uplink, channel).ifPresent(client -> {
                 int status = m.get("status") instanceof Number s && s.intValue() >= 1000 && s.intValue() < 5000 ? s.intValue() : 1000;
-                String reason = m.get("reason") instanceof String r ? SafeText.of(r, 100) : "";
+                // A close reason is at most 123 bytes: printable ASCII only, cut short.
+                String reason = m.get("reason") instanceof String r ? r.replaceAll("[^\\x20-\\x7e]", "?").substring(0, Math.min(100, r.length())) : "";
                 routes.closeChannel(channel);
                 client.close(status, reason);
             });
         } else {
             LOG.warn("{}: unknown control message type {}; ignored", uplink, SafeText.of(String.valueOf(m.get("type")), 40));
         }
+    }
+
+    private static Map<String, byte[]> gateKeysFrom(Object list) {
+        Map<String, byte[]> keys = new HashMap<>();
+        if (list instanceof List<?> l) {
+            for (Object o : l) {
+                if (keys.size() < MAX_PAIRINGS_PER_HOST && o instanceof Map<?, ?> p && p.get("id") instanceof String id && id.matches("[0-9a-f]{32}")
+                        && p.get("key") instanceof String key && key.matches("[0-9a-f]{64}")) {
+                    keys.put(id, HexFormat.of().parseHex(key));
+                }
+            }
+        }
+        return Map.copyOf(keys);
     }
 
     private void uplinkBinary(WsContext ctx, ByteBuffer envelope) {
@@ -199,6 +247,7 @@ public final class RelayServer implements AutoCloseable {
             return;
         }
         ctx.attribute(PEER, null);
+        gateKeys.remove(uplink);
         var orphans = routes.detachUplink(host, uplink);
         closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
         if (!routes.online(host)) {
@@ -217,6 +266,20 @@ public final class RelayServer implements AutoCloseable {
         if (!online(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || gateCount(host).get() >= MAX_AT_GATE_PER_HOST) {
+            LOG.warn("host {}: refused a client from {}: too many connections", host, ctx.ip());
+            refuse(ctx, 503, ErrorCode.TOO_MANY_CONNECTIONS, "host " + host + " has too many connections through this relay; retry later");
+        }
+    }
+
+    /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
+    /**
+     * Whether clients of {@code host} can be served: it has an uplink, and that uplink has told the
+     * gate its pairings. Until then the host counts as offline (retryable), never as refusing the
+     * client's pairing: a relay that just restarted must not turn reconnecting clients away for good.
+     */
+    private boolean ready(String host) {
+        return routes.uplink(host).map(gateKeys::containsKey).orElse(false);
     }
 
     private void clientConnected(WsContext ctx) {
@@ -224,23 +287,19 @@ public final class RelayServer implements AutoCloseable {
         ctx.session.setIdleTimeout(Duration.ofMinutes(2));
         ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
         Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
-        var channel = routes.openChannel(host, client);
-        if (channel.isEmpty()) {
-            // Not here: the node holding the uplink, if any (a request over the cluster; messages then flow on its subjects).
-            var remote = cluster.open(host, client);
-            if (remote.isEmpty()) {
-                ctx.closeSession(1013, ErrorCode.HOST_OFFLINE.wire());
-                return;
-            }
-            ctx.attribute(PEER, client);
-            ctx.attribute(REMOTE, remote.get());
-            LOG.debug("host {}: a channel through another relay node opened", host);
-            return;
-        }
         ctx.attribute(PEER, client);
-        ctx.attribute(CHANNEL, channel.get());
-        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
-        LOG.debug("host {}: channel {} opened", host, channel.get());
+        ctx.attribute(HOST, host);
+        byte[] challenge = new byte[RelayGate.CHALLENGE_BYTES];
+        random.nextBytes(challenge);
+        ctx.attribute(CHALLENGE, challenge);
+        gateCount(host).incrementAndGet();
+        ctx.attribute(AT_GATE, Boolean.TRUE);
+        client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
+        timer.schedule(() -> {
+            if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
+                client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
+            }
+        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {
@@ -253,6 +312,7 @@ public final class RelayServer implements AutoCloseable {
         }
         Long channel = ctx.attribute(CHANNEL);
         if (channel == null) {
+            passGate(ctx, message);
             return;
         }
         var uplink = routes.uplinkOf(channel);
@@ -265,14 +325,86 @@ public final class RelayServer implements AutoCloseable {
         }
     }
 
+    /** The client's first message must prove a pairing of this host: then (and only then) its channel opens. */
+    private void passGate(WsContext ctx, ByteBuffer message) {
+        String host = ctx.attribute(HOST);
+        byte[] challenge = ctx.attribute(CHALLENGE);
+        if (host == null || challenge == null) {
+            return;
+        }
+        ctx.attribute(CHALLENGE, null);
+        leaveGate(ctx);
+        byte[] proof = new byte[message.remaining()];
+        message.get(proof);
+        if (routes.uplink(host).isEmpty()) {
+            // Not here: the node holding the uplink checks the proof with its gate keys and opens the channel (docs/relay.md#cluster).
+            Cluster.Opened opened = cluster.open(host, ctx.attribute(PEER), challenge, proof);
+            if (opened.channel() == null) {
+                ctx.closeSession(opened.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, opened.refusal().wire());
+                return;
+            }
+            ctx.attribute(REMOTE, opened.channel());
+            ctx.attribute(CHANNEL, -1L);
+            return;
+        }
+        Opening o = openLocal(host, ctx.attribute(PEER), challenge, proof);
+        if (o.channel() < 0) {
+            if (o.refusal() == ErrorCode.PAIRING_INVALID) {
+                LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
+            }
+            ctx.closeSession(o.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, o.refusal().wire());
+            return;
+        }
+        ctx.attribute(CHANNEL, o.channel());
+    }
+
+    /** What opening a channel on a local uplink gave: a channel, or the code it was refused with. */
+    record Opening(long channel, ErrorCode refusal) {}
+
+    /** The gate's check and the channel, for a client of this node or (through the cluster) of another node. */
+    private Opening openLocal(String host, ClientEnd client, byte[] challenge, byte[] proof) {
+        var uplink = routes.uplink(host);
+        Map<String, byte[]> keys = uplink.map(gateKeys::get).orElse(null);
+        if (keys == null) {
+            return new Opening(-1, ErrorCode.HOST_OFFLINE);
+        }
+        if (!RelayGate.verify(proof, host, challenge, keys)) {
+            return new Opening(-1, ErrorCode.PAIRING_INVALID);
+        }
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST) {
+            return new Opening(-1, ErrorCode.TOO_MANY_CONNECTIONS);
+        }
+        var channel = routes.openChannel(host, client);
+        if (channel.isEmpty()) {
+            return new Opening(-1, ErrorCode.HOST_OFFLINE);
+        }
+        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
+        LOG.debug("host {}: channel {} opened", host, channel.get());
+        return new Opening(channel.get(), null);
+    }
+
+    private AtomicInteger gateCount(String host) {
+        return atGate.computeIfAbsent(host, h -> new AtomicInteger());
+    }
+
+    /** Once per socket: it passed, failed or left the gate. */
+    private void leaveGate(WsContext ctx) {
+        String host = ctx.attribute(HOST);
+        if (host != null && Boolean.TRUE.equals(ctx.attribute(AT_GATE))) {
+            ctx.attribute(AT_GATE, null);
+            gateCount(host).decrementAndGet();
+        }
+    }
+
     private void clientGone(WsContext ctx) {
+        leaveGate(ctx);
         Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
         if (remote != null) {
             ctx.attribute(REMOTE, null);
             remote.clientGone();
         }
         Long channel = ctx.attribute(CHANNEL);
-        if (channel != null) {
+        if (channel != null && channel >= 0) {
             ctx.attribute(CHANNEL, null);
             channelGone(channel);
         }
@@ -285,10 +417,9 @@ public final class RelayServer implements AutoCloseable {
     /** The uplinks of this node as a cluster sees them: channels for clients that landed on other nodes. */
     private final LocalHosts localHosts = new LocalHosts() {
         @Override
-        public java.util.Optional<Long> openChannel(String hostId, ClientEnd client) {
-            var channel = routes.openChannel(hostId, client);
-            channel.ifPresent(ch -> routes.uplinkOf(ch).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, ch))));
-            return channel;
+        public LocalHosts.Opened openChannel(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
+            Opening o = openLocal(hostId, client, challenge, proof);
+            return new LocalHosts.Opened(o.channel(), o.refusal());
         }
 
         @Override
@@ -327,11 +458,11 @@ public final class RelayServer implements AutoCloseable {
         try {
             ctx.res().setStatus(status);
             ctx.res().setContentType("application/json");
-            byte[] json = ProtocolCodec.write(Map.of("code", code.wire(), "message", message)).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] json = ProtocolCodec.write(Map.of("code", code.wire(), "message", message)).getBytes(StandardCharsets.UTF_8);
             ctx.res().setContentLength(json.length);
             ctx.res().getOutputStream().write(json);
             ctx.res().flushBuffer();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // the peer went away
         }
         throw new HttpResponseException(status, message, Map.of("code", code.wire()));
@@ -339,6 +470,7 @@ public final class RelayServer implements AutoCloseable {
 
     @Override
     public void close() {
+        timer.shutdownNow();
         try {
             app.stop();
         } finally {

@@ -76,8 +76,18 @@ final class RoutingTable<U, C> {
         return r == null ? Optional.empty() : Optional.of(r.uplink());
     }
 
+    /** The host's uplink right now, if it has one. */
+    synchronized Optional<U> uplink(String hostId) {
+        return Optional.ofNullable(uplinks.get(hostId));
+    }
+
     synchronized boolean online(String hostId) {
         return uplinks.containsKey(hostId);
+    }
+
+    /** The channels open to {@code hostId} right now. */
+    synchronized int channelCount(String hostId) {
+        return (int) channels.values().stream().filter(r -> r.hostId().equals(hostId)).count();
     }
 
     synchronized int uplinkCount() {

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.relay.RelayServerTest.Recorder;
 import dev.limpet.relay.cluster.NatsCluster;
 import dev.limpet.testkit.NatsServer;
@@ -65,14 +67,49 @@ class RelayClusterTest {
         return n;
     }
 
-    WebSocket uplink(RelayServer n, HostCredentials.Enrolment e, Recorder r) {
-        return http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(5))
+    /** The pairing the uplinks announce to their node's gate and the clients prove (to whichever node they land on). */
+    final PairingSecret pairing = PairingSecret.generate(new SecureRandom());
+
+    /** A daemon's uplink on node {@code n} that announced {@link #pairing} to that node's gate. */
+    WebSocket uplink(RelayServer n, HostCredentials.Enrolment e, WebSocket.Listener r) throws Exception {
+        WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
+        ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
+                + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
+        Object ack = r instanceof Whole w ? w.next() : ((Recorder) r).next();
+        assertThat((String) ack).contains("\"type\":\"pairings_ack\"");
+        return ws;
     }
 
-    WebSocket client(RelayServer n, String hostId, WebSocket.Listener r) {
-        return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+    /** A client on node {@code n} that answered the gate's challenge with {@link #pairing}. */
+    WebSocket client(RelayServer n, String hostId, WebSocket.Listener r) throws Exception {
+        return client(n, hostId, r, pairing);
+    }
+
+    WebSocket client(RelayServer n, String hostId, WebSocket.Listener r, PairingSecret proving) throws Exception {
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
+        Object challenge = r instanceof Whole w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        ws.sendBinary(ByteBuffer.wrap(RelayGate.proof(proving, hostId, (byte[]) challenge)), true).join();
+        return ws;
+    }
+
+    /** A client that reads the gate's challenge and then nothing more. */
+    static final class Stuck implements WebSocket.Listener {
+        final java.util.concurrent.CompletableFuture<byte[]> challenge = new java.util.concurrent.CompletableFuture<>();
+
+        @Override
+        public void onOpen(WebSocket ws) {
+            ws.request(1);
+        }
+
+        @Override
+        public java.util.concurrent.CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+            byte[] b = new byte[data.remaining()];
+            data.get(b);
+            challenge.complete(b);
+            return null;
+        }
     }
 
     /** A client once the node has heard (through the presence watch) that some node holds the host. */
@@ -255,8 +292,7 @@ class RelayClusterTest {
         awaitHealthy(b);
         var e = hosts.add(new SecureRandom());
         Whole up = new Whole();
-        WebSocket u = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential())
-                .buildAsync(URI.create("ws://127.0.0.1:" + a.port() + "/relay/uplink/" + e.hostId()), up).join();
+        WebSocket u = uplink(a, e, up);
         Whole c = new Whole();
         WebSocket s = clientWhenOnline(b, e.hostId(), c);
         long channel = RelayServerTest.channelOf(up.next());
@@ -280,17 +316,7 @@ class RelayClusterTest {
         Recorder up = new Recorder();
         WebSocket u = uplink(a, e, up);
         // A client that never asks for a message: its socket fills, then node b's buffer for it, then the credit.
-        java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
-        WebSocket.Listener stuck = new WebSocket.Listener() {
-            @Override
-            public void onOpen(WebSocket ws) {}
-
-            @Override
-            public java.util.concurrent.CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
-                closed.complete(status);
-                return null;
-            }
-        };
+        Stuck stuck = new Stuck();
         await().atMost(WAIT).ignoreExceptions().until(() -> client(b, e.hostId(), stuck), ws -> ws != null);
         long channel = RelayServerTest.channelOf(up.next());
         byte[] mib = new byte[1 << 20];
@@ -316,5 +342,24 @@ class RelayClusterTest {
         u.sendBinary(RelayEnvelope.wrap(next, "still here".getBytes(StandardCharsets.UTF_8)), true).join();
         assertThat((byte[]) c.next()).isEqualTo("still here".getBytes(StandardCharsets.UTF_8));
         s.abort();
+    }
+
+    @Test
+    void theGateOfTheNodeHoldingTheUplinkChecksAClientOfAnotherNodeAndAWrongPairingIsRefused() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        uplink(a, e, up);
+        await().atMost(WAIT).until(() -> cluster(b).path("hosts_online").asInt() == 1);
+        Recorder stranger = new Recorder();
+        client(b, e.hostId(), stranger, PairingSecret.generate(new SecureRandom()));
+        assertThat(stranger.next()).as("closed by node b for node a's gate").isEqualTo(1008);
+        assertThat(up.received.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS)).as("the daemon never hears of the stranger").isNull();
+        Recorder friend = new Recorder();
+        client(b, e.hostId(), friend);
+        RelayServerTest.channelOf(up.next());
     }
 }

@@ -3,7 +3,9 @@ package dev.limpet.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.RelayGate;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -79,19 +82,48 @@ class RelayServerTest {
         }
     }
 
-    WebSocket uplink(String hostId, String credential, Recorder r) {
+    /** The pairing every test's uplinks announce to the gate and its clients prove. */
+    final PairingSecret pairing = PairingSecret.generate(new SecureRandom());
+
+    /** A daemon's uplink that announced {@link #pairing} to the gate (and saw the gate take it). */
+    WebSocket uplink(String hostId, String credential, Recorder r) throws Exception {
+        WebSocket ws = bareUplink(hostId, credential, r);
+        ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
+                + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
+        assertThat((String) r.next()).contains("\"type\":\"pairings_ack\"").contains("\"pairings\":1");
+        return ws;
+    }
+
+    WebSocket bareUplink(String hostId, String credential, Recorder r) {
         return http.newWebSocketBuilder().header("Authorization", "Bearer " + credential).connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/relay/uplink/" + hostId), r).join();
     }
 
-    WebSocket client(String hostId, Recorder r) {
+    /** A client socket that passed the gate with {@link #pairing}. */
+    WebSocket client(String hostId, Recorder r) throws Exception {
+        return client(hostId, r, pairing);
+    }
+
+    WebSocket client(String hostId, Recorder r, PairingSecret proving) throws Exception {
+        WebSocket ws = rawClient(hostId, r);
+        byte[] challenge = (byte[]) r.next();
+        ws.sendBinary(ByteBuffer.wrap(RelayGate.proof(proving, hostId, challenge)), true).join();
+        return ws;
+    }
+
+    WebSocket rawClient(String hostId, Recorder r) {
         return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
     /** A client socket once the host is online: an uplink's registration may trail its handshake by a moment. */
-    WebSocket clientWhenOnline(String hostId, Recorder r) {
+    WebSocket clientWhenOnline(String hostId, Recorder r) throws Exception {
         return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(hostId, r), ws -> ws != null);
+    }
+
+    /** {@link #clientWhenOnline} for tests that do not care about the uplink's registration race. */
+    WebSocket clientWhenOnline(String hostId, Recorder r, PairingSecret proving) {
+        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(hostId, r, proving), ws -> ws != null);
     }
 
     static long channelOf(Object controlText) {
@@ -109,14 +141,14 @@ class RelayServerTest {
     @Test
     void anUnknownHostOrAWrongCredentialIsRefusedWith401() throws Exception {
         var e = hosts.add(new SecureRandom());
-        assertThatThrownBy(() -> uplink(e.hostId(), "wrong", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
-        assertThatThrownBy(() -> uplink("aaaaaaaaaaaaaaaaaaaaaaaaaa", e.credential(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
+        assertThatThrownBy(() -> bareUplink(e.hostId(), "wrong", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
+        assertThatThrownBy(() -> bareUplink("aaaaaaaaaaaaaaaaaaaaaaaaaa", e.credential(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
     }
 
     @Test
     void aClientOfAnOfflineHostIsRefusedWith503HostOffline() throws Exception {
         var e = hosts.add(new SecureRandom());
-        assertThatThrownBy(() -> client(e.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
+        assertThatThrownBy(() -> rawClient(e.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
         try (java.net.Socket raw = new java.net.Socket("127.0.0.1", relay.port())) {
             raw.getOutputStream().write(("GET /h/" + e.hostId() + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
                     + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
@@ -192,7 +224,7 @@ class RelayServerTest {
         channelOf(ua.next());
         up.sendClose(1000, "daemon stopping").join();
         assertThat(c1.next()).isEqualTo(1012);
-        assertThatThrownBy(() -> client(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
+        assertThatThrownBy(() -> rawClient(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
         Recorder again = new Recorder();
         uplink(a.hostId(), a.credential(), again);
         // The uplink's registration may trail its handshake by a moment: retry until the host is online.
@@ -218,7 +250,7 @@ class RelayServerTest {
         client(a.hostId(), c2);
         assertThat((String) ua.next()).contains("channel_closed");
         channelOf(ua.next());
-        assertThatThrownBy(() -> client("NOT-A-HOST", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(404));
+        assertThatThrownBy(() -> rawClient("NOT-A-HOST", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(404));
     }
 
     @Test
@@ -264,5 +296,59 @@ class RelayServerTest {
         s2.sendBinary(ByteBuffer.wrap(new byte[] {5}), true).join();
         byte[] m = (byte[]) up.next();
         assertThat(RelayEnvelope.channel(ByteBuffer.wrap(m))).isEqualTo(ch);
+    }
+
+    @Test
+    void theGateRefusesAClientWithoutAPairingOfThisHostBeforeTheDaemonHearsOfIt() throws Exception {
+        var a = hosts.add(new SecureRandom());
+        var b = hosts.add(new SecureRandom());
+        Recorder ua = new Recorder();
+        uplink(a.hostId(), a.credential(), ua);
+        Recorder wrong = new Recorder();
+        clientWhenOnline(a.hostId(), wrong, PairingSecret.generate(new SecureRandom()));
+        assertThat(wrong.next()).isEqualTo(1008);
+        Recorder silent = new Recorder();
+        WebSocket s = rawClient(a.hostId(), silent);
+        assertThat((byte[]) silent.next()).hasSize(1 + RelayGate.CHALLENGE_BYTES).startsWith(RelayGate.CHALLENGE);
+        s.sendBinary(ByteBuffer.wrap(new byte[] {1, 2, 3}), true).join();
+        assertThat(silent.next()).as("garbage instead of a proof").isEqualTo(1008);
+        // A proof for host a is worth nothing at host b, even with the same pairing.
+        Recorder ub = new Recorder();
+        uplink(b.hostId(), b.credential(), ub);
+        Recorder other = new Recorder();
+        WebSocket o = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> rawClient(b.hostId(), other), ws -> ws != null);
+        byte[] challenge = (byte[]) other.next();
+        o.sendBinary(ByteBuffer.wrap(RelayGate.proof(pairing, a.hostId(), challenge)), true).join();
+        assertThat(other.next()).isEqualTo(1008);
+        assertThat(ua.received.poll(300, TimeUnit.MILLISECONDS)).as("host a's daemon heard of no channel").isNull();
+        assertThat(ub.received.poll(300, TimeUnit.MILLISECONDS)).as("host b's daemon heard of no channel").isNull();
+        Recorder good = new Recorder();
+        client(a.hostId(), good);
+        channelOf(ua.next());
+    }
+
+    @Test
+    void strangersWaitingAtTheGateAreCappedPerHostAndTheCapFreesAsTheyLeave() throws Exception {
+        var a = hosts.add(new SecureRandom());
+        Recorder ua = new Recorder();
+        uplink(a.hostId(), a.credential(), ua);
+        List<WebSocket> strangers = new java.util.ArrayList<>();
+        strangers.add(clientWhenOnlineRaw(a.hostId()));
+        for (int i = 1; i < RelayServer.MAX_AT_GATE_PER_HOST; i++) {
+            strangers.add(rawClient(a.hostId(), new Recorder()));
+        }
+        assertThatThrownBy(() -> rawClient(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
+        for (WebSocket w : strangers) {
+            w.sendClose(1000, "bye").join();
+        }
+        Recorder c = new Recorder();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(a.hostId(), c) != null);
+        channelOf(ua.next());
+    }
+
+    WebSocket clientWhenOnlineRaw(String hostId) {
+        return org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> rawClient(hostId, new Recorder()),
+                ws -> ws != null);
     }
 }

@@ -85,18 +85,44 @@ public final class InstallCommand implements Callable<Integer> {
                 String.join(" ", Installation.CLIENT_JVM));
     }
 
-    /** A training run of a verb writes the AOT cache (it finds no daemon in the scratch root and exits 1: the cache is written all the same). */
+    /**
+     * Trains the verbs' AOT cache the way {@code ./limpet} does: one run of the hidden
+     * {@code aot-training} verb (new, ls, status, send, capture, kill, rm) against a scratch daemon
+     * (embedded backend: no worker probe), so a real answer's classes land in the cache. Without a
+     * cache the launcher runs the verbs all the same, only slower: a failed training is not an error.
+     */
     private static void train(Path java, Path jar, Path aot, Path lib) throws IOException, InterruptedException {
         Path scratch = Files.createTempDirectory("limpet-train");
+        Path root = scratch.resolve("root");
+        Process daemon = null;
         try {
+            List<String> start = new ArrayList<>(List.of(java.toString()));
+            start.addAll(Installation.DAEMON_JVM);
+            start.addAll(List.of("-jar", jar.toString(), "daemon", "--data-root", root.toString(), "--port", "0",
+                    "--backend", "embedded", "--no-journal"));
+            daemon = new ProcessBuilder(start).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(root.resolve("daemon.json")) && daemon.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            if (!Files.exists(root.resolve("daemon.json"))) {
+                return;
+            }
             List<String> cmd = new ArrayList<>(List.of(java.toString()));
             cmd.addAll(Installation.CLIENT_JVM);
-            cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-jar", jar.toString(), "ls", "--data-root", scratch.resolve("root").toString()));
+            cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(),
+                    "aot-training", root.toString()));
             Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
         } finally {
+            if (daemon != null) {
+                daemon.destroy();
+                if (!daemon.waitFor(10, TimeUnit.SECONDS)) {
+                    daemon.destroyForcibly();
+                }
+            }
             try (var files = Files.walk(scratch)) {
                 files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }

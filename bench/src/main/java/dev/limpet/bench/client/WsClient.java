@@ -70,13 +70,52 @@ public final class WsClient implements AutoCloseable {
     private final AtomicLong acksSent = new AtomicLong();
     private final AtomicLong ackErrors = new AtomicLong();
 
+    /** Through a relay (issue 15): the end-to-end channel, null on a direct connection. */
+    private final RelayLayer relay;
+
     private WsClient(String url) throws IOException {
+        this(url, null);
+    }
+
+    private WsClient(String url, RelayLayer relay) throws IOException {
+        this.relay = relay;
         try {
             ws = HTTP.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(10))
                     .buildAsync(URI.create(url), new Listener()).get(20, TimeUnit.SECONDS);
         } catch (Exception e) {
             throw new IOException("cannot open " + url.replaceAll("token=[0-9a-f]+", "token=…") + ": " + e, e);
         }
+    }
+
+    /**
+     * The relay's end-to-end layer, as the CLI's relay transport does it with the same protocol
+     * classes: the gate's proof and the handshake first, then every message sealed.
+     */
+    private static final class RelayLayer {
+        final dev.limpet.protocol.relay.PairingLink link;
+        final CompletableFuture<Void> open = new CompletableFuture<>();
+        dev.limpet.protocol.relay.E2eHandshake.Client handshake;
+        volatile dev.limpet.protocol.relay.SealedSession session;
+
+        RelayLayer(dev.limpet.protocol.relay.PairingLink link) {
+            this.link = link;
+        }
+    }
+
+    /** Connects through the relay of a {@code limpet pair} link and says hello. */
+    public static WsClient connectThroughRelay(String pairingLink) throws IOException {
+        var link = dev.limpet.protocol.relay.PairingLink.parse(pairingLink);
+        String base = link.hostUrl().toString().replaceFirst("^http", "ws");
+        RelayLayer layer = new RelayLayer(link);
+        WsClient c = new WsClient(base + "/ws", layer);
+        try {
+            layer.open.get(20, TimeUnit.SECONDS);
+            c.initialState = c.helloAndWait();
+        } catch (Exception e) {
+            c.ws.abort();
+            throw new IOException("cannot open a channel through the relay: " + e, e);
+        }
+        return c;
     }
 
     /** Connects and says hello; returns the client with {@link #initialState()} filled. */
@@ -245,7 +284,15 @@ public final class WsClient implements AutoCloseable {
         synchronized (sendLock) {
             CompletableFuture<?> next = lastSend.handle((r, e) -> null).thenCompose(x -> {
                 String t = text.get();
-                return t == null ? CompletableFuture.completedFuture(null) : ws.sendText(t, true);
+                if (t == null) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                if (relay != null) {
+                    // Sealed on the send chain: the counter order is the wire order.
+                    return ws.sendBinary(ByteBuffer.wrap(relay.session.seal(dev.limpet.protocol.relay.E2eMessage.TEXT,
+                            t.getBytes(StandardCharsets.UTF_8))), true);
+                }
+                return ws.sendText(t, true);
             });
             lastSend = next;
             return next;
@@ -438,8 +485,17 @@ public final class WsClient implements AutoCloseable {
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
             text.append(data);
             if (last) {
+                handleText(text.toString());
+                text.setLength(0);
+            }
+            webSocket.request(1);
+            return null;
+        }
+
+        private void handleText(String whole) {
+            {
                 try {
-                    JsonNode m = JSON.readTree(text.toString());
+                    JsonNode m = JSON.readTree(whole);
                     track(m);
                     synchronized (events) {
                         events.addLast(m);
@@ -451,10 +507,7 @@ public final class WsClient implements AutoCloseable {
                 } catch (IOException e) {
                     failure = e;
                 }
-                text.setLength(0);
             }
-            webSocket.request(1);
-            return null;
         }
 
         @Override
@@ -466,11 +519,49 @@ public final class WsClient implements AutoCloseable {
             data.get(acc, accLen, n);
             accLen += n;
             if (last) {
-                dispatch();
+                if (relay == null) {
+                    dispatch();
+                } else {
+                    relayed(webSocket);
+                }
                 accLen = 0;
             }
             webSocket.request(1);
             return null;
+        }
+
+        /** A message through the relay: the gate's challenge, the daemon's accept, then sealed protocol messages. */
+        private void relayed(WebSocket webSocket) {
+            byte[] m = java.util.Arrays.copyOf(acc, accLen);
+            try {
+                if (relay.handshake == null) {
+                    webSocket.sendBinary(ByteBuffer.wrap(dev.limpet.protocol.relay.RelayGate.proof(relay.link.secret(), relay.link.hostId(), m)), true)
+                            .join();
+                    relay.handshake = new dev.limpet.protocol.relay.E2eHandshake.Client(relay.link.secret(), new java.security.SecureRandom());
+                    webSocket.sendBinary(ByteBuffer.wrap(relay.handshake.hello()), true).join();
+                    return;
+                }
+                if (relay.session == null) {
+                    relay.session = relay.handshake.accept(m);
+                    relay.open.complete(null);
+                    return;
+                }
+                var opened = relay.session.open(m);
+                if (opened.type() == dev.limpet.protocol.relay.E2eMessage.TEXT) {
+                    handleText(new String(opened.plaintext(), StandardCharsets.UTF_8));
+                } else {
+                    byte[] p = opened.plaintext();
+                    System.arraycopy(p, 0, acc, 0, p.length);
+                    accLen = p.length;
+                    dispatch();
+                }
+            } catch (RuntimeException e) {
+                failure = e;
+                relay.open.completeExceptionally(e);
+                synchronized (events) {
+                    events.notifyAll();
+                }
+            }
         }
 
         private void dispatch() {

@@ -1,13 +1,35 @@
 package dev.limpet.client.cli;
 
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.SequencedMap;
+import java.util.function.Supplier;
 
-/** The REST-backed client verbs, for the launcher to register. */
+/**
+ * The client verbs, for the launcher to register: each by its name, built only when asked, so a
+ * verb's JVM builds (reflects on) its own command's model and no other. Every key is its
+ * command's {@code @Command(name)} ({@code ClientVerbsTest} holds them together).
+ */
 public final class ClientVerbs {
     private ClientVerbs() {}
 
-    public static List<Object> all() {
-        return List.of(new StatusCommand(), new OpenCommand(), new NewCommand(), new LsCommand(), new SendCommand(), new CaptureCommand(),
-                new KillCommand(), new RmCommand(), new RenameCommand(), new ReviveCommand());
+    public static SequencedMap<String, Supplier<Object>> byName() {
+        SequencedMap<String, Supplier<Object>> verbs = new LinkedHashMap<>();
+        verbs.put("status", StatusCommand::new);
+        verbs.put("open", OpenCommand::new);
+        verbs.put("new", NewCommand::new);
+        verbs.put("ls", LsCommand::new);
+        verbs.put("send", SendCommand::new);
+        verbs.put("capture", CaptureCommand::new);
+        verbs.put("kill", KillCommand::new);
+        verbs.put("rm", RmCommand::new);
+        verbs.put("rename", RenameCommand::new);
+        verbs.put("revive", ReviveCommand::new);
+        verbs.put("attach", AttachCommand::new);
+        return verbs;
+    }
+
+    /** Every verb, built. */
+    public static java.util.List<Object> all() {
+        return byName().values().stream().map(Supplier::get).toList();
     }
 }

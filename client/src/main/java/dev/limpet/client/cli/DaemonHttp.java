@@ -5,6 +5,7 @@ import dev.limpet.protocol.ProtocolCodec;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
+import java.net.SocketTimeoutException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -17,12 +18,11 @@ import java.time.Duration;
  */
 public final class DaemonHttp {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private final DaemonEndpoint endpoint;
-    private final HttpClient http;
 
     public DaemonHttp(DaemonEndpoint endpoint) {
         this.endpoint = endpoint;
-        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3)).build();
     }
 
     public DaemonEndpoint endpoint() {
@@ -43,20 +43,17 @@ public final class DaemonHttp {
 
     private JsonNode send(String method, String path, Object body) {
         URI uri = endpoint.baseUrl().resolve(path.startsWith("/") ? path.substring(1) : path);
-        HttpRequest.Builder req = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
-                .header("Authorization", "Bearer " + endpoint.token())
-                .header("Accept", "application/json");
-        if (body != null) {
-            req.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(ProtocolCodec.write(body)));
-        } else {
-            req.method(method, HttpRequest.BodyPublishers.noBody());
-        }
-        HttpResponse<String> res;
+        String json = body == null ? null : ProtocolCodec.write(body);
+        PlainHttp.Response res;
         try {
-            res = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+            // Plain http (the local daemon, on loopback): a socket of our own, no java.net.http (see
+            // PlainHttp). https (a remote host): the JDK client, loaded only then.
+            res = uri.getScheme().equals("http")
+                    ? PlainHttp.exchange(uri, method, endpoint.token(), json, CONNECT_TIMEOUT, TIMEOUT)
+                    : Tls.exchange(uri, method, endpoint.token(), json);
         } catch (ConnectException e) {
             throw DaemonLocator.noDaemon(endpoint.baseUrl().toString());
-        } catch (HttpTimeoutException e) {
+        } catch (SocketTimeoutException e) {
             throw new CliException(CliException.NO_DAEMON, "the limpet daemon at " + endpoint.baseUrl() + " did not answer in time");
         } catch (IOException e) {
             throw new CliException(CliException.NO_DAEMON, "cannot reach the limpet daemon at " + endpoint.baseUrl() + ": " + e.getMessage());
@@ -64,10 +61,10 @@ public final class DaemonHttp {
             Thread.currentThread().interrupt();
             throw new CliException(CliException.FAILED, "interrupted");
         }
-        JsonNode json = parse(res.body());
-        if (res.statusCode() >= 400) {
-            String code = json.path("code").asText("http_" + res.statusCode());
-            String message = json.path("message").asText(res.body());
+        JsonNode answer = parse(res.body());
+        if (res.status() >= 400) {
+            String code = answer.path("code").asText("http_" + res.status());
+            String message = answer.path("message").asText(res.body());
             int exit = switch (code) {
                 case "session_not_found", "ambiguous_session", "invalid_session_id" -> CliException.NO_SESSION;
                 case "unauthorized" -> CliException.NO_DAEMON;
@@ -78,7 +75,30 @@ public final class DaemonHttp {
             }
             throw new CliException(exit, message + " (" + code + ")");
         }
-        return json;
+        return answer;
+    }
+
+    /** https daemons: the JDK's client, in a class of its own so plain-http verbs never load it. */
+    private static final class Tls {
+        static PlainHttp.Response exchange(URI uri, String method, String token, String json) throws IOException, InterruptedException {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).build();
+            HttpRequest.Builder req = HttpRequest.newBuilder(uri).timeout(TIMEOUT)
+                    .header("Authorization", "Bearer " + token)
+                    .header("Accept", "application/json");
+            if (json != null) {
+                req.header("Content-Type", "application/json").method(method, HttpRequest.BodyPublishers.ofString(json));
+            } else {
+                req.method(method, HttpRequest.BodyPublishers.noBody());
+            }
+            HttpResponse<String> res;
+            try {
+                res = http.send(req.build(), HttpResponse.BodyHandlers.ofString());
+            } catch (HttpTimeoutException e) {
+                // as PlainHttp says it: the caller never names a java.net.http type
+                throw new SocketTimeoutException(e.getMessage());
+            }
+            return new PlainHttp.Response(res.statusCode(), res.body());
+        }
     }
 
     private static JsonNode parse(String body) {

@@ -44,6 +44,11 @@ public final class DaemonLocator {
         return Path.of(System.getProperty("user.home"), ".limpet");
     }
 
+    /** The daemon of data root {@code root} (its daemon.json and token), for commands outside this package. */
+    public static DaemonEndpoint fromDataRootOf(Path root) {
+        return fromDataRoot(root);
+    }
+
     static DaemonEndpoint fromDataRoot(Path root) {
         return fromDataRoot(root, PathTrust.forThisProcess());
     }

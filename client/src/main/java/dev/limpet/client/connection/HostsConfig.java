@@ -3,6 +3,10 @@ package dev.limpet.client.connection;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -45,9 +49,9 @@ public final class HostsConfig {
         }
 
         /** Reads the pairing secret from {@link #secretFile()}; a missing, unreadable or malformed file is an error naming it. */
-        public dev.limpet.protocol.relay.PairingSecret readSecret() {
+        public PairingSecret readSecret() {
             try {
-                return dev.limpet.protocol.relay.PairingSecret.parse(Files.readString(secretFile, StandardCharsets.UTF_8));
+                return PairingSecret.parse(Files.readString(secretFile, StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new ClientIdentityException("cannot read the pairing secret " + secretFile + " of host '" + name + "': " + e, e);
             } catch (IllegalArgumentException e) {
@@ -183,36 +187,36 @@ public final class HostsConfig {
      * Adds (or replaces) a relay host in {@code file}: the pairing's address and its secret, written
      * to {@code <dir of file>/pairings/<name>} (0600, directory 0700). Other entries are kept as they are.
      */
-    public static Path addRelayHost(Path file, String name, URI hostUrl, dev.limpet.protocol.relay.PairingSecret secret) throws IOException {
+    public static Path addRelayHost(Path file, String name, URI hostUrl, PairingSecret secret) throws IOException {
         if (!name.matches("[A-Za-z0-9][A-Za-z0-9._-]{0,63}")) {
             throw new ClientIdentityException("a host name is 1-64 of [A-Za-z0-9._-], starting with a letter or digit: '" + name + "'");
         }
         Path dir = file.toAbsolutePath().getParent();
-        dev.limpet.terminal.os.PrivateFiles.directory(dir);
-        Path secrets = dev.limpet.terminal.os.PrivateFiles.directory(dir.resolve("pairings"));
+        PrivateFiles.directory(dir);
+        Path secrets = PrivateFiles.directory(dir.resolve("pairings"));
         Path secretFile = secrets.resolve(name);
-        dev.limpet.terminal.os.PrivateFiles.writeAtomically(secretFile, secret.encoded() + "\n");
+        PrivateFiles.writeAtomically(secretFile, secret.encoded() + "\n");
         ObjectMapper json = new ObjectMapper();
-        com.fasterxml.jackson.databind.node.ObjectNode root;
+        ObjectNode root;
         if (Files.exists(file)) {
             load(file); // refuses a malformed file before we touch it
-            root = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            root = (ObjectNode) json.readTree(Files.readString(file, StandardCharsets.UTF_8));
         } else {
             root = json.createObjectNode();
             root.putArray("hosts");
         }
-        com.fasterxml.jackson.databind.node.ArrayNode kept = json.createArrayNode();
+        ArrayNode kept = json.createArrayNode();
         for (JsonNode h : root.get("hosts")) {
             if (!name.equals(h.path("name").asText())) {
                 kept.add(h);
             }
         }
-        com.fasterxml.jackson.databind.node.ObjectNode entry = kept.addObject();
+        ObjectNode entry = kept.addObject();
         entry.put("name", name);
         entry.put("relay", hostUrl.toString());
         entry.put("secret_file", "pairings/" + name);
         root.set("hosts", kept);
-        dev.limpet.terminal.os.PrivateFiles.writeAtomically(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
+        PrivateFiles.writeAtomically(file, json.writerWithDefaultPrettyPrinter().writeValueAsString(root) + "\n");
         return secretFile;
     }
 

@@ -5,6 +5,7 @@ import dev.limpet.protocol.relay.E2eException;
 import dev.limpet.protocol.relay.E2eHandshake;
 import dev.limpet.protocol.relay.E2eMessage;
 import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.protocol.relay.SealedSession;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +15,8 @@ import java.time.Duration;
 /**
  * A {@link Transport} to a daemon through a relay: a WebSocket to the relay's
  * {@code /h/<hostId>/ws} (a {@link WebSocketTransport}: same timeouts, keep-alive and failure
- * reasons) that carries the end-to-end handshake first and then every protocol message sealed.
+ * reasons) that answers the relay's gate ({@link RelayGate}), then carries the end-to-end
+ * handshake and every protocol message sealed.
  * It reports {@link Listener#onOpen} only once the daemon proved it holds the pairing's secret, so
  * the machines above it (DaemonClient, HostRuntime, attach) see the very same protocol as over a
  * direct connection. Failures it adds: {@link DisconnectReason#PAIRING_INVALID} (the daemon refused
@@ -25,6 +27,7 @@ import java.time.Duration;
 public final class RelayTransport implements Transport {
     private final Transport socket;
     private final PairingSecret secret;
+    private final String hostId;
     private final SecureRandom random;
     private final Object sendLock = new Object();
     private volatile Listener listener;
@@ -32,9 +35,10 @@ public final class RelayTransport implements Transport {
     private volatile SealedSession session;
     private volatile boolean finished;
 
-    RelayTransport(Transport socket, PairingSecret secret, SecureRandom random) {
+    RelayTransport(Transport socket, PairingSecret secret, String hostId, SecureRandom random) {
         this.socket = socket;
         this.secret = secret;
+        this.hostId = hostId;
         this.random = random;
     }
 
@@ -48,7 +52,9 @@ public final class RelayTransport implements Transport {
         Transport.Factory sockets = WebSocketTransport.factory(new ConnectionTarget(hostName, relayHostUrl, "relay"), connectTimeout,
                 keepAlive, scheduler);
         SecureRandom random = new SecureRandom();
-        return () -> new RelayTransport(sockets.create(), secret, random);
+        String path = relayHostUrl.getRawPath() == null ? "" : relayHostUrl.getRawPath().replaceAll("/+$", "");
+        String hostId = path.substring(path.lastIndexOf('/') + 1);
+        return () -> new RelayTransport(sockets.create(), secret, hostId, random);
     }
 
     @Override
@@ -57,8 +63,7 @@ public final class RelayTransport implements Transport {
         socket.start(new Listener() {
             @Override
             public void onOpen() {
-                handshake = new E2eHandshake.Client(secret, random);
-                socket.sendBinary(ByteBuffer.wrap(handshake.hello()));
+                // The relay speaks first: its gate's challenge.
             }
 
             @Override
@@ -87,6 +92,13 @@ public final class RelayTransport implements Transport {
         byte[] m = new byte[data.remaining()];
         data.get(m);
         try {
+            if (handshake == null) {
+                // The relay's gate: prove the pairing, then greet the daemon right behind it.
+                socket.sendBinary(ByteBuffer.wrap(RelayGate.proof(secret, hostId, m)));
+                handshake = new E2eHandshake.Client(secret, random);
+                socket.sendBinary(ByteBuffer.wrap(handshake.hello()));
+                return;
+            }
             if (session == null) {
                 session = handshake.accept(m);
                 listener.onOpen();

@@ -19,6 +19,19 @@ import org.junit.jupiter.api.Test;
 class RelayTransportTest {
     final SecureRandom random = new SecureRandom();
     final PairingSecret secret = PairingSecret.generate(random);
+    static final String HOST = "abcdefghijklmnopqrstuvwxyz";
+    final byte[] challenge = new byte[32];
+
+    /** Plays the relay's gate: sends the challenge, checks the proof that must come first. */
+    void passGate(ScriptedSocket socket) {
+        socket.listener.onOpen();
+        assertThat(socket.sent).as("nothing before the relay's challenge").isEmpty();
+        random.nextBytes(challenge);
+        socket.listener.onBinary(ByteBuffer.wrap(dev.limpet.protocol.relay.RelayGate.challenge(challenge)));
+        assertThat(dev.limpet.protocol.relay.RelayGate.verify(socket.sent.get(0), HOST, challenge,
+                Map.of(secret.pairingId(), secret.relayKey()))).as("the proof").isTrue();
+        socket.sent.remove(0);
+    }
 
     /** A socket that records what the transport sends and lets the test play the relay and the daemon. */
     static final class ScriptedSocket implements Transport {
@@ -88,10 +101,10 @@ class RelayTransportTest {
     @Test
     void opensOnlyAfterTheDaemonProvedThePairingThenCarriesSealedMessagesBothWays() {
         ScriptedSocket socket = new ScriptedSocket();
-        RelayTransport t = new RelayTransport(socket, secret, random);
+        RelayTransport t = new RelayTransport(socket, secret, HOST, random);
         Events events = new Events();
         t.start(events);
-        socket.listener.onOpen();
+        passGate(socket);
         assertThat(events.log).as("no open before the daemon answered").isEmpty();
         E2eHandshake.Accepted daemon = E2eHandshake.respond(socket.sent.get(0), Map.of(secret.pairingId(), secret)::get, random);
         socket.listener.onBinary(ByteBuffer.wrap(daemon.answer()));
@@ -113,10 +126,10 @@ class RelayTransportTest {
     @Test
     void aRefusedPairingIsPairingInvalidNotRetried() {
         ScriptedSocket socket = new ScriptedSocket();
-        RelayTransport t = new RelayTransport(socket, secret, random);
+        RelayTransport t = new RelayTransport(socket, secret, HOST, random);
         Events events = new Events();
         t.start(events);
-        socket.listener.onOpen();
+        passGate(socket);
         socket.listener.onBinary(ByteBuffer.wrap(E2eMessage.refused(ErrorCode.PAIRING_INVALID)));
         assertThat(events.log).containsExactly("error");
         assertThat(events.failure.reason()).isEqualTo(DisconnectReason.PAIRING_INVALID);
@@ -127,10 +140,10 @@ class RelayTransportTest {
     @Test
     void aTamperedMessageIsAProtocolErrorAndClosesTheSocket() {
         ScriptedSocket socket = new ScriptedSocket();
-        RelayTransport t = new RelayTransport(socket, secret, random);
+        RelayTransport t = new RelayTransport(socket, secret, HOST, random);
         Events events = new Events();
         t.start(events);
-        socket.listener.onOpen();
+        passGate(socket);
         E2eHandshake.Accepted daemon = E2eHandshake.respond(socket.sent.get(0), Map.of(secret.pairingId(), secret)::get, random);
         socket.listener.onBinary(ByteBuffer.wrap(daemon.answer()));
         byte[] m = daemon.session().seal(E2eMessage.TEXT, "x".getBytes(StandardCharsets.UTF_8));

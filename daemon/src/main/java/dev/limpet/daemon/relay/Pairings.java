@@ -81,6 +81,23 @@ public final class Pairings {
         return removed;
     }
 
+    /** Every pairing's secret (an unreadable or damaged file gives none: fail closed). */
+    public List<PairingSecret> secrets() {
+        List<PairingSecret> out = new ArrayList<>();
+        try {
+            for (JsonNode p : read().get("pairings")) {
+                try {
+                    out.add(PairingSecret.parse(p.path("secret").asText()));
+                } catch (IllegalArgumentException e) {
+                    // a damaged entry lets nobody in
+                }
+            }
+        } catch (IOException e) {
+            return List.of();
+        }
+        return out;
+    }
+
     /** The secret of pairing {@code id}, if it exists (an unreadable or damaged file counts as none: fail closed). */
     public Optional<PairingSecret> find(String id) {
         try {

@@ -8,12 +8,14 @@ import dev.limpet.protocol.relay.E2eHandshake;
 import dev.limpet.protocol.relay.E2eMessage;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.SealedSession;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,6 +31,11 @@ import org.slf4j.LoggerFactory;
 final class RelayChannel {
     private static final Logger LOG = LoggerFactory.getLogger(RelayChannel.class);
     private static final Object GONE = new Object();
+    /**
+     * Bytes a channel may hold unread: the relay is not trusted to pace what it forwards, so a
+     * channel flooded faster than its commands run is closed rather than growing the daemon's memory.
+     */
+    static final long MAX_QUEUED_BYTES = 16L << 20;
 
     /** How a channel reaches its client: the uplink. */
     interface Link {
@@ -47,6 +54,7 @@ final class RelayChannel {
     private volatile String pairingId;
     private volatile GatewayServer.RelayedConnection connection;
     private volatile boolean closed;
+    private final AtomicLong queuedBytes = new AtomicLong();
 
     RelayChannel(long id, Link link, Function<String, PairingSecret> pairings, GatewayServer gateway, SecureRandom random) {
         this.id = id;
@@ -54,7 +62,12 @@ final class RelayChannel {
         this.pairings = pairings;
         this.gateway = gateway;
         this.random = random;
+    }
+
+    /** Starts handling what arrives, in order, on a thread of the channel's own. */
+    RelayChannel start() {
         Thread.ofVirtual().name("relay-channel-" + id).start(this::run);
+        return this;
     }
 
     long id() {
@@ -67,9 +80,17 @@ final class RelayChannel {
     }
 
     void received(byte[] message) {
-        if (!closed) {
-            inbound.add(message);
+        if (closed) {
+            return;
         }
+        if (queuedBytes.addAndGet(message.length) > MAX_QUEUED_BYTES) {
+            closed = true;
+            LOG.warn("relay channel {}: more than {} bytes queued unread; closing it", id, MAX_QUEUED_BYTES);
+            link.closeChannel(id, 1008, "backlog");
+            gone();
+            return;
+        }
+        inbound.add(message);
     }
 
     /** The client socket is gone (the relay said so, or the uplink broke). */
@@ -91,6 +112,7 @@ final class RelayChannel {
                 if (m == GONE) {
                     break;
                 }
+                queuedBytes.addAndGet(-((byte[]) m).length);
                 if (!handle((byte[]) m)) {
                     break;
                 }
@@ -155,7 +177,7 @@ final class RelayChannel {
 
         private CompletableFuture<Void> seal(byte type, byte[] plain) {
             if (closed) {
-                return CompletableFuture.failedFuture(new java.io.IOException("relay channel " + id + " closed"));
+                return CompletableFuture.failedFuture(new IOException("relay channel " + id + " closed"));
             }
             // Sealing and handing to the uplink under one lock: the counter order is the wire order.
             synchronized (this) {

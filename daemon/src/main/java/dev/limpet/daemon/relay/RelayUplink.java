@@ -3,10 +3,12 @@ package dev.limpet.daemon.relay;
 import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.retry.Backoff;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
@@ -15,15 +17,22 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,9 +51,13 @@ import org.slf4j.LoggerFactory;
 public final class RelayUplink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RelayUplink.class);
     static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+    /** Channels served at once: the relay is not trusted not to announce a flood of them. */
+    static final int MAX_CHANNELS = 256;
     /** The {@code warning} code pushed to clients when the uplink goes down (docs/protocol.md). */
     public static final String WARNING_CODE = "relay_uplink_down";
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    /** How often pairings.json is looked at: a new pairing reaches the relay's gate, a revoked one's channels close, within this. */
+    static final Duration PAIRINGS_EVERY = Duration.ofSeconds(1);
     /** The backoff of the uplink: first retry within half a second, never more than 30 s apart. */
     public static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), new SecureRandom());
 
@@ -63,6 +76,10 @@ public final class RelayUplink implements AutoCloseable {
     private final Object sendLock = new Object();
     private volatile WebSocket socket;
     private volatile boolean pongPending;
+    /** The pairing ids last announced to the relay's gate on the current uplink; null: not yet. */
+    private volatile Set<String> announced;
+    /** How many pairings the relay's gate said it holds (its last {@code pairings_ack}); -1 before any. */
+    private volatile int gatePairings = -1;
     private CompletableFuture<?> sendChain = CompletableFuture.completedFuture(null);
 
     public RelayUplink(URI relay, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
@@ -127,7 +144,8 @@ public final class RelayUplink implements AutoCloseable {
     }
 
     public RelayUplink start() {
-        timer.scheduleWithFixedDelay(this::tick, KEEP_ALIVE.toMillis(), KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::keepAlive, KEEP_ALIVE.toMillis(), KEEP_ALIVE.toMillis(), TimeUnit.MILLISECONDS);
+        timer.scheduleWithFixedDelay(this::followPairings, PAIRINGS_EVERY.toMillis(), PAIRINGS_EVERY.toMillis(), TimeUnit.MILLISECONDS);
         connect();
         return this;
     }
@@ -165,6 +183,7 @@ public final class RelayUplink implements AutoCloseable {
         if (relays.size() > 1) {
             current = (current + 1) % relays.size(); // the next node of the cluster, after the same backoff
         }
+        gatePairings = -1;
         UplinkState.Snapshot before = state.snapshot();
         Duration delay = state.lost(reason, refused);
         if (before.phase() == UplinkState.Phase.CONNECTED || before.failures() == 0) {
@@ -176,8 +195,8 @@ public final class RelayUplink implements AutoCloseable {
         }
     }
 
-    /** Keep-alive, and revocation: a channel whose pairing was revoked is closed. */
-    private void tick() {
+    /** A ping per interval; no pong since the last one means the link is broken. */
+    private void keepAlive() {
         try {
             WebSocket ws = socket;
             long gen = generation.get();
@@ -189,6 +208,15 @@ public final class RelayUplink implements AutoCloseable {
                     ws.sendPing(ByteBuffer.allocate(0));
                 }
             }
+        } catch (RuntimeException e) {
+            LOG.warn("relay uplink keep-alive failed: {}", e.toString());
+        }
+    }
+
+    /** New and revoked pairings: the gate learns them, and a channel whose pairing was revoked is closed. */
+    private void followPairings() {
+        try {
+            announcePairings(false);
             for (RelayChannel c : channels.values()) {
                 String p = c.pairingId();
                 if (p != null && pairings.find(p).isEmpty()) {
@@ -197,8 +225,34 @@ public final class RelayUplink implements AutoCloseable {
                 }
             }
         } catch (RuntimeException e) {
-            LOG.warn("relay uplink tick failed: {}", e.toString());
+            LOG.warn("relay uplink: following pairings failed: {}", e.toString());
         }
+    }
+
+    /**
+     * Tells the relay's gate the relay keys of this host's pairings (never their secrets), when
+     * they changed since the last time or {@code always}: a revoked pairing's clients are stopped
+     * at the relay from then on, a new one's let through.
+     */
+    private void announcePairings(boolean always) {
+        if (socket == null) {
+            return;
+        }
+        List<PairingSecret> secrets = pairings.secrets();
+        Set<String> ids = new TreeSet<>();
+        List<Map<String, String>> list = new ArrayList<>();
+        for (var secret : secrets) {
+            ids.add(secret.pairingId());
+            list.add(Map.of("id", secret.pairingId(), "key", HexFormat.of().formatHex(secret.relayKey())));
+        }
+        if (!always && ids.equals(announced)) {
+            return;
+        }
+        announced = ids;
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("type", RelayControl.PAIRINGS);
+        m.put("pairings", list);
+        enqueue(ws -> ws.sendText(ProtocolCodec.write(m), true));
     }
 
     private final RelayChannel.Link link = new RelayChannel.Link() {
@@ -220,15 +274,15 @@ public final class RelayUplink implements AutoCloseable {
     };
 
     /** Sends one message after the previous one (the JDK allows one outstanding send); completes when it was written. */
-    private CompletableFuture<Void> enqueue(java.util.function.Function<WebSocket, CompletableFuture<WebSocket>> send) {
+    private CompletableFuture<Void> enqueue(Function<WebSocket, CompletableFuture<WebSocket>> send) {
         WebSocket ws = socket;
         if (ws == null) {
-            return CompletableFuture.failedFuture(new java.io.IOException("the relay uplink is down"));
+            return CompletableFuture.failedFuture(new IOException("the relay uplink is down"));
         }
         CompletableFuture<Void> done = new CompletableFuture<>();
         synchronized (sendLock) {
             sendChain = sendChain.handle((ignored, previous) -> null)
-                    .thenCompose(ignored -> ws.isOutputClosed() ? CompletableFuture.failedFuture(new java.io.IOException("uplink closed"))
+                    .thenCompose(ignored -> ws.isOutputClosed() ? CompletableFuture.failedFuture(new IOException("uplink closed"))
                             : send.apply(ws))
                     .whenComplete((ignored, error) -> {
                         if (error == null) {
@@ -249,13 +303,27 @@ public final class RelayUplink implements AutoCloseable {
             LOG.warn("relay uplink: a control message that is not JSON ({} chars); ignored", text.length());
             return;
         }
+        if (RelayControl.PAIRINGS_ACK.equals(m.get("type"))) {
+            gatePairings = m.get("pairings") instanceof Number n ? n.intValue() : -1;
+            LOG.info("relay uplink: the relay's gate holds {} pairing(s)", gatePairings);
+            return;
+        }
         if (!(m.get("channel") instanceof Number n)) {
             LOG.warn("relay uplink: a control message without a channel; ignored");
             return;
         }
         long channel = n.longValue();
         if (RelayControl.CHANNEL_OPEN.equals(m.get("type"))) {
-            channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway, random));
+            if (channels.containsKey(channel)) {
+                LOG.warn("relay uplink: channel {} announced twice; ignored", channel);
+                return;
+            }
+            if (channels.size() >= MAX_CHANNELS) {
+                LOG.warn("relay uplink: refused channel {} ({} open, at most {})", channel, channels.size(), MAX_CHANNELS);
+                link.closeChannel(channel, 1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
+                return;
+            }
+            channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway, random).start());
         } else if (RelayControl.CHANNEL_CLOSED.equals(m.get("type"))) {
             RelayChannel c = channels.remove(channel);
             if (c != null) {
@@ -291,6 +359,7 @@ public final class RelayUplink implements AutoCloseable {
         m.put("last_error", s.lastError());
         m.put("next_attempt_at", s.nextAttemptAt() == null ? null : s.nextAttemptAt().toString());
         m.put("channels", channels.size());
+        m.put("gate_pairings", gatePairings);
         return m;
     }
 
@@ -325,7 +394,7 @@ public final class RelayUplink implements AutoCloseable {
 
     private static Throwable unwrap(Throwable e) {
         Throwable c = e;
-        while ((c instanceof CompletionException || c instanceof java.util.concurrent.ExecutionException) && c.getCause() != null) {
+        while ((c instanceof CompletionException || c instanceof ExecutionException) && c.getCause() != null) {
             c = c.getCause();
         }
         return c;
@@ -367,6 +436,7 @@ public final class RelayUplink implements AutoCloseable {
             }
             socket = ws;
             pongPending = false;
+            announcePairings(true);
             state.connected();
             LOG.info("relay uplink open: {} as host {}", relay, credential.hostId());
             ws.request(1);

@@ -62,6 +62,15 @@ public final class PairingSecret {
         return derive("limpet handshake auth", 32);
     }
 
+    /**
+     * The key the relay checks a client with before it routes anything (the relay's gate): the
+     * daemon hands it to its relay; it opens no end-to-end channel (those keys come from the secret
+     * itself and a fresh X25519 exchange), it only proves the client was given this pairing.
+     */
+    public byte[] relayKey() {
+        return derive("limpet relay gate", 32);
+    }
+
     private byte[] derive(String info, int length) {
         return RelayCrypto.hkdf(SALT, secret, info.getBytes(StandardCharsets.US_ASCII), length);
     }

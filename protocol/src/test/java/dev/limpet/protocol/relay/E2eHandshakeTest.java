@@ -158,4 +158,25 @@ class E2eHandshakeTest {
                     .satisfies(e -> assertThat(e.getMessage()).doesNotContain(secret.encoded()));
         }
     }
+
+    @Test
+    void theRelaysGateLetsThroughOnlyAProofForThisHostThisChallengeAndAKnownPairing() {
+        byte[] random = new byte[RelayGate.CHALLENGE_BYTES];
+        this.random.nextBytes(random);
+        byte[] challenge = RelayGate.challenge(random);
+        Map<String, byte[]> keys = Map.of(secret.pairingId(), secret.relayKey());
+        byte[] proof = RelayGate.proof(secret, "abcdefghijklmnopqrstuvwxyz", challenge);
+        assertThat(RelayGate.verify(proof, "abcdefghijklmnopqrstuvwxyz", random, keys)).isTrue();
+        assertThat(RelayGate.verify(proof, "bbcdefghijklmnopqrstuvwxyz", random, keys)).as("another host").isFalse();
+        byte[] other = random.clone();
+        other[0] ^= 1;
+        assertThat(RelayGate.verify(proof, "abcdefghijklmnopqrstuvwxyz", other, keys)).as("another challenge").isFalse();
+        assertThat(RelayGate.verify(proof, "abcdefghijklmnopqrstuvwxyz", random, Map.of())).as("an unknown pairing").isFalse();
+        PairingSecret wrong = PairingSecret.generate(this.random);
+        byte[] forged = RelayGate.proof(wrong, "abcdefghijklmnopqrstuvwxyz", challenge);
+        System.arraycopy(proof, 1, forged, 1, 16);
+        assertThat(RelayGate.verify(forged, "abcdefghijklmnopqrstuvwxyz", random, keys)).as("a wrong secret").isFalse();
+        assertThat(RelayGate.verify(new byte[3], "abcdefghijklmnopqrstuvwxyz", random, keys)).isFalse();
+        assertThat(secret.relayKey()).as("the relay's key is not the handshake's").isNotEqualTo(secret.authKey());
+    }
 }

@@ -61,6 +61,10 @@ class RelayCryptoVectorsTest {
         PairingSecret secret = PairingSecret.parse(p.get("secret").asText());
         assertThat(secret.pairingId()).isEqualTo(p.get("pairing_id").asText());
         assertThat(HEX.formatHex(secret.authKey())).isEqualTo(p.get("auth_key").asText());
+        assertThat(HEX.formatHex(secret.relayKey())).isEqualTo(p.get("relay_key").asText());
+        JsonNode g = vectors().get("gate").get(0);
+        assertThat(HEX.formatHex(RelayGate.proof(PairingSecret.parse(g.get("secret").asText()), g.get("host_id").asText(),
+                HEX.parseHex(g.get("challenge").asText())))).isEqualTo(g.get("proof").asText());
         JsonNode k = vectors().get("handshake_keys").get(0);
         byte[] hello = HEX.parseHex(k.get("hello").asText());
         byte[] acceptBody = HEX.parseHex(k.get("accept_body").asText());

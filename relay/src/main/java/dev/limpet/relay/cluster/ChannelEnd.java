@@ -88,6 +88,11 @@ final class ChannelEnd {
         }
     }
 
+    /** Closes this end without telling anyone (it was never opened at the other end). */
+    synchronized void markGone() {
+        markClosedLocked(1000, "gone");
+    }
+
     synchronized String peerSubject() {
         return peer;
     }

@@ -380,10 +380,10 @@ public final class NatsCluster implements Cluster {
     // ---- routing
 
     @Override
-    public Optional<RemoteChannel> open(String hostId, ClientEnd client) {
+    public Opened open(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
         RouteChoice choice = RouteChoice.choose(false, hosts.holder(hostId), node);
         if (!(choice instanceof RouteChoice.Remote remote)) {
-            return Optional.empty();
+            return new Opened(null, ErrorCode.HOST_OFFLINE);
         }
         ChannelEnd end = newEnd(hostId, true);
         end.sink(new ChannelEnd.Sink() {
@@ -401,6 +401,8 @@ public final class NatsCluster implements Cluster {
         Map<String, Object> request = new LinkedHashMap<>();
         request.put("host", hostId);
         request.put("subject", end.subject);
+        request.put("challenge", HexFormat.of().formatHex(challenge));
+        request.put("proof", HexFormat.of().formatHex(proof));
         String answer;
         try {
             Message reply = nats.requestWithTimeout(Subjects.open(remote.node()), ProtocolCodec.write(request).getBytes(StandardCharsets.UTF_8), OPEN_TIMEOUT)
@@ -418,6 +420,7 @@ public final class NatsCluster implements Cluster {
         if (peer == null) {
             ends.remove(end.id);
             end.closeQuietly(1013, ErrorCode.HOST_OFFLINE.wire());
+            ErrorCode refusal = refusalOf(answer);
             if (answer.isEmpty()) {
                 // No answer in time: the holder may have opened a channel whose answer was lost. Withdraw it (no reply expected).
                 request.put("cancel", true);
@@ -427,10 +430,10 @@ public final class NatsCluster implements Cluster {
                     // NATS is down: the holder's sweep closes it once this node stops being heard
                 }
             }
-            return Optional.empty();
+            return new Opened(null, refusal);
         }
         end.peer(peer);
-        return Optional.of(new RemoteChannel() {
+        return new Opened(new RemoteChannel() {
             @Override
             public boolean send(ByteBuffer message) {
                 return end.send(message);
@@ -441,7 +444,7 @@ public final class NatsCluster implements Cluster {
                 ends.remove(end.id);
                 end.closeQuietly(1000, "client_gone");
             }
-        });
+        }, null);
     }
 
     /** On the holder's node: another node asks for a channel on one of our uplinks. */
@@ -455,6 +458,8 @@ public final class NatsCluster implements Cluster {
         }
         String hostId = request.get("host") instanceof String h && h.matches(RelayControl.HOST_ID_PATTERN) ? h : null;
         String peer = request.get("subject") instanceof String s && Subjects.nodeOfChannel(s) != null ? s : null;
+        byte[] challenge = hex(request.get("challenge"));
+        byte[] proof = hex(request.get("proof"));
         LocalHosts hostsHere = local;
         if (hostId == null || peer == null || hostsHere == null) {
             answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
@@ -469,16 +474,21 @@ public final class NatsCluster implements Cluster {
             }
             return;
         }
+        if (challenge == null || proof == null) {
+            answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+            return;
+        }
         ChannelEnd end = newEnd(hostId, false);
         end.peer(peer);
         RemoteClient client = new RemoteClient(end);
-        Optional<Long> channel = hostsHere.openChannel(hostId, client);
-        if (channel.isEmpty()) {
+        LocalHosts.Opened opened = hostsHere.openChannel(hostId, client, challenge, proof);
+        if (opened.channel() < 0) {
             ends.remove(end.id);
-            answer(m, Map.of("code", ErrorCode.HOST_OFFLINE.wire()));
+            end.markGone();
+            answer(m, Map.of("code", opened.refusal().wire()));
             return;
         }
-        long ch = channel.get();
+        long ch = opened.channel();
         end.sink(new ChannelEnd.Sink() {
             @Override
             public boolean deliver(ByteBuffer message, Runnable written) {
@@ -535,6 +545,29 @@ public final class NatsCluster implements Cluster {
         if (request.getReplyTo() != null) {
             nats.publish(request.getReplyTo(), ProtocolCodec.write(body).getBytes(StandardCharsets.UTF_8));
         }
+    }
+
+    /** The code of a refusal (an answer without a subject); no answer at all is host_offline (the node is gone or slow). */
+    private static ErrorCode refusalOf(String answer) {
+        try {
+            Map<?, ?> m = answer.isEmpty() ? Map.of() : ProtocolCodec.mapper().readValue(answer, Map.class);
+            if (m.get("code") instanceof String code) {
+                ErrorCode c = ErrorCode.fromWire(code);
+                if (c == ErrorCode.PAIRING_INVALID || c == ErrorCode.TOO_MANY_CONNECTIONS) {
+                    return c;
+                }
+            }
+        } catch (Exception e) {
+            // not JSON: treated as no answer
+        }
+        return ErrorCode.HOST_OFFLINE;
+    }
+
+    private static byte[] hex(Object value) {
+        if (!(value instanceof String s) || s.length() > 512 || s.length() % 2 != 0 || !s.matches("[0-9a-f]*")) {
+            return null;
+        }
+        return HexFormat.of().parseHex(s);
     }
 
     private static String peerSubject(String answer) {

@@ -37,7 +37,22 @@ public final class Posix {
         }
     }
 
+    /**
+     * The real user id. Read from {@code /proc/self/status} (its {@code Uid:} line starts with the
+     * real uid) so that a client verb, which only needs its uid to trust a data root, does not bind
+     * FFM for it: the first downcall spins ~300 classes (java.lang.invoke, the class-file API) at
+     * start-up. Falls back to getuid(2) when /proc is not there.
+     */
     public static int getuid() {
+        try {
+            for (String line : Files.readAllLines(PROC.resolve("self/status"))) {
+                if (line.startsWith("Uid:")) {
+                    return Integer.parseInt(line.substring(4).trim().split("\\s+")[0]);
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // no /proc (or an unexpected format): ask the kernel
+        }
         return Libc.getuid();
     }
 

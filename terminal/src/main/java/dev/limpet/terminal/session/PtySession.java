@@ -36,6 +36,8 @@ public final class PtySession {
     private static final int FLOOD_READ = 2048;
     /** How often a waiting reader looks at its gates again (gates may open with time). */
     private static final long GATE_RECHECK_MILLIS = 50;
+    /** After the program's exit, how long a read may bring nothing before the exit is reported anyway. */
+    private static final long EXIT_DRAIN_IDLE_MILLIS = 1000;
     /** An attach from the stream's current end: no replay. */
     public static final long NOW = Long.MIN_VALUE;
 
@@ -101,6 +103,8 @@ public final class PtySession {
     private final Object gateLock = new Object();
     private final Thread reader;
     private volatile boolean readerWaiting;
+    /** True while the reader is inside a PTY read (not while it delivers a chunk or waits for a gate). */
+    private volatile boolean readerInRead;
     private volatile boolean closed;
     private volatile ExitStatus exit;
 
@@ -165,14 +169,22 @@ public final class PtySession {
                     continue;
                 }
                 int want = (int) Math.min(buf.length, allowance);
-                int n = pty.read(buf, 0, want);
+                readerInRead = true;
+                int n;
+                try {
+                    n = pty.read(buf, 0, want);
+                    if (n > 0) {
+                        n = gather(buf, n, want);
+                    }
+                } finally {
+                    readerInRead = false;
+                }
                 if (n < 0) {
                     break;
                 }
                 if (n == 0) {
                     continue;
                 }
-                n = gather(buf, n, want);
                 byte[] data = Arrays.copyOf(buf, n);
                 synchronized (lock) {
                     OutputChunk chunk = OutputChunk.of(data, log.append(data, 0, n));
@@ -266,13 +278,20 @@ public final class PtySession {
         try {
             status = pty.waitFor();
             // Let the reader drain what the program wrote before it died: as long as it takes
-            // while a gate holds it (a lossless client still rendering), but a background process
-            // that keeps the tty open must not hold the exit report back for long.
-            long unpausedWaitMillis = 0;
-            while (reader.isAlive() && unpausedWaitMillis < 1000) {
+            // while a gate holds it (a lossless client still rendering) or a listener is busy
+            // with a chunk (a slow client), but a background process that keeps the tty open
+            // without writing must not hold the exit report back for long: only time the reader
+            // spends in a read that brings nothing counts.
+            long idleMillis = 0;
+            long end = log.endOffset();
+            while (reader.isAlive() && idleMillis < EXIT_DRAIN_IDLE_MILLIS) {
                 reader.join(GATE_RECHECK_MILLIS);
-                if (!readerWaiting) {
-                    unpausedWaitMillis += GATE_RECHECK_MILLIS;
+                long now = log.endOffset();
+                if (now == end && readerInRead) {
+                    idleMillis += GATE_RECHECK_MILLIS;
+                } else {
+                    idleMillis = 0;
+                    end = now;
                 }
             }
         } catch (InterruptedException e) {
@@ -307,6 +326,7 @@ public final class PtySession {
      */
     public Subscription attach(long since, long window, Listener listener, Consumer<Replay> beforeLive) {
         Grant grant = new Grant();
+        Delivery delivery = new Delivery(listener);
         Replay replay;
         synchronized (lock) {
             replay = since == NOW ? new Replay(log.endOffset(), new byte[0], false, null) : replayLocked(since);
@@ -315,7 +335,7 @@ public final class PtySession {
             }
             beforeLive.accept(replay);
             if (exit == null) {
-                listeners.add(listener);
+                listeners.add(delivery);
             }
         }
         Replay r = replay;
@@ -332,10 +352,51 @@ public final class PtySession {
 
             @Override
             public void close() {
-                listeners.remove(listener);
+                listeners.remove(delivery);
+                delivery.stop();
                 removeGate(grant);
             }
         };
+    }
+
+    /**
+     * One subscription's listener, so that once {@link Subscription#close} returns nothing more
+     * reaches it: the reader may still hold the list it iterates, with this listener in it.
+     */
+    private static final class Delivery implements Listener {
+        private final Listener listener;
+        private boolean stopped;
+
+        Delivery(Listener listener) {
+            this.listener = listener;
+        }
+
+        /** Waits for a delivery in progress (onOutput must not block, so this is short). */
+        synchronized void stop() {
+            stopped = true;
+        }
+
+        @Override
+        public synchronized void onOutput(OutputChunk chunk) {
+            if (!stopped) {
+                listener.onOutput(chunk);
+            }
+        }
+
+        @Override
+        public void onExit(ExitStatus status) {
+            synchronized (this) {
+                if (stopped) {
+                    return;
+                }
+            }
+            listener.onExit(status);
+        }
+
+        @Override
+        public void afterOutput() {
+            listener.afterOutput();
+        }
     }
 
     /**

@@ -22,6 +22,11 @@ class PosixTest {
     }
 
     @Test
+    void getuidFromProcAgreesWithTheKernelsGetuid() {
+        assertThat(Posix.getuid()).isEqualTo(Libc.getuid());
+    }
+
+    @Test
     void isAliveAndKillFollowALiveProcess() throws Exception {
         Process sleep = new ProcessBuilder("sleep", "30").start();
         try {

@@ -42,7 +42,7 @@ class PtySessionTest {
     }
 
     /** Records what reaches a listener, in order, and whether the exit came after it. */
-    static final class Recorder implements PtySession.Listener {
+    static class Recorder implements PtySession.Listener {
         final ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         volatile long end = -1;
         volatile long endAtExit = -1;
@@ -101,6 +101,33 @@ class PtySessionTest {
         sub.grant(Long.MAX_VALUE);
         assertThat(exited.await(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
         assertThat(out.endAtExit).as("every byte reached the listener before the exit").isEqualTo(GatedFlood.READY.length() + bytes);
+    }
+
+    @Test
+    void aListenerThatTakesLongerThanTheExitGraceOverAChunkStillGetsEveryByteBeforeTheExit() throws Exception {
+        // The program prints, prints again while the listener is still busy with the first part, and ends.
+        PtySession s = start(List.of("/bin/sh", "-c", "read x; printf 'first-part\\n'; sleep 0.3; printf 'second-part\\n'"), 1 << 20);
+        Recorder out = new Recorder() {
+            boolean stalled;
+
+            @Override
+            public void afterOutput() {
+                // A listener writing to a slow client (its contract allows blocking here).
+                if (!stalled && text().contains("first-part")) {
+                    stalled = true;
+                    try {
+                        Thread.sleep(2500);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }
+            }
+        };
+        s.attach(-1, Long.MAX_VALUE, out, out::replayed);
+        s.write("go\n".getBytes(StandardCharsets.US_ASCII));
+        assertThat(exited.await(T.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(out.text()).as("what the program printed while the listener was busy").contains("second-part");
+        assertThat(out.endAtExit).as("every byte reached the listener before the exit").isEqualTo(s.endOffset());
     }
 
     @Test

@@ -55,11 +55,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     private volatile int cols;
     private volatile int rows;
     private int headPos;
-    private long queued;
-    private boolean pauseAsked;
-    private boolean paused;
-    private boolean needsRepaint;
-    private boolean repainting;
+    private final PaneFlow flow = new PaneFlow(HIGH_WATER, LOW_WATER, HARD_LIMIT);
     private volatile boolean ended;
     private volatile String endReason;
     private volatile boolean closed;
@@ -68,8 +64,6 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     /** Polls that saw the pane dead without a status yet (reader thread only). */
     private int deadPolls;
     private static final int MAX_DEAD_POLLS = 20;
-    private long droppedBytes;
-    private int pauses;
     private int cursorX;
     private int cursorY;
     private boolean alternate;
@@ -106,27 +100,27 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     /** Bytes waiting for the session's reader (tests: the flood bound). */
     long queuedBytes() {
         synchronized (lock) {
-            return queued;
+            return flow.queued();
         }
     }
 
     /** How often this pane's output was paused, and the bytes dropped here (tests, metrics). */
     int pauses() {
         synchronized (lock) {
-            return pauses;
+            return flow.pauses();
         }
     }
 
     /** True while tmux holds this pane's output back from the daemon. */
     boolean isPaused() {
         synchronized (lock) {
-            return paused;
+            return flow.isPaused();
         }
     }
 
     long droppedBytes() {
         synchronized (lock) {
-            return droppedBytes;
+            return flow.dropped();
         }
     }
 
@@ -135,20 +129,13 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     @Override
     public void output(byte[] data) {
         synchronized (lock) {
-            if (paused || needsRepaint && queued >= HIGH_WATER) {
-                droppedBytes += data.length;
+            PaneFlow.Output o = flow.output(data.length);
+            if (o == PaneFlow.Output.DROP) {
                 return;
             }
-            if (queued + data.length > HARD_LIMIT) {
-                droppedBytes += data.length;
-                needsRepaint = true;
-                return;
-            }
-            queued += data.length;
             queue.addLast(data);
             lock.notifyAll();
-            if (queued >= HIGH_WATER && !pauseAsked && !paused) {
-                pauseAsked = true;
+            if (o == PaneFlow.Output.QUEUE_AND_ASK_PAUSE) {
                 // tmux answers a pause it was asked for without a %pause: the reply is the sign.
                 command("refresh-client -A '" + paneId + ":pause'", r -> {
                     if (r.ok()) {
@@ -162,22 +149,17 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     @Override
     public void paused() {
         synchronized (lock) {
-            if (paused) {
-                return;
+            if (flow.paused()) {
+                LOG.debug("tmux {}: output paused with {} bytes queued", tmuxName, flow.queued());
+                resumeIfDrained();
             }
-            paused = true;
-            needsRepaint = true;
-            pauses++;
-            LOG.debug("tmux {}: output paused with {} bytes queued", tmuxName, queued);
-            resumeIfDrained();
         }
     }
 
     @Override
     public void continued() {
         synchronized (lock) {
-            paused = false;
-            pauseAsked = false;
+            flow.continued();
         }
     }
 
@@ -294,9 +276,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
      */
     void reconnect(ControlClient c, int pauseAfterSeconds) throws IOException {
         synchronized (lock) {
-            paused = false;
-            pauseAsked = false;
-            repainting = false;
+            flow.reconnected();
             exitPollPending = false;
         }
         connect(c, pauseAfterSeconds);
@@ -346,7 +326,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
                     headPos = 0;
                 }
             }
-            queued -= n;
+            flow.taken(n);
             resumeIfDrained();
             return n;
         }
@@ -355,21 +335,19 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     /** Appends a repaint of tmux's screen to the stream (a re-adopted session: what happened meanwhile is on tmux's screen only). */
     void repaintNow() {
         synchronized (lock) {
-            needsRepaint = true;
+            flow.askRepaint();
             resumeIfDrained();
         }
     }
 
     /** Under {@link #lock}: once the queue is low again, continue a paused pane and repaint. */
     private void resumeIfDrained() {
-        if (!needsRepaint || repainting || queued > LOW_WATER || ended) {
+        PaneFlow.Resume next = flow.resume(ended);
+        if (next == PaneFlow.Resume.NONE) {
             return;
         }
-        repainting = true;
-        if (paused) {
+        if (next == PaneFlow.Resume.CONTINUE_AND_REPAINT) {
             command("refresh-client -A '" + paneId + ":continue'");
-            paused = false;
-            pauseAsked = false;
         }
         command("display-message -p -t " + target + " '#{cursor_x} #{cursor_y} #{alternate_on}'", r -> {
             synchronized (lock) {
@@ -385,12 +363,11 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
             synchronized (lock) {
                 byte[] repaint = repaint(r.lines(), cursorX, cursorY, alternate);
                 queue.addLast(repaint);
-                queued += repaint.length;
-                needsRepaint = false;
-                repainting = false;
+                flow.repainted(repaint.length);
                 LOG.info("tmux {}: screen repainted from tmux (output resumed after a pause, or the session was re-adopted)",
                         tmuxName);
                 lock.notifyAll();
+                resumeIfDrained(); // a pause that came while this repaint was on its way
             }
         });
     }

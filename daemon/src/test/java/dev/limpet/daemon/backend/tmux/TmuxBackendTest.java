@@ -168,8 +168,6 @@ class TmuxBackendTest {
     }
 
     @Test
-    @org.junit.jupiter.api.Disabled("issue 17 open: fails about one run in three (after a pause and repaint, the attachment "
-            + "stops short of the session's end offset once the program exited); kept to be fixed, not passed off as done")
     void aFloodTheDaemonFallsBehindOnIsPausedRepaintedAndStillReachesItsEndAndExit() throws Exception {
         flood(TmuxSettings.defaults(1 << 20).withPauseAfter(Duration.ofSeconds(1)), 1500);
     }

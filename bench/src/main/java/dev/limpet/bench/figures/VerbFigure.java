@@ -1,0 +1,84 @@
+package dev.limpet.bench.figures;
+
+import dev.limpet.bench.BenchContext;
+import dev.limpet.bench.client.WsClient;
+import dev.limpet.bench.proc.LimpetDaemon;
+import dev.limpet.bench.proc.TmuxServer;
+import dev.limpet.bench.report.Measured;
+import dev.limpet.bench.report.Row;
+import dev.limpet.bench.report.Units;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Figure 9: a client verb's wall time, as a person or a script runs it: {@code ./limpet ls}
+ * (and {@code status}, {@code capture}, {@code send}) through the repository's launcher, so with
+ * the launcher's JVM flags and its AOT cache, against a daemon with one session; the reference is
+ * {@code tmux ls} on a private tmux server in the same run. The first run of each verb is a warm-up
+ * (it may train the launcher's cache) and is not counted.
+ */
+public final class VerbFigure implements Figure {
+    static final List<String> PROGRAM = List.of("/bin/sh", "-c", "printf ready; exec sleep 600");
+
+    @Override
+    public String name() {
+        return "verbs";
+    }
+
+    @Override
+    public void run(BenchContext ctx) throws Exception {
+        int runs = ctx.options.pick(20, 5);
+        Path launcher = ctx.options.repo().resolve("limpet");
+        List<Double> tmux = tmuxLs(runs);
+        try (LimpetDaemon daemon = ctx.daemon(ctx.backendsToMeasure().getFirst()); WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            String id = ws.spawn(PROGRAM, 80, 24).path("id").asText();
+            List<List<String>> verbs = List.of(List.of("ls"), List.of("status"), List.of("capture", id), List.of("send", "--no-enter", id, "x"));
+            for (List<String> verb : verbs) {
+                List<String> argv = new ArrayList<>(List.of(launcher.toString()));
+                argv.addAll(verb);
+                argv.addAll(List.of("--data-root", daemon.root.toString()));
+                timed(argv); // warm-up: may train the launcher's cache
+                List<Double> limpet = new ArrayList<>();
+                for (int i = 0; i < runs; i++) {
+                    limpet.add(timed(argv));
+                }
+                Measured m = new Measured(limpet, tmux);
+                ctx.add(new Row("9 client verb: limpet " + verb.getFirst() + " [./limpet launcher, AOT cache]",
+                        Units.millis(m.limpetMedian()), Units.millis(m.referenceMedian()) + " (tmux ls)", Measured.ratio(m.ratio()),
+                        m.spread(), "≤ 120 ms"));
+            }
+            ws.remove(id);
+        }
+    }
+
+    /** Wall time of one run, in nanoseconds; a failing verb fails the figure. */
+    static double timed(List<String> argv) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        Process p = new ProcessBuilder(argv).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        if (!p.waitFor(60, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new IOException(String.join(" ", argv) + " did not finish within 60 s");
+        }
+        long t1 = System.nanoTime();
+        if (p.exitValue() != 0) {
+            throw new IOException(String.join(" ", argv) + " exited " + p.exitValue());
+        }
+        return t1 - t0;
+    }
+
+    static List<Double> tmuxLs(int runs) throws IOException, InterruptedException {
+        List<Double> out = new ArrayList<>();
+        try (TmuxServer tmux = TmuxServer.start("base", List.of("sleep", "600"))) {
+            List<String> argv = List.of("tmux", "-L", tmux.socket, "-f", "/dev/null", "ls");
+            timed(argv);
+            for (int i = 0; i < runs; i++) {
+                out.add(timed(argv));
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,38 @@
+package dev.limpet.client.cli;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client verb is a JVM of its own, started per call: every class its graph reaches is start-up
+ * time. These rules keep the server and the heavy JDK client out of it (issue 18).
+ */
+class VerbClassGraphTest {
+    // ArchUnit's plain API under JUnit Jupiter: its own JUnit 5 engine is not needed for two rules.
+    private static final JavaClasses CLIENT = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages("dev.limpet.client");
+
+    @Test
+    void clientClassesDependOnNoServerClasses() {
+        noClasses().that().resideInAPackage("dev.limpet.client..")
+                .should().dependOnClassesThat().resideInAnyPackage(
+                        "dev.limpet.daemon..", "dev.limpet.web..", "dev.limpet.worker..", "dev.limpet.app..",
+                        "io.javalin..", "org.eclipse.jetty..", "org.sqlite..", "ch.qos.logback..")
+                .because("a verb's JVM should load only what talking to a daemon takes")
+                .check(CLIENT);
+    }
+
+    @Test
+    void verbsReachJavaNetHttpOnlyForHttpsDaemons() {
+        noClasses().that().resideInAPackage("dev.limpet.client.cli..")
+                .and().doNotHaveFullyQualifiedName(DaemonHttp.class.getName() + "$Tls")
+                .should().dependOnClassesThat().resideInAPackage("java.net.http..")
+                .because("java.net.http brings ~280 TLS classes and a selector thread that delays a verb's exit (PlainHttp)")
+                .check(CLIENT);
+    }
+}

@@ -1,0 +1,108 @@
+package dev.limpet.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code ./limpet} launcher's AOT cache for client verbs, run as it is against the real jar: a
+ * copy of the launcher beside a copy of the jar (no sources there, so it never builds), the cache
+ * trained by the launcher itself. A verb must never run with a stale or missing cache, and a
+ * retraining is said once on stderr.
+ */
+class LauncherAotCacheIT {
+    private static final String TRAINING = "training them on real runs";
+    /** An application class served by the AOT cache: the default CDS archive holds only JDK classes. */
+    private static final String MAIN_FROM_CACHE = "dev.limpet.app.Main source: shared objects file";
+
+    @TempDir
+    Path home;
+    Path jar;
+    Path cache;
+    Path daemonCache;
+
+    @BeforeEach
+    void copyLauncherAndJar() throws Exception {
+        Path repo = DaemonProcess.jar().getParent().getParent().getParent();
+        Files.copy(repo.resolve("limpet"), home.resolve("limpet"), StandardCopyOption.COPY_ATTRIBUTES);
+        jar = home.resolve("app/target/limpet.jar");
+        Files.createDirectories(jar.getParent());
+        Files.copy(DaemonProcess.jar(), jar);
+        cache = home.resolve("app/target/limpet-cli.aot");
+        daemonCache = home.resolve("app/target/limpet-daemon.aot");
+    }
+
+    private LimpetCli.Result verb(String... args) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString());
+        pb.command().addAll(java.util.List.of(args));
+        pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
+        // Appended after the launcher's own flags: every loaded class and where it came from, on stdout.
+        pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
+        pb.environment().put("LIMPET_HOME", home.resolve("no-daemon").toString());
+        return LimpetCli.run(pb, "limpet " + String.join(" ", args));
+    }
+
+    @Test
+    void aVerbWithNoCacheTrainsOneOnceSaysSoAndRunsFromIt() throws Exception {
+        assertThat(cache).doesNotExist();
+
+        LimpetCli.Result first = verb("--version");
+        assertThat(first.exitCode()).as(first.err()).isZero();
+        assertThat(first.err()).containsOnlyOnce(TRAINING);
+        assertThat(cache).exists();
+        assertThat(Files.getLastModifiedTime(cache)).isGreaterThan(Files.getLastModifiedTime(jar));
+        assertThat(first.out()).contains(MAIN_FROM_CACHE);
+        assertThat(daemonCache).as("the daemon's cache, trained in the same run").exists();
+        assertThat(Files.getLastModifiedTime(daemonCache)).isGreaterThan(Files.getLastModifiedTime(jar));
+
+        LimpetCli.Result second = verb("--version");
+        assertThat(second.err()).doesNotContain(TRAINING);
+        assertThat(second.out()).contains(MAIN_FROM_CACHE);
+    }
+
+    @Test
+    void aVerbAfterTheJarWasRebuiltRetrainsTheStaleCacheAndRunsFromTheNewOne() throws Exception {
+        assertThat(verb("--version").err()).contains(TRAINING);
+        // Whatever rebuilt the jar (./limpet test, the bench, an IDE): it is now newer than the cache
+        // (and the JDK itself no longer takes that cache: it records the jar's time).
+        Files.setLastModifiedTime(jar, FileTime.from(Instant.now()));
+        assertThat(Files.getLastModifiedTime(jar)).isGreaterThan(Files.getLastModifiedTime(cache));
+
+        LimpetCli.Result afterRebuild = verb("--version");
+        assertThat(afterRebuild.exitCode()).as(afterRebuild.err()).isZero();
+        assertThat(afterRebuild.err()).containsOnlyOnce(TRAINING);
+        assertThat(Files.getLastModifiedTime(cache)).isGreaterThan(Files.getLastModifiedTime(jar));
+        assertThat(afterRebuild.out()).contains(MAIN_FROM_CACHE);
+    }
+
+    @Test
+    void theDaemonStartsFromItsOwnCacheOnceTrained() throws Exception {
+        assertThat(verb("--version").err()).contains(TRAINING);
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString(), "daemon", "--data-root", home.resolve("root").toString(),
+                "--port", "0", "--backend", "embedded").redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
+        pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
+        Process daemon = pb.start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(daemon.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            boolean fromCache = false;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                fromCache |= line.contains("dev.limpet.daemon.Daemon source: shared objects file");
+                if (line.contains("listening on")) {
+                    break;
+                }
+            }
+            assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
+        } finally {
+            daemon.destroy();
+            daemon.waitFor();
+        }
+    }
+}
