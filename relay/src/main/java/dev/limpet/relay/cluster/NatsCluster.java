@@ -161,6 +161,9 @@ public final class NatsCluster implements Cluster {
             case CONNECTED, RECONNECTED, RESUBSCRIBED -> {
                 LOG.info("relay node {}: NATS {} at {}", node, event.name().toLowerCase(java.util.Locale.ROOT), url);
                 lastError = null;
+                if (event == ConnectionListener.Events.RECONNECTED) {
+                    kv = null; // look for the bucket again and watch it anew: the server may have restarted without it
+                }
                 worker.execute(this::refresh);
             }
             case DISCONNECTED -> {
