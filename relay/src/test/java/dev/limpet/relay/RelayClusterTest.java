@@ -362,4 +362,25 @@ class RelayClusterTest {
         client(b, e.hostId(), friend);
         RelayServerTest.channelOf(up.next());
     }
+
+    @Test
+    void aNodeStartedWhileNatsIsDownServesItsOwnHostsSaysSoInHealthzAndJoinsOnceNatsIsUp() throws Exception {
+        nats.kill9();
+        RelayServer a = node();
+        HttpResponse<String> down = health(a);
+        assertThat(down.statusCode()).isEqualTo(503);
+        assertThat(JSON.readTree(down.body()).path("cluster").path("nats").asText()).isNotEqualTo("connected");
+        // Its own hosts work meanwhile: the single relay's path needs no NATS.
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        uplink(a, e, up);
+        Recorder c = new Recorder();
+        clientWhenOnline(a, e.hostId(), c);
+        RelayServerTest.channelOf(up.next());
+        nats.restart();
+        awaitHealthy(a);
+        RelayServer b = node();
+        awaitHealthy(b);
+        await().atMost(WAIT).until(() -> cluster(b).path("hosts_online").asInt() == 1);
+    }
 }

@@ -70,7 +70,10 @@ public final class NatsCluster implements Cluster {
     private final String node;
     private final String url;
     private final Clock clock;
-    private final Connection nats;
+    /** Null until the first connection succeeds (a node may start before NATS is up: it says so, and retries). */
+    private volatile Connection nats;
+    private Thread connecting;
+    private boolean subscribed;
     private final PresenceBook hosts;
     private final PresenceBook nodes;
     private final PresenceClaims claims;
@@ -87,11 +90,10 @@ public final class NatsCluster implements Cluster {
     private int stalledRefreshes;
     private Dispatcher dispatcher;
 
-    private NatsCluster(String url, Clock clock, String node, Connection nats, ScheduledExecutorService worker) {
+    private NatsCluster(String url, Clock clock, String node, ScheduledExecutorService worker) {
         this.url = url;
         this.clock = clock;
         this.node = node;
-        this.nats = nats;
         this.worker = worker;
         this.hosts = new PresenceBook(clock, TTL);
         this.nodes = new PresenceBook(clock, TTL);
@@ -126,17 +128,15 @@ public final class NatsCluster implements Cluster {
                 .errorListener(new ErrorListener() {
                     @Override
                     public void errorOccurred(Connection conn, String error) {
-                        LOG.warn("NATS error: {}", SafeText.of(error, 200));
                         if (self[0] != null) {
-                            self[0].lastError = "NATS error: " + SafeText.of(error, 200);
+                            self[0].note("NATS error: " + SafeText.of(error, 200));
                         }
                     }
 
                     @Override
                     public void exceptionOccurred(Connection conn, Exception e) {
-                        LOG.warn("NATS: {}", e.toString());
                         if (self[0] != null) {
-                            self[0].lastError = e.toString();
+                            self[0].note("NATS: " + e);
                         }
                     }
 
@@ -147,9 +147,63 @@ public final class NatsCluster implements Cluster {
                     }
                 })
                 .build();
-        Connection nats = Nats.connectReconnectOnConnect(options);
-        self[0] = new NatsCluster(url, clock, node, nats, worker);
-        return self[0];
+        NatsCluster cluster = new NatsCluster(url, clock, node, worker);
+        self[0] = cluster;
+        cluster.connecting = Thread.ofVirtual().name("limpet-relay-nats-connect").start(() -> {
+            // Retries until NATS answers (reconnecting with jnats's own wait); the relay serves its own hosts meanwhile.
+            while (!cluster.closing) {
+                try {
+                    cluster.connected(Nats.connectReconnectOnConnect(options));
+                    return;
+                } catch (IOException e) {
+                    cluster.note("connecting to NATS at " + url + " failed: " + e);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        return cluster;
+    }
+
+    /** The first connection is up: subscribe (once the relay started) and write presence. */
+    private void connected(Connection c) {
+        if (closing) {
+            try {
+                c.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return;
+        }
+        nats = c;
+        subscribe();
+        worker.execute(this::refresh);
+    }
+
+    private synchronized void subscribe() {
+        Connection c = nats;
+        if (subscribed || c == null || local == null) {
+            return;
+        }
+        subscribed = true;
+        dispatcher = c.createDispatcher();
+        // The handlers never block: a delivery is an asynchronous socket send, bounded by credit.
+        dispatcher.setPendingLimits(-1, 2 * WINDOW * 64);
+        dispatcher.subscribe(Subjects.open(node), this::openRequested);
+        dispatcher.subscribe(Subjects.channels(node), this::channelMessage);
+    }
+
+    /** A NATS error or exception: logged when it differs from the last one (a reconnect loop is not a log flood). */
+    private void note(String error) {
+        if (!error.equals(lastError)) {
+            LOG.warn("relay node {}: {}", node, error);
+        }
+        lastError = error;
     }
 
     public String node() {
@@ -179,11 +233,7 @@ public final class NatsCluster implements Cluster {
     @Override
     public void start(LocalHosts local) {
         this.local = local;
-        dispatcher = nats.createDispatcher();
-        // The handlers never block: a delivery is an asynchronous socket send, bounded by credit.
-        dispatcher.setPendingLimits(-1, 2 * WINDOW * 64);
-        dispatcher.subscribe(Subjects.open(node), this::openRequested);
-        dispatcher.subscribe(Subjects.channels(node), this::channelMessage);
+        subscribe();
         worker.execute(this::refresh);
         worker.scheduleWithFixedDelay(this::refresh, REFRESH.toMillis(), REFRESH.toMillis(), TimeUnit.MILLISECONDS);
         worker.scheduleWithFixedDelay(this::sweep, SWEEP.toMillis(), SWEEP.toMillis(), TimeUnit.MILLISECONDS);
@@ -294,7 +344,8 @@ public final class NatsCluster implements Cluster {
      * a row went unanswered; loudly.
      */
     private void unstick() {
-        if (nats.getStatus() != Connection.Status.CONNECTED) {
+        Connection c = nats;
+        if (c == null || c.getStatus() != Connection.Status.CONNECTED) {
             stalledRefreshes = 0;
             return;
         }
@@ -302,7 +353,7 @@ public final class NatsCluster implements Cluster {
             stalledRefreshes = 0;
             LOG.warn("relay node {}: NATS at {} answers nothing although connected; reconnecting", node, url);
             try {
-                nats.forceReconnect();
+                c.forceReconnect();
             } catch (IOException | RuntimeException e) {
                 failed("reconnecting to NATS", e);
             } catch (InterruptedException e) {
@@ -314,7 +365,8 @@ public final class NatsCluster implements Cluster {
     /** After a failure: if the bucket is gone (a NATS started with an empty store), make it again next time, watch anew, reclaim. */
     private void bucketMayBeGone() {
         try {
-            if (kv != null && !nats.keyValueManagement().getBucketNames().contains(Subjects.BUCKET)) {
+            Connection c = nats;
+            if (c != null && kv != null && !c.keyValueManagement().getBucketNames().contains(Subjects.BUCKET)) {
                 LOG.warn("relay node {}: the presence bucket is gone from NATS; making it again", node);
                 kv = null;
             }
@@ -328,7 +380,11 @@ public final class NatsCluster implements Cluster {
         if (b != null) {
             return b;
         }
-        var management = nats.keyValueManagement();
+        Connection c = nats;
+        if (c == null) {
+            throw new IOException("not connected to NATS at " + url + " yet");
+        }
+        var management = c.keyValueManagement();
         if (!management.getBucketNames().contains(Subjects.BUCKET)) {
             try {
                 management.create(KeyValueConfiguration.builder().name(Subjects.BUCKET).ttl(TTL).maxHistoryPerKey(1)
@@ -337,7 +393,7 @@ public final class NatsCluster implements Cluster {
                 LOG.debug("presence bucket: {} (another node made it first?)", e.getErrorDescription());
             }
         }
-        b = nats.keyValue(Subjects.BUCKET);
+        b = c.keyValue(Subjects.BUCKET);
         NatsKeyValueWatchSubscription old = watch;
         if (old != null) {
             old.unsubscribe();
@@ -385,10 +441,11 @@ public final class NatsCluster implements Cluster {
     @Override
     public Opened open(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
         RouteChoice choice = RouteChoice.choose(false, hosts.holder(hostId), node);
-        if (!(choice instanceof RouteChoice.Remote remote)) {
+        Connection nats = this.nats;
+        if (!(choice instanceof RouteChoice.Remote remote) || nats == null) {
             return new Opened(null, ErrorCode.HOST_OFFLINE);
         }
-        ChannelEnd end = newEnd(hostId, true);
+        ChannelEnd end = newEnd(nats, hostId, true);
         end.sink(new ChannelEnd.Sink() {
             @Override
             public boolean deliver(ByteBuffer message, Runnable written) {
@@ -481,7 +538,7 @@ public final class NatsCluster implements Cluster {
             answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
             return;
         }
-        ChannelEnd end = newEnd(hostId, false);
+        ChannelEnd end = newEnd(nats, hostId, false);
         end.peer(peer);
         RemoteClient client = new RemoteClient(end);
         LocalHosts.Opened opened = hostsHere.openChannel(hostId, client, challenge, proof);
@@ -527,7 +584,7 @@ public final class NatsCluster implements Cluster {
         }
     }
 
-    private ChannelEnd newEnd(String hostId, boolean outgoing) {
+    private ChannelEnd newEnd(Connection nats, String hostId, boolean outgoing) {
         long id = nextEnd.incrementAndGet();
         ChannelEnd end = new ChannelEnd(id, Subjects.channel(node, id), hostId, outgoing, clock.instant(), nats,
                 new Credit(WINDOW, ACK_EVERY), new Credit(WINDOW, ACK_EVERY));
@@ -640,7 +697,8 @@ public final class NatsCluster implements Cluster {
     public Map<String, Object> status() {
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("node", node);
-        m.put("nats", nats.getStatus().name().toLowerCase(java.util.Locale.ROOT));
+        Connection c = nats;
+        m.put("nats", c == null ? "connecting" : c.getStatus().name().toLowerCase(java.util.Locale.ROOT));
         m.put("presence", kv == null ? "not ready" : presenceOk ? "ready" : "stale");
         m.put("hosts_here", claims.hosts().size());
         m.put("hosts_online", hosts.onlineCount());
@@ -652,7 +710,8 @@ public final class NatsCluster implements Cluster {
 
     @Override
     public boolean healthy() {
-        return nats.getStatus() == Connection.Status.CONNECTED && kv != null && presenceOk;
+        Connection c = nats;
+        return c != null && c.getStatus() == Connection.Status.CONNECTED && kv != null && presenceOk;
     }
 
     @Override
@@ -677,8 +736,15 @@ public final class NatsCluster implements Cluster {
         } catch (IOException | JetStreamApiException | RuntimeException e) {
             LOG.debug("presence not cleared on stop ({}); it expires", e.toString());
         }
+        Thread t = connecting;
+        if (t != null) {
+            t.interrupt();
+        }
         try {
-            nats.close();
+            Connection c = nats;
+            if (c != null) {
+                c.close();
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
