@@ -38,14 +38,9 @@ final class StatusCommand extends Verb {
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),
                 text(r, "pruned"), text(r, "missing"), text(r, "failed"), text(r, "quarantined"));
         out.println(webUiLine(http.endpoint(), showToken));
-        JsonNode relay = s.path("relay");
-        if (relay.isObject()) {
-            // Loud when the uplink is down: a daemon asked to be reachable through a relay is not.
-            String state = text(relay, "state");
-            String line = "relay " + text(relay, "url") + " as host " + text(relay, "host_id") + ": " + state + " since " + text(relay, "since")
-                    + ", " + text(relay, "channels") + " client(s)";
-            out.println(state.equals("connected") ? line : "RELAY DOWN: " + line + "; last error: " + text(relay, "last_error")
-                    + (relay.path("next_attempt_at").isTextual() ? "; next attempt " + text(relay, "next_attempt_at") : ""));
+        String relayLine = relayLine(s.path("relay"));
+        if (relayLine != null) {
+            out.println(relayLine);
         }
         for (JsonNode d : s.path("degraded")) {
             out.println("DEGRADED: " + d.asText());
@@ -81,5 +76,20 @@ final class StatusCommand extends Verb {
     static String webUiLine(DaemonEndpoint endpoint, boolean showToken) {
         return showToken ? "web UI: " + UiLink.withToken(endpoint)
                 : "web UI: " + endpoint.baseUrl() + " (the link with its token: `limpet open`, or `limpet status --show-token`)";
+    }
+
+    /**
+     * The relay uplink's line (issue 15), null without {@code --relay}; loud while the uplink is
+     * down: a daemon asked to be reachable through a relay is not.
+     */
+    static String relayLine(JsonNode relay) {
+        if (!relay.isObject()) {
+            return null;
+        }
+        String state = text(relay, "state");
+        String line = "relay " + text(relay, "url") + " as host " + text(relay, "host_id") + ": " + state + " since " + text(relay, "since")
+                + ", " + text(relay, "channels") + " client(s)";
+        return state.equals("connected") ? line : "RELAY DOWN: " + line + "; last error: " + text(relay, "last_error")
+                + (relay.path("next_attempt_at").isTextual() ? "; next attempt " + text(relay, "next_attempt_at") : "");
     }
 }

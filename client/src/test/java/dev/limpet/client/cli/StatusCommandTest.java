@@ -33,4 +33,18 @@ class StatusCommandTest {
         assertThat(text.toString().lines().filter(l -> l.startsWith("ring_bytes")).findFirst().orElseThrow())
                 .matches("ring_bytes +8388608 +file /home/u/.config/limpet/config.toml");
     }
+
+    @Test
+    void aRelayUplinkThatIsDownIsLoudAndAConnectedOneIsOneQuietLine() throws Exception {
+        var mapper = dev.limpet.protocol.ProtocolCodec.mapper();
+        var down = mapper.readTree("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"waiting\","
+                + "\"since\":\"2026-11-26T10:00:00Z\",\"failures\":3,\"last_error\":\"ConnectException\","
+                + "\"next_attempt_at\":\"2026-11-26T10:00:04Z\",\"channels\":0}");
+        assertThat(StatusCommand.relayLine(down)).startsWith("RELAY DOWN: relay https://relay.example/ as host abcdefghijklmnopqrstuvwxyz: waiting")
+                .contains("last error: ConnectException").contains("next attempt 2026-11-26T10:00:04Z");
+        var up = mapper.readTree("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"connected\","
+                + "\"since\":\"2026-11-26T10:00:00Z\",\"failures\":0,\"last_error\":null,\"next_attempt_at\":null,\"channels\":2}");
+        assertThat(StatusCommand.relayLine(up)).doesNotContain("DOWN").contains("connected").contains("2 client(s)");
+        assertThat(StatusCommand.relayLine(mapper.nullNode())).isNull();
+    }
 }
