@@ -12,17 +12,9 @@ import io.nats.client.ConnectionListener;
 import io.nats.client.Consumer;
 import io.nats.client.Dispatcher;
 import io.nats.client.ErrorListener;
-import io.nats.client.JetStreamApiException;
-import io.nats.client.KeyValue;
 import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
-import io.nats.client.api.KeyValueConfiguration;
-import io.nats.client.api.KeyValueEntry;
-import io.nats.client.api.KeyValueOperation;
-import io.nats.client.api.KeyValueWatcher;
-import io.nats.client.api.StorageType;
-import io.nats.client.impl.NatsKeyValueWatchSubscription;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -44,23 +36,23 @@ import org.slf4j.LoggerFactory;
 /**
  * A relay node of a cluster sharing one NATS ({@code limpet relay --nats URL}).
  *
- * <p>Presence: the node holding a host's uplink writes {@code <hostId> → <node>} in a JetStream
- * key-value bucket whose records expire after {@link #TTL}; it refreshes each {@link #REFRESH}
- * with a compare-and-set on the revision it wrote, so a node whose host moved to another node
- * learns it and closes its stale uplink ({@link PresenceClaims}). Every node watches the bucket
- * ({@link PresenceBook}): a client of a host no node holds is told {@code host_offline} at once.
+ * <p>Presence ({@link NatsPresence}): which node holds which host's uplink, in a JetStream
+ * key-value bucket, fenced by compare-and-set, watched by every node: a client of a host no node
+ * holds is told {@code host_offline} at once.
  *
- * <p>Routing: a client on a node without the host's uplink opens a channel by a request to the
- * holder ({@code limpet.relay.open.<node>}); messages then flow on per-channel subjects
- * ({@link ChannelEnd}), the same end-to-end ciphertext as on a single relay, bounded by credit.
+ * <p>Routing (here): a client on a node without the host's uplink opens a channel by a request to
+ * the holder ({@code limpet.relay.open.<node>}), which checks the client's gate proof with its own
+ * gate keys; messages then flow on per-channel subjects ({@link ChannelEnd}), the same end-to-end
+ * ciphertext as on a single relay, numbered and bounded by credit. Channels to a node that no
+ * longer holds the host, or stopped refreshing its record, are closed: the client resumes by offset.
  *
  * <p>NATS unreachable is never silent: logged at each change, and {@code /healthz} answers 503
- * with the last error until the node is back.
+ * with the last error until the node is back. A node may start before NATS: it connects in the
+ * background and serves its own hosts meanwhile.
  */
 public final class NatsCluster implements Cluster {
     private static final Logger LOG = LoggerFactory.getLogger(NatsCluster.class);
-    static final Duration TTL = Duration.ofSeconds(15);
-    static final Duration REFRESH = Duration.ofSeconds(5);
+    static final Duration TTL = NatsPresence.TTL;
     static final Duration SWEEP = Duration.ofSeconds(1);
     static final Duration OPEN_TIMEOUT = Duration.ofSeconds(3);
     /** Per channel and direction: what a node may have sent and not heard acknowledged (the memory bound of a channel). */
@@ -74,20 +66,13 @@ public final class NatsCluster implements Cluster {
     private volatile Connection nats;
     private Thread connecting;
     private boolean subscribed;
-    private final PresenceBook hosts;
-    private final PresenceBook nodes;
-    private final PresenceClaims claims;
+    private final NatsPresence presence;
     private final ScheduledExecutorService worker;
     private final Map<Long, ChannelEnd> ends = new ConcurrentHashMap<>();
     private final AtomicLong nextEnd = new AtomicLong();
     private volatile LocalHosts local;
-    private volatile KeyValue kv;
-    private volatile NatsKeyValueWatchSubscription watch;
     private volatile String lastError;
     private volatile boolean closing;
-    /** The last refresh reached the bucket (false: presence is stale, /healthz says so). */
-    private volatile boolean presenceOk;
-    private int stalledRefreshes;
     private Dispatcher dispatcher;
 
     private NatsCluster(String url, Clock clock, String node, ScheduledExecutorService worker) {
@@ -95,9 +80,7 @@ public final class NatsCluster implements Cluster {
         this.clock = clock;
         this.node = node;
         this.worker = worker;
-        this.hosts = new PresenceBook(clock, TTL);
-        this.nodes = new PresenceBook(clock, TTL);
-        this.claims = new PresenceClaims(node);
+        this.presence = new NatsPresence(node, url, clock, () -> nats, worker, this::sweepHost, this::failed);
     }
 
     /**
@@ -182,7 +165,7 @@ public final class NatsCluster implements Cluster {
         }
         nats = c;
         subscribe();
-        worker.execute(this::refresh);
+        worker.execute(presence::refresh);
     }
 
     private synchronized void subscribe() {
@@ -216,9 +199,9 @@ public final class NatsCluster implements Cluster {
                 LOG.info("relay node {}: NATS {} at {}", node, event.name().toLowerCase(java.util.Locale.ROOT), url);
                 lastError = null;
                 if (event == ConnectionListener.Events.RECONNECTED) {
-                    kv = null; // look for the bucket again and watch it anew: the server may have restarted without it
+                    presence.lookAgain();
                 }
-                worker.execute(this::refresh);
+                worker.execute(presence::refresh);
             }
             case DISCONNECTED -> {
                 if (!closing) {
@@ -234,213 +217,32 @@ public final class NatsCluster implements Cluster {
     public void start(LocalHosts local) {
         this.local = local;
         subscribe();
-        worker.execute(this::refresh);
-        worker.scheduleWithFixedDelay(this::refresh, REFRESH.toMillis(), REFRESH.toMillis(), TimeUnit.MILLISECONDS);
+        worker.execute(presence::refresh);
+        long refresh = NatsPresence.REFRESH.toMillis();
+        worker.scheduleWithFixedDelay(presence::refresh, refresh, refresh, TimeUnit.MILLISECONDS);
         worker.scheduleWithFixedDelay(this::sweep, SWEEP.toMillis(), SWEEP.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    // ---- presence
-
     @Override
     public void hostAttached(String hostId, Runnable fenced) {
-        worker.execute(() -> {
-            claims.claimed(hostId, PresenceClaims.UNWRITTEN, fenced);
-            refreshHost(hostId);
-        });
+        presence.attached(hostId, fenced);
     }
 
     @Override
     public void hostDetached(String hostId) {
-        worker.execute(() -> {
-            Optional<Long> revision = claims.revision(hostId);
-            claims.drop(hostId);
-            KeyValue b = kv;
-            if (revision.isEmpty() || revision.get() <= 0 || b == null) {
-                return;
-            }
-            try {
-                b.delete(hostId, revision.get());
-            } catch (JetStreamApiException e) {
-                LOG.debug("host {}: presence already moved on ({})", hostId, e.getErrorDescription());
-            } catch (IOException | RuntimeException e) {
-                failed("removing host " + hostId + "'s presence", e);
-            }
-        });
+        presence.detached(hostId);
     }
 
     @Override
     public boolean online(String hostId) {
-        return hosts.holder(hostId).filter(n -> !n.equals(node)).isPresent();
-    }
-
-    /** Every {@link #REFRESH}: the bucket (and its watch) if missing, this node's record, each claim. On the worker thread. */
-    private void refresh() {
-        if (closing) {
-            return;
-        }
-        try {
-            KeyValue b = bucket();
-            b.put(Subjects.nodeKey(node), node.getBytes(StandardCharsets.US_ASCII));
-            for (String h : claims.hosts()) {
-                refreshHost(h);
-            }
-            presenceOk = true;
-            stalledRefreshes = 0;
-        } catch (IOException | JetStreamApiException | InterruptedException | RuntimeException e) {
-            presenceOk = false;
-            failed("refreshing presence", e);
-            bucketMayBeGone();
-            unstick();
-        }
-    }
-
-    private void refreshHost(String hostId) {
-        Optional<Long> revision = claims.revision(hostId);
-        KeyValue b = kv;
-        if (revision.isEmpty() || b == null) {
-            return;
-        }
-        byte[] value = node.getBytes(StandardCharsets.US_ASCII);
-        try {
-            long r = revision.get() == PresenceClaims.UNWRITTEN ? b.put(hostId, value) : b.update(hostId, value, revision.get());
-            claims.refreshed(hostId, r);
-        } catch (JetStreamApiException e) {
-            conflict(b, hostId, value);
-        } catch (IOException | RuntimeException e) {
-            failed("refreshing host " + hostId + "'s presence", e);
-        }
-    }
-
-    /** A refresh lost its compare-and-set: the record now in the bucket decides. */
-    private void conflict(KeyValue b, String hostId, byte[] value) {
-        try {
-            KeyValueEntry now = b.get(hostId);
-            Optional<String> holder = now == null || now.getOperation() != KeyValueOperation.PUT ? Optional.empty()
-                    : Optional.of(now.getValueAsString());
-            switch (claims.onConflict(holder)) {
-                case ADOPT -> claims.refreshed(hostId, now.getRevision());
-                case RECLAIM -> {
-                    try {
-                        claims.refreshed(hostId, now == null ? b.create(hostId, value) : b.update(hostId, value, now.getRevision()));
-                    } catch (JetStreamApiException lost) {
-                        fence(hostId, "another node wrote it first");
-                    }
-                }
-                case FENCED -> fence(hostId, "node " + holder.get() + " holds it now");
-            }
-        } catch (IOException | JetStreamApiException | RuntimeException e) {
-            failed("checking host " + hostId + "'s presence", e);
-        }
-    }
-
-    private void fence(String hostId, String why) {
-        LOG.warn("host {}: this node's uplink is stale ({}); closing it", hostId, why);
-        claims.drop(hostId).ifPresent(Runnable::run);
-    }
-
-    /**
-     * A connection that says it is connected but gets no answers (seen after a NATS restart: a
-     * reconnected client whose requests time out) is reconnected by force after two refreshes in
-     * a row went unanswered; loudly.
-     */
-    private void unstick() {
-        Connection c = nats;
-        if (c == null || c.getStatus() != Connection.Status.CONNECTED) {
-            stalledRefreshes = 0;
-            return;
-        }
-        if (++stalledRefreshes >= 2) {
-            stalledRefreshes = 0;
-            LOG.warn("relay node {}: NATS at {} answers nothing although connected; reconnecting", node, url);
-            try {
-                c.forceReconnect();
-            } catch (IOException | RuntimeException e) {
-                failed("reconnecting to NATS", e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** After a failure: if the bucket is gone (a NATS started with an empty store), make it again next time, watch anew, reclaim. */
-    private void bucketMayBeGone() {
-        try {
-            Connection c = nats;
-            if (c != null && kv != null && !c.keyValueManagement().getBucketNames().contains(Subjects.BUCKET)) {
-                LOG.warn("relay node {}: the presence bucket is gone from NATS; making it again", node);
-                kv = null;
-            }
-        } catch (IOException | JetStreamApiException | RuntimeException e) {
-            // still unreachable: the next refresh looks again
-        }
-    }
-
-    private KeyValue bucket() throws IOException, JetStreamApiException, InterruptedException {
-        KeyValue b = kv;
-        if (b != null) {
-            return b;
-        }
-        Connection c = nats;
-        if (c == null) {
-            throw new IOException("not connected to NATS at " + url + " yet");
-        }
-        var management = c.keyValueManagement();
-        if (!management.getBucketNames().contains(Subjects.BUCKET)) {
-            try {
-                management.create(KeyValueConfiguration.builder().name(Subjects.BUCKET).ttl(TTL).maxHistoryPerKey(1)
-                        .storageType(StorageType.File).build());
-            } catch (JetStreamApiException e) {
-                LOG.debug("presence bucket: {} (another node made it first?)", e.getErrorDescription());
-            }
-        }
-        b = c.keyValue(Subjects.BUCKET);
-        NatsKeyValueWatchSubscription old = watch;
-        if (old != null) {
-            old.unsubscribe();
-        }
-        watch = b.watchAll(new KeyValueWatcher() {
-            @Override
-            public void watch(KeyValueEntry e) {
-                heard(e);
-            }
-
-            @Override
-            public void endOfData() {}
-        });
-        kv = b;
-        LOG.info("relay node {}: presence bucket {} on NATS at {}", node, Subjects.BUCKET, url);
-        return b;
-    }
-
-    private void heard(KeyValueEntry e) {
-        String key = e.getKey();
-        boolean put = e.getOperation() == KeyValueOperation.PUT;
-        String value = put ? e.getValueAsString() : null;
-        if (key.startsWith(Subjects.NODE_KEY_PREFIX)) {
-            String n = key.substring(Subjects.NODE_KEY_PREFIX.length());
-            if (put) {
-                nodes.heard(n, n, e.getRevision());
-            } else {
-                nodes.deleted(n, e.getRevision());
-            }
-        } else if (key.matches(RelayControl.HOST_ID_PATTERN)) {
-            if (put && value != null && Subjects.NODE_ID.matcher(value).matches()) {
-                hosts.heard(key, value, e.getRevision());
-                if (!value.equals(node) && claims.revision(key).isPresent()) {
-                    worker.execute(() -> refreshHost(key)); // someone else wrote our host: the compare-and-set decides at once
-                }
-            } else {
-                hosts.deleted(key, e.getRevision());
-            }
-            sweepHost(key);
-        }
+        return presence.holder(hostId).filter(n -> !n.equals(node)).isPresent();
     }
 
     // ---- routing
 
     @Override
     public Opened open(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
-        RouteChoice choice = RouteChoice.choose(false, hosts.holder(hostId), node);
+        RouteChoice choice = RouteChoice.choose(false, presence.holder(hostId), node);
         Connection nats = this.nats;
         if (!(choice instanceof RouteChoice.Remote remote) || nats == null) {
             return new Opened(null, ErrorCode.HOST_OFFLINE);
@@ -651,7 +453,7 @@ public final class NatsCluster implements Cluster {
         try {
             for (ChannelEnd end : ends.values()) {
                 String peerNode = end.peerNode();
-                if (peerNode != null && Duration.between(end.opened, clock.instant()).compareTo(TTL) > 0 && nodes.holder(peerNode).isEmpty()) {
+                if (peerNode != null && Duration.between(end.opened, clock.instant()).compareTo(TTL) > 0 && !presence.alive(peerNode)) {
                     LOG.info("channel {} of host {}: node {} is gone; closed", end.id, end.hostId, peerNode);
                     ends.remove(end.id);
                     end.closeBoth(1012, ErrorCode.HOST_OFFLINE.wire());
@@ -677,7 +479,7 @@ public final class NatsCluster implements Cluster {
         if (!end.outgoing || peerNode == null) {
             return;
         }
-        Optional<String> holder = hosts.holder(end.hostId);
+        Optional<String> holder = presence.holder(end.hostId);
         if (holder.isEmpty() || !holder.get().equals(peerNode)) {
             LOG.info("channel {} of host {}: node {} no longer holds the host; closed, the client reconnects", end.id, end.hostId, peerNode);
             ends.remove(end.id);
@@ -699,10 +501,10 @@ public final class NatsCluster implements Cluster {
         m.put("node", node);
         Connection c = nats;
         m.put("nats", c == null ? "connecting" : c.getStatus().name().toLowerCase(java.util.Locale.ROOT));
-        m.put("presence", kv == null ? "not ready" : presenceOk ? "ready" : "stale");
-        m.put("hosts_here", claims.hosts().size());
-        m.put("hosts_online", hosts.onlineCount());
-        m.put("nodes_alive", nodes.onlineCount());
+        m.put("presence", presence.state());
+        m.put("hosts_here", presence.hostsHere());
+        m.put("hosts_online", presence.hostsOnline());
+        m.put("nodes_alive", presence.nodesAlive());
         m.put("remote_channels", ends.size());
         m.put("last_error", lastError);
         return m;
@@ -711,7 +513,7 @@ public final class NatsCluster implements Cluster {
     @Override
     public boolean healthy() {
         Connection c = nats;
-        return c != null && c.getStatus() == Connection.Status.CONNECTED && kv != null && presenceOk;
+        return c != null && c.getStatus() == Connection.Status.CONNECTED && presence.ok();
     }
 
     @Override
@@ -722,20 +524,7 @@ public final class NatsCluster implements Cluster {
         }
         ends.clear();
         worker.shutdownNow();
-        KeyValue b = kv;
-        try {
-            if (b != null) {
-                for (String h : claims.hosts()) {
-                    Optional<Long> r = claims.revision(h);
-                    if (r.isPresent() && r.get() > 0) {
-                        b.delete(h, r.get());
-                    }
-                }
-                b.delete(Subjects.nodeKey(node));
-            }
-        } catch (IOException | JetStreamApiException | RuntimeException e) {
-            LOG.debug("presence not cleared on stop ({}); it expires", e.toString());
-        }
+        presence.close();
         Thread t = connecting;
         if (t != null) {
             t.interrupt();
