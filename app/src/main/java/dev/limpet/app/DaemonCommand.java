@@ -73,9 +73,10 @@ final class DaemonCommand implements Callable<Integer> {
             description = "Write the log to FILE (rotated at 10 MB, 5 kept) instead of stderr.")
     Path logFile;
 
-    @Option(names = "--relay", paramLabel = "URL",
+    @Option(names = "--relay", paramLabel = "URL[,URL...]",
             description = "Keep an uplink to this relay (http(s):// or ws(s)://) so paired clients reach this daemon through it, end-to-end "
-                    + "encrypted; needs <data_root>/relay-credential from `limpet relay add-host` (docs/relay.md).")
+                    + "encrypted; needs <data_root>/relay-credential from `limpet relay add-host` (docs/relay.md). Several URLs, comma-separated, "
+                    + "are the nodes of a relay cluster: tried in order, the next one after each failure.")
     String relay;
 
     @Option(names = ConfiguredDefaults.CONFIG_OPTION, paramLabel = "FILE",

@@ -101,6 +101,10 @@ final class PairCommand implements Callable<Integer> {
             return 0;
         }
         String relayUrl = relay != null ? relay : runningDaemonsRelay(root);
+        if (relayUrl != null && relayUrl.contains(",")) {
+            // A cluster: the link names the first node (any node reaches the host; docs/relay.md#cluster).
+            relayUrl = relayUrl.substring(0, relayUrl.indexOf(',')).strip();
+        }
         if (relayUrl == null) {
             err.println("limpet: this daemon has no relay: start it with `limpet daemon --relay URL`, or name the relay with --relay URL");
             return 1;

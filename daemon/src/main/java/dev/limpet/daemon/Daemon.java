@@ -112,10 +112,9 @@ public final class Daemon implements AutoCloseable {
         if (config.relayUrl() == null) {
             return null;
         }
-        URI uri;
+        java.util.List<URI> uris;
         try {
-            uri = URI.create(config.relayUrl());
-            RelayUplink.uplinkUri(uri, "probe");
+            uris = RelayUplink.parseList(config.relayUrl());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
         }
@@ -125,8 +124,8 @@ public final class Daemon implements AutoCloseable {
         } catch (IOException e) {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
-        LOG.info("relay uplink to {} as host {}", uri, credential.hostId());
-        return new RelayUplink(uri, credential, new Pairings(root.dir(), clock), gateway,
+        LOG.info("relay uplink to {} as host {}", uris, credential.hostId());
+        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), gateway,
                 clock, scheduler, RelayUplink.BACKOFF).start();
     }
 

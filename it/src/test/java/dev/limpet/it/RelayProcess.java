@@ -47,11 +47,17 @@ final class RelayProcess {
     }
 
     static RelayProcess start(Path relayDir, int port) throws IOException {
+        return start(relayDir, port, new String[0]);
+    }
+
+    /** As {@link #start(Path, int)} with more arguments (e.g. {@code --nats URL} for a cluster node). */
+    static RelayProcess start(Path relayDir, int port, String... extraArgs) throws IOException {
         Path log = relayDir.resolveSibling(relayDir.getFileName() + "-relay-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
         cmd.add(DaemonProcess.java());
         cmd.addAll(DaemonProcess.fastJvm());
         cmd.addAll(List.of("-jar", DaemonProcess.jar().toString(), "relay", "--port", String.valueOf(port), "--relay-dir", relayDir.toString()));
+        cmd.addAll(List.of(extraArgs));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline) {

@@ -10,7 +10,7 @@ import org.eclipse.jetty.websocket.api.Session;
  * a peer that does not read is closed, never buffered without end. Closing a client only makes it
  * reconnect and resume by offset; the relay never holds anything a session needs.
  */
-final class Peer {
+final class Peer implements ClientEnd {
     private final Session session;
     private final String name;
     private final long maxPendingBytes;
@@ -23,14 +23,27 @@ final class Peer {
     }
 
     /** Sends one binary message; false (and the peer closed with 1008 {@code slow_consumer}) when it is too far behind. */
-    boolean sendBinary(ByteBuffer data) {
+    @Override
+    public boolean sendBinary(ByteBuffer data) {
+        return sendBinary(data, () -> {});
+    }
+
+    /** As {@link #sendBinary(ByteBuffer)}; {@code written} runs once the socket took the message (or failed to). */
+    @Override
+    public boolean sendBinary(ByteBuffer data, Runnable written) {
         long size = data.remaining();
         if (pending.addAndGet(size) > maxPendingBytes) {
             pending.addAndGet(-size);
             close(1008, "slow_consumer");
             return false;
         }
-        session.sendBinary(data, Callback.from(() -> pending.addAndGet(-size), failure -> pending.addAndGet(-size)));
+        session.sendBinary(data, Callback.from(() -> {
+            pending.addAndGet(-size);
+            written.run();
+        }, failure -> {
+            pending.addAndGet(-size);
+            written.run();
+        }));
         return true;
     }
 
@@ -38,7 +51,8 @@ final class Peer {
         session.sendText(text, Callback.NOOP);
     }
 
-    void close(int status, String reason) {
+    @Override
+    public void close(int status, String reason) {
         if (session.isOpen()) {
             session.close(status, reason, Callback.NOOP);
         }

@@ -1,6 +1,8 @@
 package dev.limpet.relay;
 
+import dev.limpet.relay.cluster.NatsCluster;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.security.SecureRandom;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +27,10 @@ public final class RelayCommand implements Callable<Integer> {
     @Option(names = "--relay-dir", paramLabel = "DIR", description = "Where the enrolled hosts' credential hashes live (default: ~/.limpet-relay).")
     Path relayDir;
 
+    @Option(names = "--nats", paramLabel = "URL",
+            description = "Join a cluster of relay nodes sharing this NATS (nats://host:port; JetStream enabled). Without it the relay runs alone. See docs/relay.md#cluster.")
+    String nats;
+
     @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS in front (hosts' credentials then cross the network in clear).")
     boolean insecureListen;
 
@@ -40,7 +46,17 @@ public final class RelayCommand implements Callable<Integer> {
                     + "(docs/relay.md), or pass --insecure-listen if you accept that hosts' credentials cross the network in clear.");
             return 1;
         }
-        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), new HostCredentials(dir(relayDir))).start();
+        Cluster cluster = Cluster.SOLO;
+        if (nats != null) {
+            if (!nats.matches("(nats|tls)://[^\\s,]+")) {
+                System.err.println("limpet relay: --nats must be a nats:// or tls:// URL, not " + nats);
+                return 2;
+            }
+            NatsCluster c = NatsCluster.connect(nats, Clock.systemUTC());
+            System.out.println("limpet relay: cluster node " + c.node() + " on NATS " + nats);
+            cluster = c;
+        }
+        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), new HostCredentials(dir(relayDir)), cluster).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

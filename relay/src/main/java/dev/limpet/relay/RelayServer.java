@@ -61,12 +61,14 @@ public final class RelayServer implements AutoCloseable {
     static final int MAX_CHANNELS_PER_HOST = 256;
     static final int MAX_AT_GATE_PER_HOST = 32;
     private static final String AT_GATE = "limpet.relay.at-gate";
+    private static final String REMOTE = "limpet.relay.remote";
 
     public record Settings(String listenHost, int port) {}
 
     private final Javalin app;
     private final HostCredentials credentials;
-    private final RoutingTable<Peer, Peer> routes = new RoutingTable<>();
+    private final RoutingTable<Peer, ClientEnd> routes = new RoutingTable<>();
+    private final Cluster cluster;
     /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
     private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
@@ -76,7 +78,13 @@ public final class RelayServer implements AutoCloseable {
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 
     public RelayServer(Settings settings, HostCredentials credentials) {
+        this(settings, credentials, Cluster.SOLO);
+    }
+
+    /** A relay node of {@code cluster} ({@link Cluster#SOLO}: a relay alone). */
+    public RelayServer(Settings settings, HostCredentials credentials, Cluster cluster) {
         this.credentials = credentials;
+        this.cluster = cluster;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -89,10 +97,10 @@ public final class RelayServer implements AutoCloseable {
                 f.setMaxBinaryMessageSize(MAX_MESSAGE_BYTES);
                 f.setIdleTimeout(Duration.ofMinutes(2));
             });
-            config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true, "uplinks", routes.uplinkCount(), "channels", routes.channelCount())));
+            config.routes.get("/healthz", this::health);
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
-            RelayWebUi.register(config.routes, this::ready);
+            RelayWebUi.register(config.routes, this::online);
             config.routes.wsBeforeUpgrade(RelayControl.UPLINK_PATH + "{host}", this::checkUplink);
             config.routes.ws(RelayControl.UPLINK_PATH + "{host}", ws -> {
                 ws.onConnect(this::uplinkConnected);
@@ -113,8 +121,28 @@ public final class RelayServer implements AutoCloseable {
     }
 
     public RelayServer start() {
+        cluster.start(localHosts);
         app.start();
         return this;
+    }
+
+    /** {@code /healthz}: 503 with {@code ok:false} while a cluster node cannot reach its engine (never silent). */
+    private void health(Context ctx) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        boolean ok = cluster.healthy();
+        m.put("ok", ok);
+        m.put("uplinks", routes.uplinkCount());
+        m.put("channels", routes.channelCount());
+        Map<String, Object> c = cluster.status();
+        if (!c.isEmpty()) {
+            m.put("cluster", c);
+        }
+        ctx.status(ok ? 200 : 503).json(m);
+    }
+
+    /** Whether a client of {@code hostId} can be served: its uplink is here and ready, or another node of the cluster holds it. */
+    private boolean online(String hostId) {
+        return ready(hostId) || cluster.online(hostId);
     }
 
     public int port() {
@@ -144,6 +172,11 @@ public final class RelayServer implements AutoCloseable {
             LOG.info("host {}: a new uplink replaces the previous one", host);
             closeAll(routes.detachUplink(host, old), 1012, "host_reconnected");
             old.close(1000, "replaced by a newer uplink");
+        });
+        cluster.hostAttached(host, () -> {
+            // Another node holds this host's newer uplink: ours is stale (the daemon moved on).
+            LOG.warn("host {}: another relay node holds a newer uplink; closing this one", host);
+            uplink.close(1012, "host_moved");
         });
         LOG.info("host {} online (uplink from {})", host, ctx.session.getRemoteSocketAddress());
     }
@@ -217,6 +250,9 @@ public final class RelayServer implements AutoCloseable {
         gateKeys.remove(uplink);
         var orphans = routes.detachUplink(host, uplink);
         closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
+        if (!routes.online(host)) {
+            cluster.hostDetached(host);
+        }
         LOG.info("host {}: uplink gone; {} client socket(s) closed{}", host, orphans.size(), routes.online(host) ? " (a newer uplink serves it)" : "");
     }
 
@@ -227,7 +263,7 @@ public final class RelayServer implements AutoCloseable {
         if (!host.matches(RelayControl.HOST_ID_PATTERN)) {
             refuse(ctx, 404, ErrorCode.BAD_REQUEST, "not a host id");
         }
-        if (!ready(host)) {
+        if (!online(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
         if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || gateCount(host).get() >= MAX_AT_GATE_PER_HOST) {
@@ -267,6 +303,13 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {
+        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
+        if (remote != null) {
+            byte[] copy = new byte[message.remaining()];
+            message.get(copy);
+            remote.send(ByteBuffer.wrap(copy));
+            return;
+        }
         Long channel = ctx.attribute(CHANNEL);
         if (channel == null) {
             passGate(ctx, message);
@@ -293,25 +336,51 @@ public final class RelayServer implements AutoCloseable {
         leaveGate(ctx);
         byte[] proof = new byte[message.remaining()];
         message.get(proof);
+        if (routes.uplink(host).isEmpty()) {
+            // Not here: the node holding the uplink checks the proof with its gate keys and opens the channel (docs/relay.md#cluster).
+            Cluster.Opened opened = cluster.open(host, ctx.attribute(PEER), challenge, proof);
+            if (opened.channel() == null) {
+                ctx.closeSession(opened.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, opened.refusal().wire());
+                return;
+            }
+            ctx.attribute(REMOTE, opened.channel());
+            ctx.attribute(CHANNEL, -1L);
+            return;
+        }
+        Opening o = openLocal(host, ctx.attribute(PEER), challenge, proof);
+        if (o.channel() < 0) {
+            if (o.refusal() == ErrorCode.PAIRING_INVALID) {
+                LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
+            }
+            ctx.closeSession(o.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, o.refusal().wire());
+            return;
+        }
+        ctx.attribute(CHANNEL, o.channel());
+    }
+
+    /** What opening a channel on a local uplink gave: a channel, or the code it was refused with. */
+    record Opening(long channel, ErrorCode refusal) {}
+
+    /** The gate's check and the channel, for a client of this node or (through the cluster) of another node. */
+    private Opening openLocal(String host, ClientEnd client, byte[] challenge, byte[] proof) {
         var uplink = routes.uplink(host);
         Map<String, byte[]> keys = uplink.map(gateKeys::get).orElse(null);
         if (keys == null) {
-            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
-            return;
+            return new Opening(-1, ErrorCode.HOST_OFFLINE);
         }
         if (!RelayGate.verify(proof, host, challenge, keys)) {
-            LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
-            ctx.closeSession(1008, ErrorCode.PAIRING_INVALID.wire());
-            return;
+            return new Opening(-1, ErrorCode.PAIRING_INVALID);
         }
-        var channel = routes.openChannel(host, ctx.attribute(PEER));
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST) {
+            return new Opening(-1, ErrorCode.TOO_MANY_CONNECTIONS);
+        }
+        var channel = routes.openChannel(host, client);
         if (channel.isEmpty()) {
-            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
-            return;
+            return new Opening(-1, ErrorCode.HOST_OFFLINE);
         }
-        ctx.attribute(CHANNEL, channel.get());
         routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
         LOG.debug("host {}: channel {} opened", host, channel.get());
+        return new Opening(channel.get(), null);
     }
 
     private AtomicInteger gateCount(String host) {
@@ -329,8 +398,13 @@ public final class RelayServer implements AutoCloseable {
 
     private void clientGone(WsContext ctx) {
         leaveGate(ctx);
+        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
+        if (remote != null) {
+            ctx.attribute(REMOTE, null);
+            remote.clientGone();
+        }
         Long channel = ctx.attribute(CHANNEL);
-        if (channel != null) {
+        if (channel != null && channel >= 0) {
             ctx.attribute(CHANNEL, null);
             channelGone(channel);
         }
@@ -340,8 +414,35 @@ public final class RelayServer implements AutoCloseable {
         routes.closeChannel(channel).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_CLOSED, channel)));
     }
 
-    private static void closeAll(Iterable<Peer> clients, int status, String reason) {
-        for (Peer c : clients) {
+    /** The uplinks of this node as a cluster sees them: channels for clients that landed on other nodes. */
+    private final LocalHosts localHosts = new LocalHosts() {
+        @Override
+        public LocalHosts.Opened openChannel(String hostId, ClientEnd client, byte[] challenge, byte[] proof) {
+            Opening o = openLocal(hostId, client, challenge, proof);
+            return new LocalHosts.Opened(o.channel(), o.refusal());
+        }
+
+        @Override
+        public boolean sendToHost(long channel, ByteBuffer message, Runnable written) {
+            var uplink = routes.uplinkOf(channel);
+            if (uplink.isEmpty()) {
+                return false;
+            }
+            if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message), written)) {
+                LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public void channelGone(long channel) {
+            RelayServer.this.channelGone(channel);
+        }
+    };
+
+    private static void closeAll(Iterable<? extends ClientEnd> clients, int status, String reason) {
+        for (ClientEnd c : clients) {
             c.close(status, reason);
         }
     }
@@ -370,6 +471,10 @@ public final class RelayServer implements AutoCloseable {
     @Override
     public void close() {
         timer.shutdownNow();
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            cluster.close();
+        }
     }
 }

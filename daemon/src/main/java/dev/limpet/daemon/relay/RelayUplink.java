@@ -37,12 +37,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's connection to its relay ({@code limpet daemon --relay URL}): it dials out (no port
+ * The daemon's connection to its relay ({@code limpet daemon --relay URL[,URL…]}): it dials out (no port
  * to open), authenticates with this host's credential, and serves every client channel the relay
  * announces as a {@link RelayChannel}. It pings every {@link #KEEP_ALIVE} and treats a missing
  * pong as a broken link; a lost or refused uplink is retried with capped backoff and jitter
  * ({@link UplinkState}), loudly in the log and in {@code limpet status}. Losing the uplink loses
  * no session: clients reconnect and resume by offset.
+ *
+ * <p>Several URLs are the nodes of a relay cluster (docs/relay.md#cluster): the first is dialled
+ * first; each failed attempt or lost uplink moves to the next one in order (round and round),
+ * with the same backoff between attempts. A connected uplink stays where it is.
  */
 public final class RelayUplink implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RelayUplink.class);
@@ -57,8 +61,9 @@ public final class RelayUplink implements AutoCloseable {
     /** The backoff of the uplink: first retry within half a second, never more than 30 s apart. */
     public static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), new SecureRandom());
 
-    private final URI relay;
-    private final URI uplinkUri;
+    private final java.util.List<URI> relays;
+    private volatile int current;
+    private volatile URI relay;
     private final RelayCredential credential;
     private final Pairings pairings;
     private final GatewayServer gateway;
@@ -79,14 +84,39 @@ public final class RelayUplink implements AutoCloseable {
 
     public RelayUplink(URI relay, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
             ScheduledExecutorService timer, Backoff backoff) {
-        this.relay = relay;
-        this.uplinkUri = uplinkUri(relay, credential.hostId());
+        this(java.util.List.of(relay), credential, pairings, gateway, clock, timer, backoff);
+    }
+
+    /** An uplink to the first of {@code relays} that answers, in order (the nodes of a relay cluster). */
+    public RelayUplink(java.util.List<URI> relays, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
+            ScheduledExecutorService timer, Backoff backoff) {
+        if (relays.isEmpty()) {
+            throw new IllegalArgumentException("no relay URL");
+        }
+        this.relays = java.util.List.copyOf(relays);
+        this.relay = this.relays.get(0);
+        relays.forEach(r -> uplinkUri(r, credential.hostId()));
         this.credential = credential;
         this.pairings = pairings;
         this.gateway = gateway;
         this.timer = timer;
         this.state = new UplinkState(backoff, clock);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+    }
+
+    /** {@code --relay}'s value: one URL, or several separated by commas (the nodes of a cluster, tried in order). */
+    public static java.util.List<URI> parseList(String value) {
+        java.util.List<URI> uris = new java.util.ArrayList<>();
+        for (String part : value.split(",")) {
+            String p = part.strip();
+            if (p.isEmpty()) {
+                throw new IllegalArgumentException("an empty URL in the list " + value);
+            }
+            URI uri = URI.create(p);
+            uplinkUri(uri, "probe");
+            uris.add(uri);
+        }
+        return java.util.List.copyOf(uris);
     }
 
     /** {@code ws(s)://host[:port][/prefix]/relay/uplink/<hostId>} from the relay's URL (http(s) or ws(s)). */
@@ -125,10 +155,12 @@ public final class RelayUplink implements AutoCloseable {
             return;
         }
         long gen = generation.incrementAndGet();
+        URI target = relays.get(current);
+        relay = target;
         http.newWebSocketBuilder()
                 .header("Authorization", "Bearer " + credential.credential())
                 .connectTimeout(CONNECT_TIMEOUT)
-                .buildAsync(uplinkUri, new Receiver(gen))
+                .buildAsync(uplinkUri(target, credential.hostId()), new Receiver(gen))
                 .whenComplete((ws, error) -> {
                     if (error != null) {
                         lost(gen, describe(error), refused(error));
@@ -148,6 +180,9 @@ public final class RelayUplink implements AutoCloseable {
         }
         channels.values().forEach(RelayChannel::gone);
         channels.clear();
+        if (relays.size() > 1) {
+            current = (current + 1) % relays.size(); // the next node of the cluster, after the same backoff
+        }
         gatePairings = -1;
         UplinkState.Snapshot before = state.snapshot();
         Duration delay = state.lost(reason, refused);
@@ -314,6 +349,9 @@ public final class RelayUplink implements AutoCloseable {
         UplinkState.Snapshot s = state.snapshot();
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("url", relay.toString());
+        if (relays.size() > 1) {
+            m.put("urls", relays.stream().map(URI::toString).toList());
+        }
         m.put("host_id", credential.hostId());
         m.put("state", s.phase().wire());
         m.put("since", s.since().toString());

@@ -63,4 +63,13 @@ class PairingsTest {
         assertThat(RelayUplink.clientBase(java.net.URI.create("wss://relay.example"), "h")).hasToString("https://relay.example/h/h");
         assertThatThrownBy(() -> RelayUplink.uplinkUri(java.net.URI.create("ftp://x/"), "h")).isInstanceOf(IllegalArgumentException.class);
     }
+
+    @Test
+    void aRelayListIsCommaSeparatedUrlsInOrderAndABadOneIsRefusedByName() {
+        assertThat(RelayUplink.parseList("ws://127.0.0.1:1/, http://127.0.0.1:2 ,wss://relay.example"))
+                .extracting(java.net.URI::toString).containsExactly("ws://127.0.0.1:1/", "http://127.0.0.1:2", "wss://relay.example");
+        assertThat(RelayUplink.parseList("https://relay.example")).hasSize(1);
+        assertThatThrownBy(() -> RelayUplink.parseList("ws://a:1,,ws://b:2")).hasMessageContaining("empty URL");
+        assertThatThrownBy(() -> RelayUplink.parseList("ws://a:1,ftp://b/")).hasMessageContaining("ftp://b/");
+    }
 }
