@@ -37,9 +37,19 @@ public final class LimpetRelay implements AutoCloseable {
     }
 
     public static LimpetRelay start(Path jar, Path dir) throws IOException, InterruptedException {
+        return start(jar, dir, "relay.log");
+    }
+
+    /**
+     * A relay on {@code dir}'s relay directory (nodes of a cluster share it: one enrolment), logging
+     * to {@code logName} there, with more {@code limpet relay} options ({@code --nats URL}).
+     */
+    public static LimpetRelay start(Path jar, Path dir, String logName, String... options) throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        Path log = dir.resolve("relay.log");
-        Process p = new ProcessBuilder(limpet(jar, "relay", "--port", "0", "--relay-dir", dir.resolve("relay").toString()))
+        Path log = dir.resolve(logName);
+        List<String> args = new ArrayList<>(List.of("relay", "--port", "0", "--relay-dir", dir.resolve("relay").toString()));
+        args.addAll(List.of(options));
+        Process p = new ProcessBuilder(limpet(jar, args.toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (System.nanoTime() < deadline && p.isAlive()) {
