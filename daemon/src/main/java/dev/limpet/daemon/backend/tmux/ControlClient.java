@@ -111,6 +111,51 @@ final class ControlClient implements AutoCloseable {
         return ended;
     }
 
+    /**
+     * Returns once tmux has attached this client: it asks for the client's name until there is one.
+     * Commands a control client sends before its attach is done run without a client ("no current
+     * client": a size is silently not set), and output the pane prints before it does never reaches
+     * the client. Gives up when the client ends or after {@code timeout}.
+     */
+    void awaitAttached(java.time.Duration timeout) throws IOException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            java.util.concurrent.CompletableFuture<ControlEvent.Reply> answer = new java.util.concurrent.CompletableFuture<>();
+            command("display-message -p '#{client_name}'", answer::complete);
+            ControlEvent.Reply r = null;
+            while (r == null) {
+                try {
+                    r = answer.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    if (ended) {
+                        throw new IOException("the tmux control client of " + name + " ended before it was attached");
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new IOException("the tmux control client of " + name + " was not attached after " + timeout.toSeconds() + " s");
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new IOException("the tmux control client of " + name + " failed: " + e.getCause().getMessage(), e.getCause());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while attaching to tmux session " + name, e);
+                }
+            }
+            if (r.ok() && !r.lines().isEmpty() && !r.lines().getFirst().isBlank()) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("the tmux control client of " + name + " was not attached after " + timeout.toSeconds() + " s: "
+                        + r.lines());
+            }
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IOException("interrupted while attaching to tmux session " + name, e);
+            }
+        }
+    }
+
     private void readLoop() {
         ControlLines parser = new ControlLines();
         String reason = "the control client's output closed";

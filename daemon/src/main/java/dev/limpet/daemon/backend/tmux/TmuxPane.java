@@ -78,60 +78,18 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     }
 
     /** How long a new control client may take to be attached before the pane gives up on it. */
-    private static final long ATTACH_TIMEOUT_SECONDS = 20;
+    private static final java.time.Duration ATTACH_TIMEOUT = java.time.Duration.ofSeconds(20);
 
     /**
-     * Connects the control client, waits until tmux has attached it, then sets it up (size, flow
-     * control). Commands a control client sends before its attach is done run without a client
-     * ("no current client": the size was silently not set), and a spawn releases the program only
-     * after this returns, so that every byte it prints reaches the client as {@code %output} (on a
-     * busy machine a short program could otherwise print everything and end before the attach).
+     * Connects the control client once tmux has attached it, then sets it up (size, flow control).
+     * A spawn releases the program only after this returns, so every byte it prints reaches the
+     * client as {@code %output} (see {@link ControlClient#awaitAttached}).
      */
     void connect(ControlClient c, int pauseAfterSeconds) throws IOException {
         this.client = c;
-        awaitAttached(c);
+        c.awaitAttached(ATTACH_TIMEOUT);
         c.command("refresh-client -C " + cols + "x" + rows);
         c.command("refresh-client -f pause-after=" + pauseAfterSeconds);
-    }
-
-    /** Asks tmux for the client's name until it has one (the attach is done), the client ends, or the time is up. */
-    private void awaitAttached(ControlClient c) throws IOException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(ATTACH_TIMEOUT_SECONDS);
-        while (true) {
-            CompletableFuture<ControlEvent.Reply> answer = new CompletableFuture<>();
-            c.command("display-message -p '#{client_name}'", answer::complete);
-            ControlEvent.Reply r = null;
-            while (r == null) {
-                try {
-                    r = answer.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    if (c.ended()) {
-                        throw new IOException("the tmux control client of " + tmuxName + " ended before it was attached");
-                    }
-                    if (System.nanoTime() > deadline) {
-                        throw new IOException("the tmux control client of " + tmuxName + " was not attached after " + ATTACH_TIMEOUT_SECONDS + " s");
-                    }
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new IOException("the tmux control client of " + tmuxName + " failed: " + e.getCause().getMessage(), e.getCause());
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new IOException("interrupted while attaching to tmux session " + tmuxName, e);
-                }
-            }
-            if (r.ok() && !r.lines().isEmpty() && !r.lines().getFirst().isBlank()) {
-                return;
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IOException("the tmux control client of " + tmuxName + " was not attached after " + ATTACH_TIMEOUT_SECONDS
-                        + " s: " + r.lines());
-            }
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IOException("interrupted while attaching to tmux session " + tmuxName, e);
-            }
-        }
     }
 
     String tmuxName() {
