@@ -89,6 +89,17 @@ describe('Workspace', () => {
     expect(h.workspace.snapshot.tabs[0]).toMatchObject({ name: 'build', phase: 'live' });
   });
 
+  it('a saved screen is written back at the size it was drawn at, and its size is saved with it', async () => {
+    const store = rememberedStore([{ tabId: 't1', name: 'vim', serverSessionId: 's1', renderedOffset: 5 }]);
+    store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'hello', cols: 131, rows: 37 }));
+    const h = makeWorkspace(store);
+    const terminal = h.terminals.get('t1')!;
+    expect(terminal.text).toBe('hello');
+    expect(terminal.size()).toEqual({ cols: 131, rows: 37 });
+    h.workspace.persist(true);
+    expect(JSON.parse(store.getItem('limpet.screen.t1')!)).toMatchObject({ offset: 5, cols: 131, rows: 37 });
+  });
+
   it('when the link drops: reconnecting overlay, then reattach from the received offset, overlap dropped', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]);

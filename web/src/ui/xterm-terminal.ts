@@ -104,6 +104,10 @@ export class XtermTerminal implements TerminalPort {
     return { cols: this.term.cols, rows: this.term.rows };
   }
 
+  resize(cols: number, rows: number): void {
+    this.term.resize(cols, rows);
+  }
+
   serialize(): string {
     return this.serializer.serialize({ scrollback: SAVED_SCROLLBACK_LINES });
   }

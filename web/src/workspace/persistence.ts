@@ -12,6 +12,9 @@ export interface SavedScreen {
   offset: number;
   daemonInstanceId: string | null;
   data: string;
+  /** The size the screen was drawn at (absent in screens saved before it was kept). */
+  cols?: number;
+  rows?: number;
 }
 
 /** Returns the profile's client key, creating one (URL-safe, 32 chars) the first time. */

@@ -94,6 +94,10 @@ export class TabSession {
   restoreScreen(store: KeyValueStore): void {
     const screen = loadScreen(store, this.record.tabId);
     if (screen && screen.offset === this.record.renderedOffset && screen.daemonInstanceId === this.record.daemonInstanceId && screen.offset >= 0) {
+      // Written back at the size it was drawn at: the page fits the terminal to its element later,
+      // and a screen parsed at another size (xterm's default 80×24 until then) comes out wrapped
+      // and scrolled, which the alternate screen of a full-screen program never mends.
+      if (isSize(screen.cols) && isSize(screen.rows)) this.terminal.resize(screen.cols, screen.rows);
       this.restore(screen.data, screen.offset);
     }
   }
@@ -102,8 +106,9 @@ export class TabSession {
   saveScreen(store: KeyValueStore): void {
     if (!this.hasContent || this.stream.rendered < 0) return;
     this.record = { ...this.record, renderedOffset: this.stream.rendered };
+    const { cols, rows } = this.terminal.size();
     const ok = saveScreen(store, this.record.tabId, {
-      offset: this.stream.rendered, daemonInstanceId: this.record.daemonInstanceId, data: this.terminal.serialize(),
+      offset: this.stream.rendered, daemonInstanceId: this.record.daemonInstanceId, data: this.terminal.serialize(), cols, rows,
     });
     if (!ok) forgetScreen(store, this.record.tabId);
   }
@@ -390,4 +395,9 @@ export class TabSession {
       }
     }
   }
+}
+
+/** A terminal dimension a saved screen may carry (the daemon takes 1–9999 too). */
+function isSize(n: number | undefined): n is number {
+  return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 9999;
 }

@@ -6,6 +6,11 @@ export interface TerminalPort {
   /** Clears the screen, scrollback and modes (before a snapshot or a full replay). */
   reset(): void;
   size(): { cols: number; rows: number };
+  /**
+   * Sets the size, before a saved screen is written back: a screen is right only at the size it
+   * was drawn at (a full-screen program's alternate screen is not reflowed by a later fit).
+   */
+  resize(cols: number, rows: number): void;
   /** The screen and scrollback as escape sequences, for restoring after a reload. */
   serialize(): string;
   /** Calls `listener` with each title the program sets (OSC 0 or 2). */

@@ -17,8 +17,14 @@ export class FakeTerminal implements TerminalPort {
     this.text = '';
     this.resets++;
   }
+  cols = 100;
+  rows = 30;
   size() {
-    return { cols: 100, rows: 30 };
+    return { cols: this.cols, rows: this.rows };
+  }
+  resize(cols: number, rows: number) {
+    this.cols = cols;
+    this.rows = rows;
   }
   serialize(): string {
     return this.text;
