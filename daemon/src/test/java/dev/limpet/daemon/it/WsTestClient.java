@@ -122,13 +122,13 @@ public final class WsTestClient implements AutoCloseable {
         return this;
     }
 
-    /** A slow reader: sleeps this long after every binary frame. */
     /** Stops reading (as a client whose tab froze would) until {@code false}: the daemon's queue and the socket fill up. */
     public WsTestClient pauseReading(boolean pause) {
         this.paused = pause;
         return this;
     }
 
+    /** A slow reader: sleeps this long after every binary frame. */
     public WsTestClient readDelay(Duration d) {
         this.readDelayNanos = d.toNanos();
         return this;
