@@ -31,6 +31,15 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts), tmux (sessions held by a private tmux server, tmux 3.2+) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
     String backend;
 
+    @Option(names = "--worker-mode", defaultValue = "process", paramLabel = "MODE",
+            description = "Worker backend: process (a worker process per session, the default) or dense (one worker process serves up to "
+                    + "--dense-sessions sessions: less memory per session, but a crash of that process ends all of them).")
+    String workerMode;
+
+    @Option(names = "--dense-sessions", defaultValue = "32", paramLabel = "N",
+            description = "Sessions per worker process in --worker-mode dense (default: ${DEFAULT-VALUE}).")
+    int denseSessions;
+
     @Option(names = "--ring-bytes", defaultValue = "4194304",
             description = "Output kept per session for replay; it also caps the lossless window (default: ${DEFAULT-VALUE}).")
     int ringBytes;
@@ -110,6 +119,14 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: --journal-bytes must be between 65536 and 1073741824");
             return 1;
         }
+        if (!workerMode.equals("process") && !workerMode.equals("dense")) {
+            System.err.println("limpet: --worker-mode must be process or dense, not '" + dev.limpet.protocol.SafeText.of(workerMode, 40) + "'");
+            return 2;
+        }
+        if (denseSessions < 1 || denseSessions > dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS) {
+            System.err.println("limpet: --dense-sessions must be between 1 and " + dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS);
+            return 2;
+        }
         if (ackTimeoutSeconds < 1 || ackTimeoutSeconds > 3600) {
             System.err.println("limpet: --ack-timeout must be between 1 and 3600 seconds");
             return 1;
@@ -117,7 +134,8 @@ final class DaemonCommand implements Callable<Integer> {
         DaemonConfig config = new DaemonConfig(dataRoot, listen, port, backend, ringBytes, Duration.ofSeconds(orphanGraceSeconds),
                 Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
                 Duration.ofSeconds(ackTimeoutSeconds), metricsListen).withJournal(!noJournal, journalBytes)
-                .withSettings(defaults == null ? List.of() : defaults.effective(spec)).withRelay(relay);
+                .withSettings(defaults == null ? List.of() : defaults.effective(spec)).withRelay(relay)
+                .withWorkerHostSessions(workerMode.equals("dense") ? denseSessions : 0);
         Daemon daemon;
         try {
             daemon = Daemon.start(config);

@@ -61,7 +61,7 @@ final class BackendSelection {
             WorkerBackend worker = null;
             try {
                 worker = new WorkerBackend(root.workers(daemonInstanceId), root.runtime(), daemonInstanceId,
-                        WorkerSettings.defaults(config.ringBytes()));
+                        WorkerSettings.defaults(config.ringBytes()).withHostSessions(config.workerHostSessions()));
                 if (worker.hasRegisteredSessions()) {
                     // A restart: recovery of the workers already running starts now; the probe runs
                     // alongside it, and a failure is loud (degraded, spawns refused) instead of a fallback.

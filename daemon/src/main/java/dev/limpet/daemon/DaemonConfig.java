@@ -23,10 +23,13 @@ import java.util.Set;
  * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
  * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
  * @param relayUrl      {@code --relay URL}: keep an uplink to this relay (issue 15); null: none
+ * @param workerHostSessions {@code --worker-mode dense --dense-sessions N}: N sessions per worker
+ *                      process; 0 (the default): a worker process per session
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
         Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout,
-        String metricsListen, List<Setting> settings, boolean journal, long journalBytes, String relayUrl) {
+        String metricsListen, List<Setting> settings, boolean journal, long journalBytes, String relayUrl,
+        int workerHostSessions) {
 
     /** One setting of the daemon's command line as it runs: {@code source} is flag, env NAME, file PATH or default. */
     public record Setting(String key, String value, String source) {}
@@ -34,22 +37,29 @@ public record DaemonConfig(Path dataRoot, String listenHost, int port, String ba
     public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
             Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout, String metricsListen) {
         this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, metricsListen,
-                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES, null);
+                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES, null, 0);
     }
 
     public DaemonConfig withJournal(boolean on, long bytes) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, metricsListen, settings, on, bytes, relayUrl);
+                ackTimeout, metricsListen, settings, on, bytes, relayUrl, workerHostSessions);
     }
 
     public DaemonConfig withSettings(List<Setting> given) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, metricsListen, List.copyOf(given), journal, journalBytes, relayUrl);
+                ackTimeout, metricsListen, List.copyOf(given), journal, journalBytes, relayUrl, workerHostSessions);
     }
 
     public DaemonConfig withRelay(String url) {
         return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
-                ackTimeout, metricsListen, settings, journal, journalBytes, url == null || url.isBlank() ? null : url.strip());
+                ackTimeout, metricsListen, settings, journal, journalBytes, url == null || url.isBlank() ? null : url.strip(),
+                workerHostSessions);
+    }
+
+    /** Dense mode: {@code sessions} per worker process; 0 is a process per session. */
+    public DaemonConfig withWorkerHostSessions(int sessions) {
+        return new DaemonConfig(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins,
+                ackTimeout, metricsListen, settings, journal, journalBytes, relayUrl, sessions);
     }
 
     public static final int DEFAULT_PORT = 7420;

@@ -1,6 +1,7 @@
 package dev.limpet.worker;
 
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
@@ -42,13 +43,38 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Exit codes: 0 done, 2 bad launch input, 3 spawn failed, 4 cannot listen, 5 cannot write the registry.
  */
 public final class WorkerMain {
+    /** The most sessions one dense host may serve. */
+    public static final int MAX_HOST_SESSIONS = 256;
+
     private WorkerMain() {}
 
     public static void main(String[] args) {
         if (args.length > 0 && (args[0].equals("--help") || args[0].equals("-h"))) {
-            System.out.println("usage: limpet pty-worker [--standby] < launch.json\n"
+            System.out.println("usage: limpet pty-worker [--standby | --host N] < launch.json\n"
                     + "Started by the daemon, which writes the launch description (session, command, socket, token) on stdin.\n"
-                    + "--standby: load classes first and wait; end of input before a launch description exits quietly.");
+                    + "--standby: load classes first and wait; end of input before a launch description exits quietly.\n"
+                    + "--host N: dense mode, one process for up to N sessions; a launch description per line on stdin;\n"
+                    + "          after the end of input, serves its sessions until the last one ends.");
+            return;
+        }
+        if (args.length == 2 && args[0].equals("--host")) {
+            int capacity;
+            try {
+                capacity = Integer.parseInt(args[1]);
+            } catch (NumberFormatException e) {
+                capacity = 0;
+            }
+            if (capacity < 1 || capacity > MAX_HOST_SESSIONS) {
+                fail(2, "--host wants a session count from 1 to " + MAX_HOST_SESSIONS + ", not " + SafeText.of(args[1], 20));
+                return;
+            }
+            warmUp();
+            try {
+                Posix.setsid();
+            } catch (ErrnoException e) {
+                // Already a session leader.
+            }
+            System.exit(new DenseHost(capacity, Clock.systemUTC()).serve(System.in));
             return;
         }
         boolean standby = args.length > 0 && args[0].equals("--standby");
@@ -178,12 +204,59 @@ public final class WorkerMain {
         }
     }
 
+    /** One session set up in this process: its runtime, the socket it is served on and its journal (or null). */
+    record Served(WorkerRuntime runtime, RpcServer server, JournalWriter journal, long childPid) {}
+
+    /** A launch this process cannot serve: the status a single worker ends with (3, 4 or 5), and why. */
+    static final class LaunchFailed extends Exception {
+        final int status;
+
+        LaunchFailed(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    /** A single worker: sets up its one session, then serves it on this thread until the process ends. */
     static int run(WorkerLaunch launch, Clock clock) {
+        Served s;
+        try {
+            s = start(launch, clock, System::exit);
+        } catch (LaunchFailed e) {
+            return fail(e.status, e.getMessage());
+        }
+        if (s.journal() != null) {
+            Runtime.getRuntime().addShutdownHook(new Thread(s.journal()::close, "journal-flush"));
+        }
+        WorkerRuntime r = s.runtime();
+        System.out.println(clock.instant() + " pty-worker " + LimpetVersion.get() + " session " + launch.sessionId()
+                + " pid " + ProcessHandle.current().pid() + " child " + s.childPid() + " listening on " + s.server().socket());
+        System.out.flush();
+        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("worker-lifecycle").start(() -> {
+            while (true) {
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                r.tick();
+            }
+        });
+        s.server().acceptLoop(ch -> ServerConnection.start(r, ch));
+        return 0;
+    }
+
+    /**
+     * Sets up one session: the child under a PTY, the socket, the registry entry and the runtime
+     * that ends through {@code terminator}. Serving the socket is the caller's (a single worker on
+     * its main thread, a dense host on a thread per session). Nothing is left behind on failure.
+     */
+    static Served start(WorkerLaunch launch, Clock clock, WorkerRuntime.Terminator terminator) throws LaunchFailed {
         PtyProcess pty;
         try {
             pty = PtyProcess.spawn(new PtySpawnSpec(launch.argv(), launch.env(), Path.of(launch.cwd()), launch.cols(), launch.rows()));
         } catch (PtyException | RuntimeException e) {
-            return fail(3, "spawn failed: " + e.getMessage());
+            throw new LaunchFailed(3, "spawn failed: " + e.getMessage());
         }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
         JournalWriter journal = openJournal(launch);
@@ -198,8 +271,8 @@ public final class WorkerMain {
         try {
             server = RpcServer.bind(socket);
         } catch (IOException e) {
-            killQuietly(session);
-            return fail(4, "cannot listen on " + socket + ": " + e);
+            killQuietly(session, journal);
+            throw new LaunchFailed(4, "cannot listen on " + socket + ": " + e);
         }
         WorkerRegistry registry = new WorkerRegistry(new WorkerPaths(Path.of(launch.registryPath()).getParent().getParent()));
         RegistryEntry entry = null;
@@ -214,38 +287,24 @@ public final class WorkerMain {
                 registry.write(entry);
             } catch (IOException e) {
                 server.close();
-                killQuietly(session);
-                return fail(5, "cannot write the registry entry " + launch.registryPath() + ": " + e);
+                killQuietly(session, journal);
+                throw new LaunchFailed(5, "cannot write the registry entry " + launch.registryPath() + ": " + e);
             }
         }
         WorkerLifecycle lifecycle = new WorkerLifecycle(clock, Duration.ofSeconds(launch.exitTtlSeconds()),
                 Duration.ofSeconds(launch.orphanTtlSeconds()));
-        WorkerRuntime r = new WorkerRuntime(launch, session, registry, entry, lifecycle, System::exit, clock);
+        WorkerRuntime r = new WorkerRuntime(launch, session, registry, entry, lifecycle, terminator, clock);
         r.serving(server);
         runtime.set(r);
         if (session.exit() != null) {
             r.childExited(session.exit());
         }
-        System.out.println(clock.instant() + " pty-worker " + LimpetVersion.get() + " session " + launch.sessionId()
-                + " pid " + ProcessHandle.current().pid() + " child " + pty.pid() + " listening on " + socket);
-        System.out.flush();
-        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("worker-lifecycle").start(() -> {
-            while (true) {
-                try {
-                    Thread.sleep(1000);
-                } catch (InterruptedException e) {
-                    return;
-                }
-                r.tick();
-            }
-        });
-        server.acceptLoop(ch -> ServerConnection.start(r, ch));
-        return 0;
+        return new Served(r, server, journal, pty.pid());
     }
 
     /**
      * The session's journal (issue 13), when the daemon asked for one: a revived session's starts
-     * with the restore marker. Written until the worker exits (a shutdown hook writes the last batch).
+     * with the restore marker. Written until the session ends (its server closes the last batch).
      */
     private static JournalWriter openJournal(WorkerLaunch launch) {
         if (launch.journalPath() == null || launch.probe()) {
@@ -256,7 +315,6 @@ public final class WorkerMain {
         if (launch.restoredMarker() != null) {
             journal.appendText(launch.restoredMarker());
         }
-        Runtime.getRuntime().addShutdownHook(new Thread(journal::close, "journal-flush"));
         return journal;
     }
 
@@ -269,7 +327,7 @@ public final class WorkerMain {
         return out;
     }
 
-    private static void validate(WorkerLaunch l) {
+    static void validate(WorkerLaunch l) {
         if (l == null || l.version() != WorkerLaunch.VERSION) {
             throw new IllegalArgumentException("launch version " + (l == null ? "missing" : l.version()) + ", expected "
                     + WorkerLaunch.VERSION);
@@ -283,13 +341,16 @@ public final class WorkerMain {
         }
     }
 
-    private static void killQuietly(PtySession session) {
+    private static void killQuietly(PtySession session, JournalWriter journal) {
         try {
             session.signal(Signal.KILL);
         } catch (IOException ignored) {
             // it may be gone already
         }
         session.close();
+        if (journal != null) {
+            journal.close();
+        }
     }
 
     private static int fail(int code, String message) {

@@ -85,7 +85,21 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     @Override
     public void start(BackendListener listener) {
         this.listener = listener;
-        launcher.startStandby(timer);
+        if (settings.dense()) {
+            launcher.useHosts(this::servedIn, os);
+        } else {
+            launcher.startStandby(timer);
+        }
+    }
+
+    /** How many of this daemon's sessions the worker process {@code pid} serves now (dense hosts). */
+    private int servedIn(long pid) {
+        return (int) sessions.values().stream().filter(h -> h.workerPid == pid && h.inWorker()).count();
+    }
+
+    /** The pids of the dense hosts this daemon feeds; empty in process-per-session mode. */
+    List<Long> hostPids() {
+        return launcher.hostPids();
     }
 
     /** The pid of the waiting standby worker, if any. */
@@ -178,11 +192,13 @@ public final class WorkerBackend implements Backend, ScreenCapture {
             WorkerHandle h = handle(spec.sessionId(), w.socket(), w.controlToken(), w.workerPid(), w.rpcMinor());
             try {
                 h.adopt(w.client());
+                sessions.put(spec.sessionId(), h);
             } catch (WorkerRpcException e) {
                 w.client().close();
                 throw WorkerHandle.toBackend(e, spec.sessionId());
+            } finally {
+                w.settled().run();
             }
-            sessions.put(spec.sessionId(), h);
             LOG.info("session {} spawned in worker pid {}: child pid {} {}x{}", spec.sessionId(), w.workerPid(),
                     h.runtime().pid(), spec.cols(), spec.rows());
             RuntimeInfo r = h.runtime();
@@ -290,7 +306,16 @@ public final class WorkerBackend implements Backend, ScreenCapture {
         } catch (IOException | WorkerRpcException e) {
             LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
         }
-        if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
+        if (os.isAlive(h.workerPid) && os.isDenseHost(h.workerPid)) {
+            // Never the host: it serves other sessions. The session's own child goes instead.
+            long child = h.runtime().pid();
+            LOG.warn("session {}: worker host pid {} does not answer remove; killing the session's child pid {}", sessionId,
+                    h.workerPid, child);
+            if (child > 0) {
+                ProcessHandle.of(child).filter(p -> p.parent().map(pp -> pp.pid() == h.workerPid).orElse(false))
+                        .ifPresent(ProcessHandle::destroyForcibly);
+            }
+        } else if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
             LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
             ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
         } else if (os.isAlive(h.workerPid)) {

@@ -246,6 +246,11 @@ final class WorkerHandle {
     }
 
     /** True when the worker has exited and cleaned itself up (nothing left to talk to). */
+    /** Whether the worker still serves this session (a dense host counts it against its room). */
+    boolean inWorker() {
+        return !exitGone();
+    }
+
     private boolean exitGone() {
         WorkerClient c = control;
         return exit != null && c != null && c.closed().isDone();

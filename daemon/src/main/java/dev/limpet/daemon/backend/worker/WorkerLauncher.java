@@ -28,11 +28,20 @@ import java.util.List;
  * to its stdin, then waits until it answers hello. The worker makes itself a session leader, so it
  * outlives this daemon whatever happens to it. With a {@link WorkerStandby}, a spawn hands the
  * launch description to the waiting standby instead (same hello, registry entry, lease and socket)
- * and falls back to a cold start when the standby is dead or stale.
+ * and falls back to a cold start when the standby is dead or stale. In dense mode a spawn sends the
+ * launch description to a host process with room instead ({@link DenseHosts}).
  */
 final class WorkerLauncher {
-    /** A worker that answered hello, and the secret the daemon keeps to reconnect to it. */
-    record Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor) {}
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WorkerLauncher.class);
+    /**
+     * A worker that answered hello, and the secret the daemon keeps to reconnect to it. In dense
+     * mode the caller calls {@link #settled} once the session is counted among its own.
+     */
+    record Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor, Runnable settled) {
+        Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor) {
+            this(client, controlToken, workerPid, socket, rpcMinor, () -> { });
+        }
+    }
 
     private final WorkerPaths paths;
     private final String daemonInstanceId;
@@ -41,6 +50,7 @@ final class WorkerLauncher {
     private final Path runtimeDir;
     private volatile String classPath;
     private volatile WorkerStandby standby;
+    private volatile DenseHosts hosts;
 
     WorkerLauncher(WorkerPaths paths, String daemonInstanceId, OwnerLease lease, WorkerSettings settings, Path runtimeDir) {
         this.paths = paths;
@@ -80,6 +90,9 @@ final class WorkerLauncher {
             launch = launch.withJournal(j.file().toString(), j.limitBytes(), j.history(), j.marker());
         }
         Path log = paths.log(id);
+        if (!probe && hosts != null) {
+            return launchInHost(launch, log);
+        }
         if (!probe && standby != null) {
             WorkerStandby.Standby s = standby.take();
             if (s != null) {
@@ -107,7 +120,84 @@ final class WorkerLauncher {
         } catch (IOException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker for " + id + ": " + e.getMessage(), e);
         }
-        return new Launched(awaitHello(process, id, token), token, process.pid(), paths.socket(id), launchedMinor());
+        return new Launched(awaitHello(process, id, token, true), token, process.pid(), paths.socket(id), launchedMinor());
+    }
+
+    /**
+     * Dense mode: sessions go to host processes from now on; {@code served} counts this daemon's
+     * sessions in a host (by pid). Logs of hosts gone since the last start are pruned.
+     */
+    void useHosts(java.util.function.LongToIntFunction served, WorkerOs os) {
+        DenseHosts.pruneLogs(paths.logDir(), os);
+        hosts = new DenseHosts(settings.hostSessions(), this::newHost, served);
+    }
+
+    /** The pids of the dense hosts this daemon feeds (tests); empty in process-per-session mode. */
+    List<Long> hostPids() {
+        DenseHosts h = hosts;
+        return h == null ? List.of() : h.pids();
+    }
+
+    private Launched launchInHost(WorkerLaunch launch, Path log) {
+        String id = launch.sessionId();
+        DenseHosts.Slot slot;
+        byte[] json;
+        try {
+            PrivateFiles.directory(paths.socket(id).getParent());
+            Files.deleteIfExists(log);
+            Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+            json = WorkerCodec.mapper().writeValueAsBytes(launch);
+            List<String> cmd = hostCommand();
+            long stamp = jarStamp();
+            slot = hosts.reserve(h -> h.command().equals(cmd) && h.jarStamp() == stamp);
+        } catch (IOException e) {
+            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker host for " + id + ": " + e.getMessage(), e);
+        }
+        DenseHosts dense = hosts;
+        try {
+            try {
+                dense.send(slot, json);
+            } catch (IOException e) {
+                dense.drop(slot.host, "it did not take a launch description (" + e.getMessage() + ")");
+                throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the pty-worker host pid " + slot.host.pid()
+                        + " did not take the session " + id + ": " + e.getMessage(), e);
+            }
+            WorkerClient client = awaitHello(slot.host.process(), id, launch.controlToken(), false);
+            return new Launched(client, launch.controlToken(), slot.host.pid(), paths.socket(id), launchedMinor(), () -> dense.settle(slot));
+        } catch (RuntimeException e) {
+            dense.settle(slot);
+            throw e;
+        }
+    }
+
+    private DenseHosts.Host newHost() throws IOException {
+        PrivateFiles.directory(paths.logDir());
+        Path log = paths.logDir().resolve(DenseHosts.LOG_PREFIX + newToken().substring(0, 16) + ".log");
+        Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+        List<String> cmd = hostCommand();
+        Process p;
+        try {
+            // Standard input stays open: launches arrive on it, and its end tells the host this daemon is gone.
+            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            Files.deleteIfExists(log);
+            throw e;
+        }
+        Path named = paths.logDir().resolve(DenseHosts.LOG_PREFIX + p.pid() + ".log");
+        try {
+            // The open descriptor follows the rename: the log is found by the host's pid.
+            Files.move(log, named, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            log = named;
+        } catch (IOException e) {
+            LOG.warn("cannot name the log of worker host pid {} after it: {}", p.pid(), e.toString());
+        }
+        return new DenseHosts.Host(p, log, cmd, jarStamp());
+    }
+
+    private List<String> hostCommand() throws IOException {
+        List<String> cmd = command(false);
+        cmd.addAll(List.of("--host", Integer.toString(settings.hostSessions())));
+        return cmd;
     }
 
     /** Keeps a standby worker ready from now on ({@code settings.standby()} permitting). */
@@ -116,11 +206,15 @@ final class WorkerLauncher {
         standby.start(paths.logDir());
     }
 
-    /** Ends the standby worker (a normal stop: it is not a session). */
+    /** Ends the standby worker (a normal stop: it is not a session) and lets the dense hosts go (they serve on). */
     void stopStandby() {
         WorkerStandby s = standby;
         if (s != null) {
             s.close();
+        }
+        DenseHosts h = hosts;
+        if (h != null) {
+            h.close();
         }
     }
 
@@ -184,7 +278,7 @@ final class WorkerLauncher {
             return null;
         }
         try {
-            return new Launched(awaitHello(process, id, launch.controlToken()), launch.controlToken(), process.pid(), paths.socket(id),
+            return new Launched(awaitHello(process, id, launch.controlToken(), true), launch.controlToken(), process.pid(), paths.socket(id),
                     launchedMinor());
         } catch (BackendException e) {
             int status = process.isAlive() ? -1 : process.exitValue();
@@ -218,8 +312,14 @@ final class WorkerLauncher {
         return Files.getLastModifiedTime(jar).toMillis() * 31 + Files.size(jar);
     }
 
-    private WorkerClient awaitHello(Process process, String id, String token) {
+    /**
+     * Waits until the session's socket answers hello. {@code ownsProcess}: the process is this
+     * session's alone (a single worker), so it is killed when it fails; a dense host is never
+     * killed for one session, and reports a failed launch in the session's log instead.
+     */
+    private WorkerClient awaitHello(Process process, String id, String token, boolean ownsProcess) {
         Path socket = paths.socket(id);
+        Path log = paths.log(id);
         long deadline = System.nanoTime() + settings.startTimeout().toNanos();
         while (true) {
             if (Files.exists(socket)) {
@@ -230,7 +330,9 @@ final class WorkerLauncher {
                         return c;
                     } catch (WorkerRpcException e) {
                         c.close();
-                        process.destroyForcibly();
+                        if (ownsProcess) {
+                            process.destroyForcibly();
+                        }
                         throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "pty-worker for " + id + " refused hello: "
                                 + e.getMessage(), e);
                     }
@@ -239,21 +341,37 @@ final class WorkerLauncher {
                 }
             }
             if (!process.isAlive()) {
-                throw new BackendException(ErrorCode.SPAWN_FAILED, lastLine(paths.log(id), "pty-worker exited with status "
+                throw new BackendException(ErrorCode.SPAWN_FAILED, lastLine(log, "pty-worker exited with status "
                         + process.exitValue()));
             }
+            if (!ownsProcess && reportedFailure(log)) {
+                throw new BackendException(ErrorCode.SPAWN_FAILED, lastLine(log, "the pty-worker host refused the session"));
+            }
             if (System.nanoTime() > deadline) {
-                process.destroyForcibly();
+                if (ownsProcess) {
+                    process.destroyForcibly();
+                }
                 throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "pty-worker for " + id + " did not listen within "
-                        + settings.startTimeout().toSeconds() + " s; see " + paths.log(id));
+                        + settings.startTimeout().toSeconds() + " s; see " + (ownsProcess ? log : "the host's log"));
             }
             try {
                 Thread.sleep(2);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                process.destroyForcibly();
+                if (ownsProcess) {
+                    process.destroyForcibly();
+                }
                 throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "interrupted while starting a pty-worker");
             }
+        }
+    }
+
+    /** A dense host wrote why it could not start the session into the session's (otherwise empty) log. */
+    private static boolean reportedFailure(Path log) {
+        try {
+            return Files.size(log) > 0;
+        } catch (IOException e) {
+            return false;
         }
     }
 

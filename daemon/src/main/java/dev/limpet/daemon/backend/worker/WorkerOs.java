@@ -26,12 +26,20 @@ public interface WorkerOs {
         if (pid <= 0 || pid > Integer.MAX_VALUE) {
             return false;
         }
+        // The whole command line (the JDK's ProcessHandle.Info cuts long ones, and a class path is long).
+        return cmdline(pid).contains(dev.limpet.protocol.worker.WorkerRpc.WORKER_MAIN_CLASS);
+    }
+
+    /** Whether {@code pid} is a dense worker host ({@code pty-worker --host N}): it serves other sessions too, never kill it for one. */
+    default boolean isDenseHost(long pid) {
+        return isWorker(pid) && cmdline(pid).contains("\0--host\0");
+    }
+
+    private static String cmdline(long pid) {
         try {
-            // The whole command line (the JDK's ProcessHandle.Info cuts long ones, and a class path is long).
-            byte[] cmdline = Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline"));
-            return new String(cmdline, java.nio.charset.StandardCharsets.UTF_8).contains(dev.limpet.protocol.worker.WorkerRpc.WORKER_MAIN_CLASS);
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
-            return false;
+            return "";
         }
     }
 

@@ -16,9 +16,14 @@ import java.util.List;
  *                     "Worker memory" in docs/operations.md)
  * @param rpcMinor     RPC minor new workers speak; null is the current one (tests use the previous)
  * @param standby      pre-started worker JVMs kept waiting for the next spawn (0 or 1)
+ * @param hostSessions 0: a worker process per session (the default); N: dense mode, one host process
+ *                     serves up to N sessions ({@code --worker-mode dense})
  */
 public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl, Duration rpcTimeout, Duration startTimeout,
-        List<String> jvmFlags, Integer rpcMinor, int standby) {
+        List<String> jvmFlags, Integer rpcMinor, int standby, int hostSessions) {
+
+    /** Sessions per host in dense mode unless told otherwise. */
+    public static final int DEFAULT_HOST_SESSIONS = 32;
 
     public static final Duration EXIT_TTL = Duration.ofSeconds(45);
     public static final Duration ORPHAN_TTL = Duration.ofDays(7);
@@ -39,6 +44,15 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
     public WorkerSettings {
         jvmFlags = List.copyOf(jvmFlags);
         standby = Math.max(0, Math.min(1, standby));
+        if (hostSessions < 0 || hostSessions > dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS) {
+            throw new IllegalArgumentException("sessions per worker host must be 1 to " + dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS
+                    + ", not " + hostSessions);
+        }
+    }
+
+    /** Whether sessions share host processes (dense mode). */
+    public boolean dense() {
+        return hostSessions > 0;
     }
 
     /**
@@ -59,14 +73,19 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
             flags.addAll(List.of(extra.trim().split("\\s+")));
         }
         int standby = "0".equals(System.getenv("LIMPET_WORKER_STANDBY")) ? 0 : 1;
-        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby);
+        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby, 0);
     }
 
     public WorkerSettings withRpcMinor(Integer minor) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor, standby);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor, standby, hostSessions);
     }
 
     public WorkerSettings withStandby(int count) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count, hostSessions);
+    }
+
+    /** Dense mode with {@code sessions} per host; 0 is a process per session. */
+    public WorkerSettings withHostSessions(int sessions) {
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, standby, sessions);
     }
 }

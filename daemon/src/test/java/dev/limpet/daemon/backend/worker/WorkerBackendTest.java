@@ -417,7 +417,7 @@ class WorkerBackendTest {
     void aProbeThatFailsAlongsideRecoveryRefusesSpawnsWithItsReason() throws Exception {
         // A worker JVM that cannot start: the heap flag is refused at once.
         WorkerSettings broken = new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5),
-                Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0);
+                Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 0);
         WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, broken);
         b.start((id, status) -> exits.put(id, status));
         backends.add(b);

@@ -1,0 +1,160 @@
+package dev.limpet.daemon.backend.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.daemon.backend.Attachment;
+import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.testkit.EchoLines;
+import dev.limpet.testkit.TestPrograms;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Dense mode ({@code --worker-mode dense}) against real host processes: sharing, room, failures, restarts. */
+class DenseHostsTest {
+    static final String DAEMON = "d-00000000000000dd";
+    static final Duration T = Duration.ofSeconds(30);
+    @TempDir
+    Path tmp;
+    final List<WorkerBackend> backends = new ArrayList<>();
+    final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
+
+    @AfterEach
+    void tearDown() {
+        for (WorkerBackend b : backends) {
+            for (RuntimeInfo r : b.list()) {
+                try {
+                    b.remove(r.sessionId());
+                } catch (RuntimeException ignored) {
+                    // already gone
+                }
+            }
+            b.shutdown();
+        }
+    }
+
+    WorkerBackend backend(int perHost) throws Exception {
+        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON,
+                WorkerSettings.defaults(1 << 16).withHostSessions(perHost));
+        b.start((id, status) -> exits.put(id, status));
+        backends.add(b);
+        return b;
+    }
+
+    static SpawnSpec echo(String id) {
+        return WorkerBackendTest.spec(id, TestPrograms.command(EchoLines.class));
+    }
+
+    /** The process serving a session: its child's parent. */
+    static long hostOf(RuntimeInfo r) {
+        return ProcessHandle.of(r.pid()).flatMap(ProcessHandle::parent).map(ProcessHandle::pid).orElse(-1L);
+    }
+
+    static void echoes(WorkerBackend b, String id, String word) {
+        WorkerBackendTest.Collect out = new WorkerBackendTest.Collect();
+        try (Attachment a = b.attach(id, -1, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            b.input(id, (word + "\r").getBytes(StandardCharsets.UTF_8));
+            await().atMost(T).until(() -> out.text().contains("got: " + word));
+        }
+    }
+
+    @Test
+    void sessionsShareAHostUpToItsRoomAndTheNextOneStartsAnother() throws Exception {
+        WorkerBackend b = backend(2);
+        RuntimeInfo a = b.spawn(echo("a"));
+        RuntimeInfo c = b.spawn(echo("c"));
+        RuntimeInfo d = b.spawn(echo("d"));
+        assertThat(hostOf(a)).isEqualTo(hostOf(c)).isNotEqualTo(hostOf(d));
+        assertThat(b.hostPids()).containsExactly(hostOf(a), hostOf(d));
+        for (String id : List.of("a", "c", "d")) {
+            echoes(b, id, "hello-" + id);
+        }
+    }
+
+    @Test
+    void removingOneSessionLeavesTheOthersInItsHostAndFreesItsRoom() throws Exception {
+        WorkerBackend b = backend(2);
+        RuntimeInfo a = b.spawn(echo("a"));
+        RuntimeInfo c = b.spawn(echo("c"));
+        long host = hostOf(a);
+        b.remove("a");
+        await().atMost(T).until(() -> !Posix.isAlive(a.pid()));
+        assertThat(Posix.isAlive(host)).isTrue();
+        echoes(b, "c", "still-here");
+        RuntimeInfo e = b.spawn(echo("e"));
+        assertThat(hostOf(e)).as("the freed room is used").isEqualTo(host).isEqualTo(hostOf(c));
+        assertThat(b.hostPids()).containsExactly(host);
+    }
+
+    @Test
+    void killingAHostEndsOnlyItsOwnSessionsAndSpawnsGoOn() throws Exception {
+        WorkerBackend b = backend(2);
+        RuntimeInfo a = b.spawn(echo("a"));
+        RuntimeInfo c = b.spawn(echo("c"));
+        RuntimeInfo d = b.spawn(echo("d"));
+        long first = hostOf(a);
+        ProcessHandle.of(first).orElseThrow().destroyForcibly();
+        await().atMost(T).until(() -> exits.containsKey("a") && exits.containsKey("c"));
+        assertThat(exits).doesNotContainKey("d");
+        echoes(b, "d", "unaffected");
+        RuntimeInfo f = b.spawn(echo("f"));
+        assertThat(hostOf(f)).isEqualTo(hostOf(d));
+        echoes(b, "f", "after-the-crash");
+        assertThat(b.hostPids()).doesNotContain(first);
+        assertThat(c.pid()).isNotEqualTo(f.pid());
+    }
+
+    @Test
+    void aLaunchTheHostCannotStartFailsWithTheReasonAndTheHostServesOn() throws Exception {
+        WorkerBackend b = backend(4);
+        RuntimeInfo a = b.spawn(echo("a"));
+        SpawnSpec bad = new SpawnSpec("bad", TestPrograms.command(EchoLines.class), Map.of("PATH", "/usr/bin:/bin"),
+                tmp.resolve("no-such-dir"), 80, 24);
+        assertThatThrownBy(() -> b.spawn(bad)).isInstanceOfSatisfying(BackendException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.SPAWN_FAILED);
+            assertThat(e.getMessage()).contains("no-such-dir");
+        });
+        assertThat(b.list()).extracting(RuntimeInfo::sessionId).containsExactly("a");
+        RuntimeInfo c = b.spawn(echo("c"));
+        assertThat(hostOf(c)).isEqualTo(hostOf(a));
+        echoes(b, "a", "served-on");
+    }
+
+    @Test
+    void aNewDaemonRecoversDenseSessionsFeedsOnlyItsOwnHostsAndTheOldHostEndsWithItsLastSession() throws Exception {
+        WorkerBackend first = backend(4);
+        RuntimeInfo a = first.spawn(echo("a"));
+        RuntimeInfo c = first.spawn(echo("c"));
+        long oldHost = hostOf(a);
+        first.shutdown();
+        backends.remove(first);
+
+        WorkerBackend second = backend(4);
+        RecoveryReport report = second.recover();
+        assertThat(report.recovered()).extracting(RuntimeInfo::pid).containsExactlyInAnyOrder(a.pid(), c.pid());
+        echoes(second, "a", "recovered");
+        RuntimeInfo d = second.spawn(echo("d"));
+        assertThat(hostOf(d)).as("a host whose daemon is gone takes no new session").isNotEqualTo(oldHost);
+        second.remove("a");
+        assertThat(Posix.isAlive(oldHost)).isTrue();
+        second.remove("c");
+        await().atMost(T).until(() -> !Posix.isAlive(oldHost));
+        echoes(second, "d", "new-host");
+    }
+}
