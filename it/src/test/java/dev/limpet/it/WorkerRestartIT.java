@@ -14,13 +14,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The defining property: {@code kill -9} of the daemon, a new daemon on the same data root, and
  * every session is still running (same child pid) and every client resumes with exactly the bytes
- * it missed: the counters' streams have no duplicate and no gap, thirty times in a row.
+ * it missed: the counters' streams have no duplicate and no gap, thirty times in a row. In both
+ * worker modes: a process per session, and dense hosts serving several sessions each.
  */
 class WorkerRestartIT {
     static final int CYCLES = 30;
@@ -47,11 +49,14 @@ class WorkerRestartIT {
         WorkerProcesses.killAll(tmp.resolve("root"));
     }
 
-    @Test
-    void sessionsSurviveThirtyKill9RestartsAndClientsResumeWithoutLossOrDuplicate() throws Exception {
+    @ParameterizedTest(name = "--worker-mode {0}")
+    @ValueSource(strings = {"process", "dense"})
+    void sessionsSurviveThirtyKill9RestartsAndClientsResumeWithoutLossOrDuplicate(String mode) throws Exception {
         Path root = tmp.resolve("root");
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
-        daemon = DaemonProcess.start(root);
+        // Two sessions per dense host: the three sessions live in two hosts.
+        String[] args = {"--worker-mode", mode, "--dense-sessions", "2"};
+        daemon = DaemonProcess.start(root, args);
         client = new WorkerWsClient(daemon.port, daemon.token, streams);
         assertThat(client.hello("restart-it").backend()).isEqualTo("worker");
         Map<String, Long> pids = new HashMap<>();
@@ -65,7 +70,7 @@ class WorkerRestartIT {
             awaitGrowth(streams, pids.keySet());
             daemon.kill9();
             client.close();
-            daemon = DaemonProcess.start(root);
+            daemon = DaemonProcess.start(root, args);
             client = new WorkerWsClient(daemon.port, daemon.token, streams);
             ServerMessage.InitialState state = client.hello("restart-it");
             assertThat(state.backend()).isEqualTo("worker");

@@ -78,6 +78,45 @@ public final class MemoryFigure implements Figure {
                             + Units.megabytes(tmuxYes[2]) + ")",
                     Measured.ratio((double) yes[1] / tmuxYes[1]), "sampled every 100 ms", "bounded"));
         }
+        if (ctx.backendsToMeasure().contains("worker")) {
+            denseRows(ctx, n, settle, tmux);
+        }
+    }
+
+    /**
+     * Dense mode ({@code --worker-mode dense}) with room for all n sessions in one host: the
+     * host's PSS per session, and what each session after the first adds to it.
+     */
+    private static void denseRows(BenchContext ctx, int n, long settle, long[] tmux) throws Exception {
+        long oneHost;
+        long manyHosts;
+        long many;
+        int hosts;
+        try (LimpetDaemon daemon = ctx.freshDaemon("worker", List.of("--worker-mode", "dense", "--dense-sessions", Integer.toString(n)));
+                WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            DataPlane plane = new DataPlane(daemon);
+            plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
+            Thread.sleep(settle);
+            oneHost = median3(() -> plane.workerKbs().stream().mapToLong(Long::longValue).sum());
+            for (int i = 1; i < n; i++) {
+                plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
+            }
+            Thread.sleep(settle);
+            manyHosts = median3(() -> plane.workerKbs().stream().mapToLong(Long::longValue).sum());
+            many = median3(plane::totalKb);
+            hosts = plane.workers().size();
+        }
+        ctx.log(String.format("memory [worker, dense]: host with 1 session %d kB, with %d sessions %d kB (%d hosts); total %d kB", oneHost, n,
+                manyHosts, hosts, many));
+        double tmuxPerSession = (tmux[1] - tmux[0]) / (double) (n - 1);
+        ctx.add(kbRow("4 memory, " + n + " idle sessions [worker, dense]", many, tmux[1], "—"));
+        ctx.add(new Row("4 memory per idle session at " + n + " [worker, dense] (host PSS / sessions)", Units.megabytes(manyHosts / (double) n),
+                Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(manyHosts / (double) n / tmuxPerSession)
+                        : "— (tmux ≈ 0)", "1 sample (median of 3 reads), " + hosts + " host(s)", "≤ 16 MB PSS"));
+        double added = (manyHosts - oneHost) / (double) (n - 1);
+        ctx.add(new Row("4 memory per additional idle session [worker, dense] (host growth)", Units.megabytes(added),
+                Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(added / tmuxPerSession) : "— (tmux ≈ 0)",
+                "1 sample (median of 3 reads)", "≤ 1 MB"));
     }
 
     private static Row kbRow(String figure, long limpet, long tmux, String goal) {

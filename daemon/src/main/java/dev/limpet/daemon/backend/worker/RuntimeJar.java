@@ -38,7 +38,7 @@ public final class RuntimeJar {
                 || !sameFile(source, classPath)) {
             return classPath;
         }
-        String version = LimpetVersion.get() + "-" + sha256(source).substring(0, 12);
+        String version = LimpetVersion.get() + "-" + digestOf(source).substring(0, 12);
         Path dir = runtimeDir.resolve(version);
         Path target = dir.resolve("limpet.jar");
         if (Files.isRegularFile(target)) {
@@ -79,6 +79,20 @@ public final class RuntimeJar {
             return null;
         }
     }
+
+    /** The jar's digest, computed once per process while the file keeps its size and modification time (~35 MB: not free). */
+    private static String digestOf(Path file) throws IOException {
+        String stamp = file.toAbsolutePath() + "|" + Files.size(file) + "|" + Files.getLastModifiedTime(file).toMillis();
+        String[] known = lastDigest;
+        if (known != null && known[0].equals(stamp)) {
+            return known[1];
+        }
+        String digest = sha256(file);
+        lastDigest = new String[] {stamp, digest};
+        return digest;
+    }
+
+    private static volatile String[] lastDigest;
 
     private static String sha256(Path file) throws IOException {
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {

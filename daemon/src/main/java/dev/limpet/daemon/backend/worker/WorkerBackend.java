@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
-public final class WorkerBackend implements Backend, ScreenCapture {
+public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.daemon.backend.BackendDetails {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerBackend.class);
     private static final int RECOVERY_ATTEMPTS = 3;
 
@@ -95,6 +95,15 @@ public final class WorkerBackend implements Backend, ScreenCapture {
     /** How many of this daemon's sessions the worker process {@code pid} serves now (dense hosts). */
     private int servedIn(long pid) {
         return (int) sessions.values().stream().filter(h -> h.workerPid == pid && h.inWorker()).count();
+    }
+
+    /** Says which worker mode runs: {@code limpet status} shows it beside the backend's name. */
+    @Override
+    public String details() {
+        if (!settings.dense()) {
+            return "a process per session";
+        }
+        return "dense: up to " + settings.hostSessions() + " sessions per process, " + launcher.hostPids().size() + " host(s) taking sessions";
     }
 
     /** The pids of the dense hosts this daemon feeds; empty in process-per-session mode. */

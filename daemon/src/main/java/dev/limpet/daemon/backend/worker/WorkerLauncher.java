@@ -166,6 +166,12 @@ final class WorkerLauncher {
             return new Launched(client, launch.controlToken(), slot.host.pid(), paths.socket(id), launchedMinor(), () -> dense.settle(slot));
         } catch (RuntimeException e) {
             dense.settle(slot);
+            Process host = slot.host.process();
+            if (!host.isAlive()) {
+                // The host itself died (a JVM that cannot start, a crash): its own log says why.
+                throw new BackendException(ErrorCode.SPAWN_FAILED, lastLine(slot.host.log(), "the pty-worker host exited with status "
+                        + host.exitValue()) + " (see " + slot.host.log() + ")", e);
+            }
             throw e;
         }
     }

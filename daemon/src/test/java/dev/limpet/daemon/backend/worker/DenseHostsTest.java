@@ -137,6 +137,21 @@ class DenseHostsTest {
     }
 
     @Test
+    void aHostThatCannotStartFailsTheSpawnWithItsOwnWords() throws Exception {
+        // A host JVM that cannot start: the heap flag is refused at once.
+        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON,
+                new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5), Duration.ofSeconds(20),
+                        List.of("-Xmx1k"), null, 0, 4));
+        b.start((id, status) -> exits.put(id, status));
+        backends.add(b);
+        assertThatThrownBy(() -> b.spawn(echo("a"))).isInstanceOfSatisfying(BackendException.class, e -> {
+            assertThat(e.code()).isEqualTo(ErrorCode.SPAWN_FAILED);
+            assertThat(e.getMessage()).contains("host exited with status").containsIgnoringCase("heap").contains("host-");
+        });
+        assertThat(b.list()).isEmpty();
+    }
+
+    @Test
     void aNewDaemonRecoversDenseSessionsFeedsOnlyItsOwnHostsAndTheOldHostEndsWithItsLastSession() throws Exception {
         WorkerBackend first = backend(4);
         RuntimeInfo a = first.spawn(echo("a"));
