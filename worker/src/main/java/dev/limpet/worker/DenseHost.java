@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * last one ends. A crash of the host ends all of its sessions: that is the price of density.
  *
  * <p>Threads: this one reads launches; one ticks every session's lifecycle each second; each
- * session has its own accept thread (besides the PTY's and its connections' threads).
+ * session has its own accept thread, a virtual one (besides the PTY's and its connections' threads).
  */
 final class DenseHost {
     private final int capacity;
@@ -93,8 +93,8 @@ final class DenseHost {
         sessions.add(s);
         WorkerLog.info("session {}: child {} listening on {} ({} sessions in this host)", launch.sessionId(), s.childPid(),
                 s.server().socket(), sessions.size());
-        Thread.ofPlatform().daemon().stackSize(256 * 1024).name("accept-" + launch.sessionId())
-                .start(() -> s.server().acceptLoop(ch -> ServerConnection.start(s.runtime(), ch)));
+        // Virtual: accepting on a socket parks without holding a carrier; a platform stack per session is what dense mode saves.
+        Thread.ofVirtual().name("accept-" + launch.sessionId()).start(() -> s.server().acceptLoop(ch -> ServerConnection.start(s.runtime(), ch)));
     }
 
     /** A session ended (removed, cleaned up or orphaned): its resources go; the host ends with its last one once its daemon is gone. */

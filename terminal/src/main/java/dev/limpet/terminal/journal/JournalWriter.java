@@ -54,7 +54,8 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         this.file = file;
         this.limitBytes = Math.max(JournalFormat.MIN_LIMIT_BYTES, limitBytes);
         this.warn = warn;
-        this.thread = Thread.ofPlatform().daemon().name("journal-" + file.getFileName()).start(this::writeLoop);
+        // Virtual: it waits for batches and writes a file; a host of many sessions keeps no stack per journal.
+        this.thread = Thread.ofVirtual().name("journal-" + file.getFileName()).start(this::writeLoop);
     }
 
     /** Queues a line of text (the restore marker) ahead of what follows. */

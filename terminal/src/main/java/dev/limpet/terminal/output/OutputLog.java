@@ -17,7 +17,7 @@ import java.util.concurrent.locks.ReentrantReadWriteLock;
  * little.
  */
 public final class OutputLog {
-    private static final int INITIAL_BYTES = 64 * 1024;
+    private static final int INITIAL_BYTES = 16 * 1024;
     private final int capacity;
     private byte[] ring;
     private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();

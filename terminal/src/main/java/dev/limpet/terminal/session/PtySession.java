@@ -32,6 +32,8 @@ import org.slf4j.LoggerFactory;
 public final class PtySession {
     private static final Logger LOG = LoggerFactory.getLogger(PtySession.class);
     private static final int READ_CHUNK = 64 * 1024;
+    /** The reader's first buffer: enough for anything but a flood, which grows it to {@link #READ_CHUNK}. */
+    private static final int FIRST_READ_CHUNK = 16 * 1024;
     /** A read at least this large is taken for part of a flood (see {@link #gather}). */
     private static final int FLOOD_READ = 2048;
     /** How often a waiting reader looks at its gates again (gates may open with time). */
@@ -152,7 +154,8 @@ public final class PtySession {
         // The model may lag the log by at most the ring: beyond that it would lose bytes.
         gates.add(end -> log.capacity() - feeder.lag());
         this.reader = Thread.ofPlatform().daemon().name("pty-read-" + id).start(this::readLoop);
-        Thread.ofPlatform().daemon().name("pty-wait-" + id).start(() -> awaitExit(onExit));
+        // Virtual: it waits for the reaper's future and the reader, never in a native call.
+        Thread.ofVirtual().name("pty-wait-" + id).start(() -> awaitExit(onExit));
     }
 
     public String id() {
@@ -160,7 +163,7 @@ public final class PtySession {
     }
 
     private void readLoop() {
-        byte[] buf = new byte[READ_CHUNK];
+        byte[] buf = new byte[FIRST_READ_CHUNK];
         try {
             while (!closed) {
                 long allowance = allowance();
@@ -197,6 +200,10 @@ public final class PtySession {
                 }
                 // After the chunk is on its way: the screen model is never on the echo's path.
                 feeder.wake();
+                if (n == buf.length && buf.length < READ_CHUNK) {
+                    // A flood filled the buffer: read in larger chunks from now on.
+                    buf = new byte[READ_CHUNK];
+                }
             }
         } catch (IOException e) {
             LOG.debug("session {}: pty read ended: {}", id, e.getMessage());

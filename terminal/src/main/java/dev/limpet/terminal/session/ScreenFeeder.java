@@ -19,6 +19,8 @@ final class ScreenFeeder {
     private static final Logger LOG = LoggerFactory.getLogger(ScreenFeeder.class);
     /** Bytes fed to the model in one go, at most. */
     static final int BATCH = 256 * 1024;
+    /** The read buffer's first size: a quiet session never needs more (it grows under a flood). */
+    static final int FIRST_BATCH = 16 * 1024;
     /** Shortest time between two {@link ScreenWatcher#titleChanged} calls. */
     static final long TITLE_INTERVAL_MILLIS = 200;
     /** Longest title passed to a watcher (a title may legally be megabytes long). */
@@ -33,8 +35,12 @@ final class ScreenFeeder {
     private final Object lock = new Object();
     private final ArrayDeque<Resize> resizes = new ArrayDeque<>();
     private final Thread thread;
-    /** The feeder's one read buffer: the log is copied here batch after batch, nothing allocated. */
-    private final byte[] buffer = new byte[BATCH];
+    /**
+     * The feeder's one read buffer: the log is copied here batch after batch. It starts small and
+     * grows (up to {@link #BATCH}) only while more is waiting than it holds, so an idle session
+     * costs little and a flood is fed in large batches.
+     */
+    private byte[] buffer = new byte[FIRST_BATCH];
     /** Offset up to which the model has been fed; written under {@link #lock}, read without it by the reader. */
     private volatile long fed;
     private volatile boolean pending;
@@ -53,7 +59,9 @@ final class ScreenFeeder {
         this.onProgress = onProgress;
         // A log that continues an older stream starts past 0: the model starts with what it holds.
         this.fed = log.startOffset();
-        this.thread = Thread.ofPlatform().daemon().name("vt-feed-" + sessionId).start(this::run);
+        // A virtual thread: it only waits on a lock and feeds the model (no native call that blocks),
+        // and a host of many sessions (dense workers) keeps a platform thread's stack per session less.
+        this.thread = Thread.ofVirtual().name("vt-feed-" + sessionId).start(this::run);
     }
 
     /** Sets the one watcher of this screen (null: none). */
@@ -165,6 +173,9 @@ final class ScreenFeeder {
                     tellTitleIfDue();
                     continue;
                 }
+                if (buffer.length < BATCH && log.endOffset() - from > buffer.length) {
+                    buffer = new byte[Math.min(BATCH, buffer.length * 4)];
+                }
                 int max = (int) Math.min(buffer.length, until - from);
                 if (max <= 0) {
                     continue;
@@ -185,6 +196,9 @@ final class ScreenFeeder {
                     lock.notifyAll();
                 }
                 onProgress.run();
+                // A flood keeps this loop busy for as long as it lasts: let the other virtual threads
+                // on this carrier (the daemon's request handlers, other sessions' feeders) run between batches.
+                Thread.yield();
                 ScreenWatcher w = watcher;
                 if (w != null && n > 0) {
                     try {
