@@ -63,15 +63,15 @@ final class BackendSelection {
                 worker = new WorkerBackend(root.workers(daemonInstanceId), root.runtime(), daemonInstanceId,
                         WorkerSettings.defaults(config.ringBytes()).withHostSessions(config.workerHostSessions()));
                 if (worker.hasRegisteredSessions()) {
-                    // A restart: recovery of the workers already running starts now; the probe runs
-                    // alongside it, and a failure is loud (degraded, spawns refused) instead of a fallback.
+                    // A restart: recovery of the workers already running comes first; the probe runs
+                    // after it, and a failure is loud (degraded, spawns refused) instead of a fallback.
                     BackendSelection selection = new BackendSelection(worker, List.of());
-                    worker.probeAlongside().whenComplete((ok, e) -> {
+                    worker.probeAfterRecovery().whenComplete((ok, e) -> {
                         if (e != null) {
                             selection.lateProblem("the worker backend failed its start-up probe (" + e.getMessage()
                                     + "); running sessions were recovered, new ones cannot start");
                         } else {
-                            LOG.info("worker backend probe passed in {} ms (alongside recovery)", (System.nanoTime() - t0) / 1_000_000);
+                            LOG.info("worker backend probe passed in {} ms (after recovery)", (System.nanoTime() - t0) / 1_000_000);
                         }
                     });
                     return selection;
@@ -132,7 +132,7 @@ final class BackendSelection {
         return backend;
     }
 
-    /** What is degraded: decided at selection, and a problem found after it (a probe that ran alongside recovery). */
+    /** What is degraded: decided at selection, and a problem found after it (a probe that ran after recovery). */
     List<String> degraded() {
         String late = lateProblem;
         if (late == null) {

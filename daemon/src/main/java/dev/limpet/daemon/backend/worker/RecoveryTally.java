@@ -24,6 +24,7 @@ final class RecoveryTally {
     }
 
     RecoveryReport report() {
+        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = adoptAll();
         List<RuntimeInfo> recovered = new ArrayList<>();
         List<RecoveredSession> sessions = new ArrayList<>();
         int pruned = 0;
@@ -34,7 +35,7 @@ final class RecoveryTally {
             switch (o) {
                 case RegistryRecovery.Recovered r -> {
                     try {
-                        RecoveredSession s = adopt.apply(r);
+                        RecoveredSession s = outcome(adopted.get(r));
                         sessions.add(s);
                         recovered.add(new RuntimeInfo(s.sessionId(), r.info().childPid(), r.info().running(),
                                 r.info().running() ? null : exitOf(r.info()), r.info().cols(), r.info().rows(), r.info().endOffset()));
@@ -64,6 +65,33 @@ final class RecoveryTally {
         List<RecoveryReport.Warning> warnings = new ArrayList<>();
         warned.forEach((code, what) -> warnings.add(new RecoveryReport.Warning(code, message(code, what))));
         return new RecoveryReport(recovered, pruned, 0, failed, quarantined, warnings, sessions);
+    }
+
+    /**
+     * Adopts every recovered worker at once (each adoption is a round trip to its worker: in
+     * sequence, a hundred of them took most of a restart); the report keeps the outcomes' order.
+     */
+    private Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adoptAll() {
+        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = new java.util.IdentityHashMap<>();
+        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (RegistryRecovery.Outcome o : outcomes) {
+                if (o instanceof RegistryRecovery.Recovered r) {
+                    adopted.put(r, pool.submit(() -> adopt.apply(r)));
+                }
+            }
+        }
+        return adopted;
+    }
+
+    private static RecoveredSession outcome(java.util.concurrent.Future<RecoveredSession> f) {
+        try {
+            return f.get();
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while adopting a recovered worker", e);
+        }
     }
 
     private static String message(String code, List<String> what) {

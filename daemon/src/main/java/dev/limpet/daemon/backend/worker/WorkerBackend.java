@@ -51,8 +51,9 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     private final Clock clock;
     private final Map<String, WorkerHandle> sessions = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<RuntimeInfo>> spawning = new ConcurrentHashMap<>();
-    /** The start-up probe when it runs alongside recovery ({@link #probeAlongside}); spawns wait for it. */
+    /** The start-up probe when it runs after recovery ({@link #probeAfterRecovery}); spawns wait for it. */
     private volatile CompletableFuture<Void> probed = CompletableFuture.completedFuture(null);
+    private final java.util.concurrent.atomic.AtomicBoolean probeStarted = new java.util.concurrent.atomic.AtomicBoolean(true);
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("worker-poll").factory());
     private volatile BackendListener listener = (id, status) -> {};
@@ -148,13 +149,24 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     /**
-     * Runs {@link #probe} on a thread of its own, so that recovering the workers a previous daemon
-     * left (which proves nothing about this build, but needs no probe) does not wait for it. Spawns
-     * wait for it and fail with its reason ({@code backend_unavailable}) if it failed.
+     * Runs {@link #probe} on a thread of its own once {@link #recover} is done (or as soon as a
+     * spawn needs it): recovering the workers a previous daemon left proves nothing about this
+     * build but needs no probe, and a probe (a worker JVM starting) competing with recovery for the
+     * CPU made the restart slower. Spawns wait for it and fail with its reason
+     * ({@code backend_unavailable}) if it failed.
      */
-    public CompletableFuture<Void> probeAlongside() {
+    public CompletableFuture<Void> probeAfterRecovery() {
         CompletableFuture<Void> f = new CompletableFuture<>();
         probed = f;
+        probeStarted.set(false);
+        return f;
+    }
+
+    private void startDeferredProbe() {
+        CompletableFuture<Void> f = probed;
+        if (!probeStarted.compareAndSet(false, true)) {
+            return;
+        }
         Thread.ofPlatform().daemon().name("worker-probe").start(() -> {
             try {
                 probe();
@@ -163,10 +175,10 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                 f.completeExceptionally(e);
             }
         });
-        return f;
     }
 
     private void awaitProbe() {
+        startDeferredProbe();
         try {
             probed.get(settings.startTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.ExecutionException e) {
@@ -353,7 +365,9 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
             return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(RecoveryReport.WORKER_RECOVERY_PARTIAL,
                     "cannot read the worker registry: " + e.getMessage())));
         }
-        return new RecoveryTally(outcomes, this::adoptRecovered).report();
+        RecoveryReport report = new RecoveryTally(outcomes, this::adoptRecovered).report();
+        startDeferredProbe();
+        return report;
     }
 
     private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {

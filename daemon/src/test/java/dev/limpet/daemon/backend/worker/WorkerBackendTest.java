@@ -403,10 +403,10 @@ class WorkerBackendTest {
     }
 
     @Test
-    void aProbeAlongsideRecoveryLetsSpawnsWaitForItAndTheRegistryShowsWhatIsLeftToRecover() throws Exception {
+    void aProbeAfterRecoveryIsRunByTheFirstSpawnThatNeedsItAndTheRegistryShowsWhatIsLeftToRecover() throws Exception {
         WorkerBackend b = backend(null, 0);
         assertThat(b.hasRegisteredSessions()).isFalse();
-        var probe = b.probeAlongside();
+        var probe = b.probeAfterRecovery();
         RuntimeInfo r = b.spawn(spec("after-probe", TestPrograms.command(EchoLines.class)));
         assertThat(probe).isDone().isCompleted();
         assertThat(r.running()).isTrue();
@@ -414,14 +414,15 @@ class WorkerBackendTest {
     }
 
     @Test
-    void aProbeThatFailsAlongsideRecoveryRefusesSpawnsWithItsReason() throws Exception {
+    void aProbeThatFailsAfterRecoveryRefusesSpawnsWithItsReason() throws Exception {
         // A worker JVM that cannot start: the heap flag is refused at once.
         WorkerSettings broken = new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5),
                 Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 0);
         WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, broken);
         b.start((id, status) -> exits.put(id, status));
         backends.add(b);
-        var probe = b.probeAlongside();
+        var probe = b.probeAfterRecovery();
+        assertThat(b.recover().recovered()).isEmpty();
         await().atMost(T).until(probe::isDone);
         assertThat(probe).isCompletedExceptionally();
         assertThatThrownBy(() -> b.spawn(spec("refused", TestPrograms.command(EchoLines.class))))
