@@ -17,10 +17,8 @@ import dev.limpet.testkit.TestPrograms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,29 +29,16 @@ class DenseHostsTest {
     static final Duration T = Duration.ofSeconds(30);
     @TempDir
     Path tmp;
-    final List<WorkerBackend> backends = new ArrayList<>();
-    final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
+    final StartedBackends backends = new StartedBackends(DAEMON);
+    final Map<String, ExitStatus> exits = backends.exits;
 
     @AfterEach
     void tearDown() {
-        for (WorkerBackend b : backends) {
-            for (RuntimeInfo r : b.list()) {
-                try {
-                    b.remove(r.sessionId());
-                } catch (RuntimeException ignored) {
-                    // already gone
-                }
-            }
-            b.shutdown();
-        }
+        backends.closeAll();
     }
 
     WorkerBackend backend(int perHost) throws Exception {
-        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON,
-                WorkerSettings.defaults(1 << 16).withHostSessions(perHost));
-        b.start((id, status) -> exits.put(id, status));
-        backends.add(b);
-        return b;
+        return backends.start(tmp, WorkerSettings.defaults(1 << 16).withHostSessions(perHost));
     }
 
     static SpawnSpec echo(String id) {
@@ -139,11 +124,8 @@ class DenseHostsTest {
     @Test
     void aHostThatCannotStartFailsTheSpawnWithItsOwnWords() throws Exception {
         // A host JVM that cannot start: the heap flag is refused at once.
-        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON,
-                new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5), Duration.ofSeconds(20),
-                        List.of("-Xmx1k"), null, 0, 4));
-        b.start((id, status) -> exits.put(id, status));
-        backends.add(b);
+        WorkerBackend b = backends.start(tmp, new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL,
+                Duration.ofSeconds(5), Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 4));
         assertThatThrownBy(() -> b.spawn(echo("a"))).isInstanceOfSatisfying(BackendException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.SPAWN_FAILED);
             assertThat(e.getMessage()).contains("host exited with status").containsIgnoringCase("heap").contains("host-");
@@ -158,7 +140,7 @@ class DenseHostsTest {
         RuntimeInfo c = first.spawn(echo("c"));
         long oldHost = hostOf(a);
         first.shutdown();
-        backends.remove(first);
+        backends.forget(first);
 
         WorkerBackend second = backend(4);
         RecoveryReport report = second.recover();

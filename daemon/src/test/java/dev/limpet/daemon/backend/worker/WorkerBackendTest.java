@@ -26,7 +26,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -40,22 +39,13 @@ class WorkerBackendTest {
     static final Duration T = Duration.ofSeconds(30);
     @TempDir
     Path tmp;
-    final List<WorkerBackend> backends = new ArrayList<>();
-    final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
+    final StartedBackends backends = new StartedBackends(DAEMON);
+    final Map<String, ExitStatus> exits = backends.exits;
     final List<Long> workers = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void tearDown() {
-        for (WorkerBackend b : backends) {
-            for (RuntimeInfo r : b.list()) {
-                try {
-                    b.remove(r.sessionId());
-                } catch (RuntimeException ignored) {
-                    // already gone
-                }
-            }
-            b.shutdown();
-        }
+        backends.closeAll();
     }
 
     WorkerBackend backend(Integer rpcMinor) throws Exception {
@@ -63,11 +53,7 @@ class WorkerBackendTest {
     }
 
     WorkerBackend backend(Integer rpcMinor, int standby) throws Exception {
-        WorkerSettings s = WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor).withStandby(standby);
-        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, s);
-        b.start((id, status) -> exits.put(id, status));
-        backends.add(b);
-        return b;
+        return backends.start(tmp, WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor).withStandby(standby));
     }
 
     static SpawnSpec spec(String id, List<String> argv) {
@@ -418,9 +404,7 @@ class WorkerBackendTest {
         // A worker JVM that cannot start: the heap flag is refused at once.
         WorkerSettings broken = new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5),
                 Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 0);
-        WorkerBackend b = new WorkerBackend(tmp.resolve("workers").resolve(DAEMON), tmp.resolve("runtime"), DAEMON, broken);
-        b.start((id, status) -> exits.put(id, status));
-        backends.add(b);
+        WorkerBackend b = backends.start(tmp, broken);
         var probe = b.probeAfterRecovery();
         assertThat(b.recover().recovered()).isEmpty();
         await().atMost(T).until(probe::isDone);
