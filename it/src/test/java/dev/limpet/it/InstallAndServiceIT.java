@@ -87,14 +87,15 @@ class InstallAndServiceIT {
     }
 
     @Test
-    void theUserServiceUnitRunsTheInstalledJarAndStopsOnlyTheDaemon() throws Exception {
+    void theUserServiceUnitRunsTheInstalledLauncherAndStopsOnlyTheDaemon() throws Exception {
         Path config = dir.resolve("config");
         LimpetCli.Result r = bash("limpet service install --no-start", Map.of("XDG_CONFIG_HOME", config.toString()));
         assertThat(r.exitCode()).as(r.err()).isZero();
         Path unit = config.resolve("systemd/user/limpet.service");
         assertThat(r.out()).contains("wrote " + unit);
         String text = Files.readString(unit);
-        assertThat(text).contains("-jar " + prefix.resolve("lib/limpet/limpet.jar") + " daemon").contains("KillMode=process")
+        // Through the launcher `limpet install` wrote: it starts the daemon from its AOT cache while that is fresh.
+        assertThat(text).contains("ExecStart=" + prefix.resolve("bin/limpet") + " daemon\n").contains("KillMode=process")
                 .contains("Restart=on-failure").contains("Environment=LIMPET_HOME=" + root);
         LimpetCli.Result status = bash("limpet service status", Map.of("XDG_CONFIG_HOME", config.toString()));
         assertThat(status.out()).contains("unit: " + unit);

@@ -44,6 +44,14 @@ final class DenseHost {
     /** Serves launches from {@code in} until its end, then until the last session ends. */
     int serve(InputStream in) {
         Thread.ofPlatform().daemon().stackSize(256 * 1024).name("host-lifecycle").start(this::tickLoop);
+        // As a single worker does for its one journal: the last batch of every session's is written at exit.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (WorkerMain.Served s : sessions) {
+                if (s.journal() != null) {
+                    s.journal().close();
+                }
+            }
+        }, "journal-flush"));
         WorkerLog.info("pty-worker host pid {}: waiting for up to {} sessions", ProcessHandle.current().pid(), capacity);
         try (BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
             String line;

@@ -37,6 +37,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link WorkerLaunch} from standard input, becomes a session leader (a terminal hang-up or a
  * signal to the daemon's process group never reaches it), starts the child under a PTY, listens
  * on its Unix socket, writes its registry entry, and serves until removed, cleaned up or orphaned.
+ * With {@code --host N} (dense mode) one process serves up to N sessions the same way, each set up by
+ * {@link #start} ({@link DenseHost}).
  *
  * <p>Kept small on purpose: no HTTP server, no database, no CLI framework is loaded here.
  *

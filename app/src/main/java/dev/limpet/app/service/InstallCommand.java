@@ -70,11 +70,14 @@ public final class InstallCommand implements Callable<Integer> {
         return 0;
     }
 
+    /** The launcher's first comment: how a service recognises a launcher this command wrote. */
+    static final String LAUNCHER_MARK = "# Written by `limpet install`.";
+
     /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise; each cache while it is fresh. */
     static String launcher(Path java, Path jar, Path aot, Path daemonAot) {
         return """
                 #!/bin/sh
-                # Written by `limpet install`. The daemon is long-lived (full JIT); verbs start fast (C1). Each
+                %s The daemon is long-lived (full JIT); verbs start fast (C1). Each
                 # starts from its AOT cache while that is newer than the jar.
                 java=%s
                 jar=%s
@@ -90,7 +93,7 @@ public final class InstallCommand implements Callable<Integer> {
                   exec "$java" %s -XX:AOTCache="$aot" -Xlog:aot=off -Xlog:cds=off ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
-                """.formatted(shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
+                """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
                 shellQuote(daemonAot.toString()), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
