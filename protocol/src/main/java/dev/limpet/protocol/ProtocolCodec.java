@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.util.Map;
 
 /**
  * JSON encoding of the client protocol. Field names are snake_case on the wire; unknown fields are
@@ -25,6 +26,7 @@ public final class ProtocolCodec {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .serializationInclusion(JsonInclude.Include.ALWAYS)
             .build();
 
@@ -60,6 +62,28 @@ public final class ProtocolCodec {
         }
     }
 
+    /**
+     * Reads a control message that is a JSON object into a map (relay control text, NATS requests):
+     * anything else, {@code null} and a value followed by more text included, is refused with
+     * {@code bad_request}, so callers never see a null map.
+     */
+    public static Map<?, ?> readObject(byte[] json) {
+        Object value;
+        try {
+            value = MAPPER.readValue(json, Object.class);
+        } catch (java.io.IOException e) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "malformed JSON: " + clip(e.getMessage()));
+        }
+        if (!(value instanceof Map<?, ?> map)) {
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "a control message must be a JSON object");
+        }
+        return map;
+    }
+
+    public static Map<?, ?> readObject(String json) {
+        return readObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
     /** Reads a JSON value of the given type, mapping failures to {@code bad_request}/{@code unknown_type}. */
     public static <T> T read(String json, Class<T> type) {
         if (json == null || json.isBlank()) {
@@ -87,7 +111,8 @@ public final class ProtocolCodec {
         }
     }
 
-    private static String clip(String s) {
+    /** A client- or peer-supplied string cut to 200 characters, for error messages and logs. */
+    public static String clip(String s) {
         if (s == null) {
             return "";
         }

@@ -107,6 +107,24 @@ class ProtocolCodecTest {
     }
 
     @Test
+    void aMessageIsExactlyOneJsonValueNothingAfterIt() {
+        for (String bad : List.of("{\"type\":\"list_sessions\",\"req_id\":\"x\"} {\"type\":\"kill_session\"}",
+                "{\"type\":\"list_sessions\",\"req_id\":\"x\"}x", "null")) {
+            assertThatThrownBy(() -> ProtocolCodec.decodeClient(bad))
+                    .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        }
+    }
+
+    @Test
+    void aControlMessageReadsAsAMapOrIsRefusedNeverNull() {
+        assertThat((Map<?, ?>) ProtocolCodec.readObject("{\"type\":\"x\",\"channel\":3}")).isEqualTo(Map.of("type", "x", "channel", 3));
+        for (String bad : List.of("null", "[1]", "3", "\"s\"", "{\"a\":1} {}", "{", "")) {
+            assertThatThrownBy(() -> ProtocolCodec.readObject(bad))
+                    .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+        }
+    }
+
+    @Test
     void missingTypeIsABadRequestAndUnknownTypeIsNamed() {
         assertThatThrownBy(() -> ProtocolCodec.decodeClient("{\"session_id\":\"a\"}"))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));

@@ -185,7 +185,7 @@ public final class RelayServer implements AutoCloseable {
         Peer uplink = ctx.attribute(PEER);
         Map<?, ?> m;
         try {
-            m = ProtocolCodec.mapper().readValue(text, Map.class);
+            m = ProtocolCodec.readObject(text);
         } catch (Exception e) {
             LOG.warn("{}: a control message that is not JSON ({} chars); ignored", uplink, text.length());
             return;

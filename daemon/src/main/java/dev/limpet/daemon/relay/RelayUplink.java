@@ -298,7 +298,7 @@ public final class RelayUplink implements AutoCloseable {
     private void controlMessage(String text) {
         Map<?, ?> m;
         try {
-            m = ProtocolCodec.mapper().readValue(text, Map.class);
+            m = ProtocolCodec.readObject(text);
         } catch (Exception e) {
             LOG.warn("relay uplink: a control message that is not JSON ({} chars); ignored", text.length());
             return;

@@ -88,6 +88,9 @@ public final class AgentProfiles {
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException("not a profile (" + e.getOriginalMessage() + ")", e);
         }
+        if (p == null) {
+            throw new IOException("empty: the file holds JSON null, not a profile");
+        }
         p.validate();
         return p;
     }

@@ -119,6 +119,21 @@ class GatewayHardeningTest {
     }
 
     @Test
+    void aRequestBodyIsOneJsonObjectAndNothingAfterItNothingIsSpawnedOtherwise() throws Exception {
+        for (String body : List.of("null", "{\"cwd\":\"/tmp\"} {\"cwd\":\"/\"}", "{\"cwd\":\"/tmp\"}x")) {
+            RawHttp.Answer rest = RawHttp.exchange(port(), "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + port()
+                    + "\r\nAuthorization: Bearer " + d.token() + "\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                    + "\r\nConnection: close\r\n\r\n" + body);
+            assertThat(rest.status()).as(body).isEqualTo(400);
+            assertThat(code(rest)).as(body).isEqualTo("bad_request");
+        }
+        RawHttp.Answer list = RawHttp.exchange(port(), "GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + port()
+                + "\r\nAuthorization: Bearer " + d.token() + "\r\nConnection: close\r\n\r\n");
+        assertThat(ProtocolCodec.mapper().readTree(list.body())).as("no session was spawned").isEmpty();
+        assertThat(logged.list).noneMatch(e -> e.getLevel() == Level.ERROR);
+    }
+
+    @Test
     void aHelloClientNameCannotForgeALogLine() {
         try (WsTestClient c = WsTestClient.connect(port(), d.token())) {
             c.send(new ClientMessage.Hello("forge-log-key", 1, "cli\n2026-11-26T00:00:00Z INFO  Daemon: all clear \u001b[2J", null));

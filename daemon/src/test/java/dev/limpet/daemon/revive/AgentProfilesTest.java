@@ -27,9 +27,11 @@ class AgentProfilesTest {
     void aBrokenProfileIsSkippedWithAWarningNamingTheFileAndWhy() throws Exception {
         Files.writeString(dir.resolve("bad.json"), "{\"name\": \"x\", \"programs\": [\"x\"], \"resume\": [\"x\"]}");
         Files.writeString(dir.resolve("typo.json"), "{\"nmae\": \"y\"}");
+        Files.writeString(dir.resolve("null.json"), "null");
         AgentProfiles profiles = AgentProfiles.load(dir);
-        assertThat(profiles.warnings()).hasSize(2);
-        assertThat(String.join("\n", profiles.warnings())).contains("bad.json").contains("{id}").contains("typo.json");
+        assertThat(profiles.warnings()).hasSize(3);
+        assertThat(String.join("\n", profiles.warnings())).contains("bad.json").contains("{id}").contains("typo.json")
+                .contains("null.json skipped: empty");
         assertThat(profiles.match(List.of("x"))).isEmpty();
     }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.limpet.protocol.ProtocolCodec;
 import com.fasterxml.jackson.databind.node.NullNode;
 
 /**
@@ -17,6 +18,7 @@ public final class WorkerCodec {
             .propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .build();
 
     private WorkerCodec() {}
@@ -38,11 +40,16 @@ public final class WorkerCodec {
         if (line == null || line.isBlank()) {
             throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "empty line");
         }
+        WorkerEnvelope envelope;
         try {
-            return MAPPER.readValue(line, WorkerEnvelope.class);
+            envelope = MAPPER.readValue(line, WorkerEnvelope.class);
         } catch (JsonProcessingException e) {
-            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "malformed worker RPC line: " + clip(e.getOriginalMessage()));
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "malformed worker RPC line: " + ProtocolCodec.clip(e.getOriginalMessage()));
         }
+        if (envelope == null) {
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a worker RPC line must be a JSON object, not null");
+        }
+        return envelope;
     }
 
     public static WorkerEnvelope.Request request(long id, String method, Object params) {
@@ -67,18 +74,11 @@ public final class WorkerCodec {
             return MAPPER.treeToValue(node == null || node.isNull() ? MAPPER.createObjectNode() : node, type);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "invalid " + type.getSimpleName() + ": "
-                    + clip(e.getMessage()));
+                    + ProtocolCodec.clip(e.getMessage()));
         }
     }
 
     public static JsonNode tree(Object value) {
         return value == null ? NullNode.getInstance() : MAPPER.valueToTree(value);
-    }
-
-    private static String clip(String s) {
-        if (s == null) {
-            return "";
-        }
-        return s.length() > 200 ? s.substring(0, 200) + "…" : s;
     }
 }

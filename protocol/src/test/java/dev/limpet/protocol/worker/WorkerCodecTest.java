@@ -106,7 +106,9 @@ class WorkerCodecTest {
 
     @Test
     void malformedLinesAreBadRequests() {
-        for (String bad : List.of("", "{", "[1]", "{\"type\":\"nope\"}", "{\"id\":1}")) {
+        String request = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HEALTH, null));
+        for (String bad : List.of("", "{", "[1]", "{\"type\":\"nope\"}", "{\"id\":1}", "null", "  null  d2,\"tm",
+                request + " {\"id\":2}", request + "x")) {
             assertThatThrownBy(() -> WorkerCodec.decode(bad)).isInstanceOf(WorkerRpcException.class)
                     .extracting(e -> ((WorkerRpcException) e).code()).isEqualTo(WorkerErrorCode.BAD_REQUEST);
         }

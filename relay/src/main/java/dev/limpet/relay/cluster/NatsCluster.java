@@ -313,7 +313,7 @@ public final class NatsCluster implements Cluster {
     private void openRequested(Message m) {
         Map<?, ?> request;
         try {
-            request = ProtocolCodec.mapper().readValue(m.getData(), Map.class);
+            request = ProtocolCodec.readObject(m.getData());
         } catch (Exception e) {
             answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
             return;
@@ -412,7 +412,7 @@ public final class NatsCluster implements Cluster {
     /** The code of a refusal (an answer without a subject); no answer at all is host_offline (the node is gone or slow). */
     private static ErrorCode refusalOf(String answer) {
         try {
-            Map<?, ?> m = answer.isEmpty() ? Map.of() : ProtocolCodec.mapper().readValue(answer, Map.class);
+            Map<?, ?> m = answer.isEmpty() ? Map.of() : ProtocolCodec.readObject(answer);
             if (m.get("code") instanceof String code) {
                 ErrorCode c = ErrorCode.fromWire(code);
                 if (c == ErrorCode.PAIRING_INVALID || c == ErrorCode.TOO_MANY_CONNECTIONS) {
@@ -437,7 +437,7 @@ public final class NatsCluster implements Cluster {
             return null;
         }
         try {
-            Map<?, ?> m = ProtocolCodec.mapper().readValue(answer, Map.class);
+            Map<?, ?> m = ProtocolCodec.readObject(answer);
             return m.get("subject") instanceof String s && Subjects.nodeOfChannel(s) != null ? s : null;
         } catch (Exception e) {
             return null;
