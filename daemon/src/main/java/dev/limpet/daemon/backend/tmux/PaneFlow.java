@@ -86,6 +86,20 @@ final class PaneFlow {
         pauseAsked = false;
     }
 
+    /**
+     * The program has ended and its stream is drained: a paused pane is continued now, without the
+     * repaint yet (tmux first sends what it had not read of the program's terminal); false when it
+     * was not paused. The repaint still owed comes from {@link #resume} once the pane is quiet.
+     */
+    boolean continueForTheEnd() {
+        if (!paused) {
+            return false;
+        }
+        paused = false;
+        pauseAsked = false;
+        return true;
+    }
+
     /** The stream needs tmux's screen (the pane was re-adopted, or output was dropped). */
     void askRepaint() {
         needsRepaint = true;
@@ -129,6 +143,11 @@ final class PaneFlow {
         paused = false;
         pauseAsked = false;
         repainting = false;
+    }
+
+    /** The stream still owes a repaint: output was dropped (or a re-adoption asked for one) and no repaint has been queued since. */
+    boolean repaintOwed() {
+        return needsRepaint || repainting;
     }
 
     long queued() {

@@ -41,6 +41,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     private static final int LOW_WATER = HIGH_WATER / 4;
     private static final int KEYS_PER_COMMAND = 1024;
     private static final Pattern DEAD_LINE = Pattern.compile("Pane is dead \\((status|signal) (\\d+)");
+    private static final Pattern DEAD_PANE_LINE = Pattern.compile("Pane is dead \\((status|signal) \\d+, [^)]*\\)");
 
     private final String tmuxName;
     private final String paneId;
@@ -67,6 +68,16 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     private int cursorX;
     private int cursorY;
     private boolean alternate;
+    /** How long the end of the stream waits for the repaint a dead pane still owes it (see {@link #awaitingFinalScreen}). */
+    private static final java.time.Duration FINAL_SCREEN_WAIT = java.time.Duration.ofSeconds(5);
+    /** How long a continued dead pane must be quiet before its screen is final (tmux reads what the program left in the terminal first). */
+    private static final long FINAL_QUIET_NANOS = java.time.Duration.ofMillis(250).toNanos();
+    /** When that wait ends ({@link System#nanoTime}); 0 until the program's exit found the stream owing one (under {@link #lock}). */
+    private long finalScreenDeadline;
+    /** When the last {@code %output} came ({@link System#nanoTime}, under {@link #lock}). */
+    private long lastOutputNanos;
+    /** When the pane was last continued ({@link System#nanoTime}, under {@link #lock}); 0: never. */
+    private long lastContinueNanos;
 
     TmuxPane(String tmuxName, String paneId, long pid, int cols, int rows) {
         this.tmuxName = TmuxIds.requireValid(tmuxName);
@@ -137,6 +148,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     @Override
     public void output(byte[] data) {
         synchronized (lock) {
+            lastOutputNanos = System.nanoTime();
             PaneFlow.Output o = flow.output(data.length);
             if (o == PaneFlow.Output.DROP) {
                 return;
@@ -308,15 +320,20 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         synchronized (lock) {
             long deadline = waitMillis < 0 ? Long.MAX_VALUE : System.nanoTime() + waitMillis * 1_000_000L;
             while (queue.isEmpty()) {
-                if (closed || exit.isDone()) {
+                if (closed || exit.isDone() && !awaitingFinalScreen()) {
                     return -1;
                 }
                 long left = deadline == Long.MAX_VALUE ? 0 : (deadline - System.nanoTime()) / 1_000_000L;
                 if (deadline != Long.MAX_VALUE && left <= 0) {
                     return 0;
                 }
+                if (finalScreenDeadline != 0) {
+                    // Waiting for the final screen: look again once the pane may have gone quiet, even if nothing arrives.
+                    long quiet = FINAL_QUIET_NANOS / 1_000_000L;
+                    left = deadline == Long.MAX_VALUE ? quiet : Math.min(Math.max(1, left), quiet);
+                }
                 try {
-                    lock.wait(deadline == Long.MAX_VALUE ? 0 : Math.max(1, left));
+                    lock.wait(deadline == Long.MAX_VALUE && finalScreenDeadline == 0 ? 0 : Math.max(1, left));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                     throw new IOException("interrupted", e);
@@ -340,6 +357,49 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         }
     }
 
+    /**
+     * Under {@link #lock}, with the queue drained after the program's exit: true while the end of
+     * the stream must wait, so that the last thing a client sees is the program's final screen and
+     * not a hole. Two cases: the stream still owes the repaint that stands for output tmux dropped
+     * (the pane was paused, or over its limit, when the program printed its last words and ended);
+     * or the pane was continued lately, and tmux may still send what it had not read of the
+     * program's terminal while it held the pane back. A paused pane is continued, then its screen is
+     * captured once it has been quiet for a moment. The wait is bounded; a control client that dies
+     * meanwhile ({@link #ended}) ends it at once.
+     */
+    private boolean awaitingFinalScreen() {
+        boolean continuedLately = lastContinueNanos != 0;
+        if (ended || !flow.repaintOwed() && !continuedLately) {
+            return false;
+        }
+        long now = System.nanoTime();
+        if (finalScreenDeadline == 0) {
+            finalScreenDeadline = now + FINAL_SCREEN_WAIT.toNanos();
+            if (flow.continueForTheEnd()) {
+                continueNow();
+            }
+        } else if (now - finalScreenDeadline > 0) {
+            LOG.warn("tmux {}: the program ended while its output was held back and its final screen did not come within {} s;"
+                    + " the stream ends without it", tmuxName, FINAL_SCREEN_WAIT.toSeconds());
+            return false;
+        }
+        boolean quiet = now - Math.max(lastOutputNanos, lastContinueNanos) >= FINAL_QUIET_NANOS;
+        if (!quiet) {
+            return true;
+        }
+        if (flow.repaintOwed()) {
+            resumeIfDrained();
+            return true;
+        }
+        return false;
+    }
+
+    /** Under {@link #lock}: tells tmux to send the paused pane's output again. */
+    private void continueNow() {
+        lastContinueNanos = System.nanoTime();
+        command("refresh-client -A '" + paneId + ":continue'");
+    }
+
     /** Appends a repaint of tmux's screen to the stream (a re-adopted session: what happened meanwhile is on tmux's screen only). */
     void repaintNow() {
         synchronized (lock) {
@@ -355,7 +415,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
             return;
         }
         if (next == PaneFlow.Resume.CONTINUE_AND_REPAINT) {
-            command("refresh-client -A '" + paneId + ":continue'");
+            continueNow();
         }
         command("display-message -p -t " + target + " '#{cursor_x} #{cursor_y} #{alternate_on}'", r -> {
             synchronized (lock) {
@@ -369,7 +429,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         });
         command("capture-pane -p -e -t " + target, r -> {
             synchronized (lock) {
-                byte[] repaint = repaint(r.lines(), cursorX, cursorY, alternate);
+                byte[] repaint = repaint(withoutDeadPaneLine(r.lines()), cursorX, cursorY, alternate);
                 queue.addLast(repaint);
                 flow.repainted(repaint.length);
                 LOG.info("tmux {}: screen repainted from tmux (output resumed after a pause, or the session was re-adopted)",
@@ -378,6 +438,26 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
                 resumeIfDrained(); // a pause that came while this repaint was on its way
             }
         });
+    }
+
+    /**
+     * The screen without the line tmux writes on a dead pane ("Pane is dead (status 0, …)", bold,
+     * on the last line): it is tmux's, not the program's, and never reaches the stream as output.
+     */
+    static List<String> withoutDeadPaneLine(List<String> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            String plain = lines.get(i).replaceAll("\u001b\\[[0-9;]*m", "").strip();
+            if (plain.isEmpty()) {
+                continue;
+            }
+            if (DEAD_PANE_LINE.matcher(plain).matches()) {
+                List<String> out = new java.util.ArrayList<>(lines);
+                out.remove(i);
+                return out;
+            }
+            return lines;
+        }
+        return lines;
     }
 
     /** ANSI that redraws tmux's screen: its lines (with their colours) at their rows, then the cursor. */

@@ -75,6 +75,23 @@ class PaneFlowTest {
     }
 
     @Test
+    void atTheProgramsEndAPausedPaneIsContinuedFirstAndStillOwesItsRepaint() {
+        flow.output(120);
+        flow.paused();
+        flow.taken(120);
+        assertThat(flow.repaintOwed()).isTrue();
+        assertThat(flow.continueForTheEnd()).isTrue();
+        assertThat(flow.isPaused()).isFalse();
+        assertThat(flow.continueForTheEnd()).as("continued once").isFalse();
+        assertThat(flow.output(10)).as("what tmux had not read yet is queued").isEqualTo(Output.QUEUE);
+        flow.taken(10);
+        assertThat(flow.resume(false)).as("then the repaint, without another continue").isEqualTo(Resume.REPAINT);
+        assertThat(flow.repaintOwed()).as("on its way").isTrue();
+        flow.repainted(50);
+        assertThat(flow.repaintOwed()).isFalse();
+    }
+
+    @Test
     void marksOutOfOrderAreRefused() {
         assertThatThrownBy(() -> new PaneFlow(100, 100, 400)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new PaneFlow(500, 25, 400)).isInstanceOf(IllegalArgumentException.class);

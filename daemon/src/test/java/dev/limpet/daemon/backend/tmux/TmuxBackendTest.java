@@ -205,6 +205,37 @@ class TmuxBackendTest {
     }
 
     @Test
+    void aProgramThatPrintsItsLastWordsAndEndsWhileItsPaneIsPausedEndsTheStreamWithItsFinalScreen() throws Exception {
+        TmuxBackend b = backend(TmuxSettings.defaults(1 << 20).withPauseAfter(Duration.ofSeconds(1)));
+        // The last words come after the flood, while tmux holds the pane back from the stalled daemon: dropped, not sent.
+        // (The pause before the exit: tmux 3.3 itself loses what a program printed just before it ended, unread, with no
+        // limpet involved; seen with a plain detached session. That is tmux's screen, and so the stream's.)
+        b.spawn(spec("s-last", List.of("bash", "-c", "head -c 8000000 /dev/zero | tr '\\0' x; printf '\\nTHE-LAST-WORDS\\n'; sleep 0.5")));
+        TmuxPane pane = b.pane("s-last").orElseThrow();
+        Collect out = new Collect() {
+            @Override
+            public void onOutput(OutputChunk chunk) {
+                if (chunk.endOffset() > (64 << 10) && pane.exitStatus().isEmpty()) {
+                    // A daemon that cannot take the session's output until the program has ended.
+                    await().atMost(Duration.ofSeconds(90)).until(() -> pane.exitStatus().isPresent());
+                }
+                super.onOutput(chunk);
+            }
+        }.keepingBytes();
+        try (Attachment a = b.attach("s-last", 0, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(Duration.ofSeconds(90)).until(() -> exits.containsKey("s-last"));
+            await().atMost(T).until(() -> out.end == b.list().getFirst().endOffset());
+        }
+        assertThat(pane.pauses()).as("tmux paused the pane").isPositive();
+        assertThat(exits.get("s-last")).isEqualTo(ExitStatus.exited(0));
+        assertThat(out.error).isNull();
+        String text = out.text();
+        assertThat(text).as("the program's final screen ends the stream").contains("THE-LAST-WORDS");
+        assertThat(text).as("tmux's own words on the dead pane are not the program's").doesNotContain("Pane is dead");
+    }
+
+    @Test
     void killingTheTmuxServerMakesEverySessionLostNotExitedAndTheNextSpawnStartsAServerWithLimpetsConfig() throws Exception {
         TmuxBackend b = backend();
         RuntimeInfo one = b.spawn(spec("s-one", TestPrograms.command(Counter.class, "0", "100")));
@@ -341,6 +372,17 @@ class TmuxBackendTest {
         final Splice splice = Splice.holding();
         volatile long end = -1;
         volatile String error;
+        /** Every byte of the stream, when asked for ({@link #keepingBytes}). */
+        java.io.ByteArrayOutputStream bytes;
+
+        Collect keepingBytes() {
+            bytes = new java.io.ByteArrayOutputStream();
+            return this;
+        }
+
+        synchronized String text() {
+            return bytes.toString(StandardCharsets.UTF_8);
+        }
 
         synchronized void prime(dev.limpet.daemon.backend.AttachInfo info) {
             end = info.endOffset();
@@ -360,6 +402,9 @@ class TmuxBackendTest {
 
         private boolean append(OutputChunk c) {
             end = c.endOffset();
+            if (bytes != null) {
+                bytes.write(c.array(), c.arrayOffset(), c.length());
+            }
             return true;
         }
 

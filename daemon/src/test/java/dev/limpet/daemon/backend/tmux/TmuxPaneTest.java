@@ -25,6 +25,15 @@ class TmuxPaneTest {
         assertThat(new String(TmuxPane.repaint(List.of(), 0, 0, true), StandardCharsets.UTF_8)).startsWith("\u001b[?1049h");
     }
 
+    @Test
+    void tmuxsOwnDeadPaneLineIsLeftOutOfARepaintAndTheProgramsLinesAreKept() {
+        List<String> dead = List.of("x", "THE-LAST-WORDS", "", "\u001b[1mPane is dead (status 0, Thu Nov 26 15:41:51 2026)\u001b[0m", "");
+        assertThat(TmuxPane.withoutDeadPaneLine(dead)).containsExactly("x", "THE-LAST-WORDS", "", "");
+        List<String> printed = List.of("Pane is dead (status 0, as the program said)", "$ ");
+        assertThat(TmuxPane.withoutDeadPaneLine(printed)).as("only the last line, and only tmux's words").isEqualTo(printed);
+        assertThat(TmuxPane.withoutDeadPaneLine(List.of())).isEmpty();
+    }
+
     @org.junit.jupiter.api.Test
     void aZombiesExitStatusIsReadFromProcStat() {
         String rest = " 0".repeat(45);
