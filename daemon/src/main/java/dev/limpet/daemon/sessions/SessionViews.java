@@ -27,7 +27,7 @@ final class SessionViews {
             state = SessionInfo.EXITED;
             if (runtime.exit() != null) {
                 exitCode = runtime.exit().signaled() ? null : runtime.exit().exitCode();
-                exitSignal = runtime.exit().signaled() ? SessionService.signalName(runtime.exit().signal()) : null;
+                exitSignal = runtime.exit().signaled() ? ExitRecorder.signalName(runtime.exit().signal()) : null;
             }
         }
         return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), state, runtime.pid(), exitCode, exitSignal,

@@ -53,7 +53,7 @@ final class StoreReconciler {
             if (r != null) {
                 String state = r.running() ? SessionInfo.RUNNING : SessionInfo.EXITED;
                 store.updateRuntime(s.id(), state, r.pid(), r.exit() == null || r.exit().signaled() ? null : r.exit().exitCode(),
-                        r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null);
+                        r.exit() != null && r.exit().signaled() ? ExitRecorder.signalName(r.exit().signal()) : null);
                 Activity activity = r.running() ? recoveredActivity(s.activity(), store.intent(s.id()).agentKind() != null)
                         : Activity.IDLE;
                 if (activity != s.activity()) {
@@ -88,7 +88,7 @@ final class StoreReconciler {
             store.upsert(new StoredSession(r.sessionId(), label, command, cwd, created,
                     r.running() ? SessionInfo.RUNNING : SessionInfo.EXITED, r.pid(),
                     r.exit() == null || r.exit().signaled() ? null : r.exit().exitCode(),
-                    r.exit() != null && r.exit().signaled() ? SessionService.signalName(r.exit().signal()) : null,
+                    r.exit() != null && r.exit().signaled() ? ExitRecorder.signalName(r.exit().signal()) : null,
                     r.running() ? Activity.UNKNOWN : Activity.IDLE));
             LOG.info("session {}: live but unknown to the store; created a row labelled '{}'", r.sessionId(), label);
         }

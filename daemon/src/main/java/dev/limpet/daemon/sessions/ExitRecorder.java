@@ -1,0 +1,119 @@
+package dev.limpet.daemon.sessions;
+
+import dev.limpet.daemon.revive.EarlyExit;
+import dev.limpet.daemon.store.LaunchIntent;
+import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.daemon.store.StoredSession;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.terminal.pty.Signal;
+import java.time.Clock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A session's program ended, or the data plane lost it (the backend's report): the store records
+ * it, its activity becomes idle and clients are told. A revived program that ends within the
+ * early-exit window leaves its session recoverable, and so does a lost one, each with the reason.
+ */
+final class ExitRecorder {
+    /** The service's logger: exits are session transitions, logged under one name. */
+    private static final Logger LOG = LoggerFactory.getLogger(SessionService.class);
+
+    private final SessionStore store;
+    private final Clock clock;
+    private final ActivityLedger activity;
+    private final Supplier<SessionEvents> events;
+    private final Runnable broadcastList;
+    private volatile boolean stopping;
+
+    ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList) {
+        this.store = store;
+        this.clock = clock;
+        this.activity = activity;
+        this.events = events;
+        this.broadcastList = broadcastList;
+    }
+
+    /** The daemon is stopping: exits reported from now on are the daemon's own doing. */
+    void stopping() {
+        stopping = true;
+    }
+
+    void exited(String sessionId, ExitStatus status) {
+        if (stopping) {
+            LOG.debug("session {} exited during shutdown ({})", sessionId, status.describe());
+            return;
+        }
+        Integer code = status.signaled() ? null : status.exitCode();
+        String signal = status.signaled() ? signalName(status.signal()) : null;
+        try {
+            boolean early;
+            synchronized (store) {
+                early = recordExit(sessionId, status, code, signal);
+            }
+            if (early) {
+                activity.programEnded(sessionId);
+                events.get().sessionExited(sessionId, code, signal);
+                broadcastList.run();
+                return;
+            }
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record exit in the store: {}", sessionId, e.getMessage());
+        }
+        activity.programEnded(sessionId);
+        LOG.atInfo().addKeyValue("session_id", sessionId).addKeyValue("from", SessionInfo.RUNNING).addKeyValue("to", SessionInfo.EXITED)
+                .addKeyValue("event", "exit").log("session {} running -> exited ({})", sessionId, status.describe());
+        events.get().sessionExited(sessionId, code, signal);
+        broadcastList.run();
+    }
+
+    /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
+    private boolean recordExit(String sessionId, ExitStatus status, Integer code, String signal) {
+        StoredSession s = store.find(sessionId).orElse(null);
+        if (s == null) {
+            return false;
+        }
+        LaunchIntent intent = store.intent(sessionId);
+        if (!intent.closedOnPurpose() && EarlyExit.isEarly(intent.revivedAt(), clock.instant())) {
+            store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), code, signal);
+            store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
+                    + status.describe() + "); its output is shown above"));
+            LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
+            return true;
+        }
+        store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
+        return false;
+    }
+
+    /** The data plane lost the session (tmux server killed): it becomes recoverable, and people are told why. */
+    void lost(String sessionId, String reason) {
+        if (stopping) {
+            return;
+        }
+        try {
+            StoredSession s = store.find(sessionId).orElse(null);
+            if (s != null) {
+                store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.saveIntent(store.intent(sessionId).withReason(reason));
+            }
+            activity.programEnded(sessionId);
+        } catch (RuntimeException e) {
+            LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
+        }
+        LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
+        events.get().warning("session_lost", "session " + sessionId + ": " + reason);
+        broadcastList.run();
+    }
+
+    /** The name of signal {@code number} as stored and shown ({@code TERM}), or the number when it has none here. */
+    static String signalName(int number) {
+        for (Signal s : Signal.values()) {
+            if (s.number() == number) {
+                return s.name();
+            }
+        }
+        return Integer.toString(number);
+    }
+}
