@@ -47,6 +47,11 @@ public interface Backend {
     /** Runtime facts of every session this backend holds. */
     List<RuntimeInfo> list();
 
+    /** True while this backend holds session {@code sessionId} and its program runs. */
+    default boolean isRunning(String sessionId) {
+        return list().stream().anyMatch(r -> r.sessionId().equals(sessionId) && r.running());
+    }
+
     /** Finds sessions that outlived the previous daemon; run once at start-up under the barrier. */
     RecoveryReport recover();
 

@@ -30,12 +30,12 @@ final class SessionCloser {
 
     /** SIGHUP now, SIGKILL after the grace if it still runs; nothing when it does not run. */
     void close(String id) {
-        if (!isRunning(id) || !signalIfRunning(id, Signal.HUP)) {
+        if (!backend.isRunning(id) || !signalIfRunning(id, Signal.HUP)) {
             return;
         }
         LOG.info("session {}: closing (SIGHUP, SIGKILL in {} ms)", id, closeGrace.toMillis());
         scheduler.schedule(() -> {
-            if (isRunning(id)) {
+            if (backend.isRunning(id)) {
                 try {
                     backend.signal(id, Signal.KILL);
                     LOG.info("session {}: still running after the grace; sent SIGKILL", id);
@@ -48,9 +48,9 @@ final class SessionCloser {
 
     /** SIGHUP now if it runs, then waits up to the grace for it to end. */
     void closeAndWait(String id) {
-        if (isRunning(id) && signalIfRunning(id, Signal.HUP)) {
+        if (backend.isRunning(id) && signalIfRunning(id, Signal.HUP)) {
             long deadline = System.nanoTime() + closeGrace.toNanos();
-            while (isRunning(id) && System.nanoTime() < deadline) {
+            while (backend.isRunning(id) && System.nanoTime() < deadline) {
                 sleepQuietly(20);
             }
         }
@@ -72,9 +72,6 @@ final class SessionCloser {
         }
     }
 
-    private boolean isRunning(String id) {
-        return backend.list().stream().anyMatch(r -> r.sessionId().equals(id) && r.running());
-    }
 
     private static void sleepQuietly(long millis) {
         try {

@@ -94,7 +94,7 @@ final class SessionReviver {
             revivals.run(id, () -> reviveNow(id, false, cols, rows));
             return true;
         } catch (ProtocolException e) {
-            if (e.code() == ErrorCode.SESSION_NOT_RECOVERABLE && isRunning(id)) {
+            if (e.code() == ErrorCode.SESSION_NOT_RECOVERABLE && backend.isRunning(id)) {
                 return false; // revived by someone else just before us
             }
             throw e;
@@ -107,17 +107,14 @@ final class SessionReviver {
     }
 
     private boolean isRecoverable(String id) {
-        return store.find(id).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false) && !isRunning(id);
+        return store.find(id).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false) && !backend.isRunning(id);
     }
 
-    private boolean isRunning(String id) {
-        return backend.list().stream().anyMatch(r -> r.sessionId().equals(id) && r.running());
-    }
 
     private Revived reviveNow(String id, boolean fresh, Integer cols, Integer rows) {
         StoredSession s = store.find(id).orElseThrow(() -> SessionService.notFound(id));
         LaunchIntent intent = store.intent(id);
-        if (isRunning(id)) {
+        if (backend.isRunning(id)) {
             throw new ProtocolException(ErrorCode.SESSION_NOT_RECOVERABLE, "session " + id + " is running; a live session is never revived");
         }
         if (!SessionInfo.RECOVERABLE.equals(s.state()) || intent.closedOnPurpose()) {

@@ -361,7 +361,7 @@ public final class SessionService implements BackendListener {
     /** Closes sessions that have had no attachment for longer than the orphan grace (if one is set). */
     public void reapOrphans() {
         for (String id : orphans.expired()) {
-            if (isRunning(id)) {
+            if (backend.isRunning(id)) {
                 LOG.info("session {}: orphaned for longer than the grace; closing", id);
                 close(id);
             }
@@ -403,9 +403,6 @@ public final class SessionService implements BackendListener {
         }
     }
 
-    private boolean isRunning(String id) {
-        return backend.list().stream().anyMatch(r -> r.sessionId().equals(id) && r.running());
-    }
 
     private void requireKnown(String id) {
         SessionIds.requireValid(id);
