@@ -68,16 +68,15 @@ public final class ProtocolCodec {
      * {@code bad_request}, so callers never see a null map.
      */
     public static Map<?, ?> readObject(byte[] json) {
-        Object value;
         try {
-            value = MAPPER.readValue(json, Object.class);
+            JsonNode tree = MAPPER.readTree(json);
+            if (tree == null || !tree.isObject()) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "a control message must be a JSON object");
+            }
+            return MAPPER.treeToValue(tree, Map.class);
         } catch (java.io.IOException e) {
             throw new ProtocolException(ErrorCode.BAD_REQUEST, "malformed JSON: " + clip(e.getMessage()));
         }
-        if (!(value instanceof Map<?, ?> map)) {
-            throw new ProtocolException(ErrorCode.BAD_REQUEST, "a control message must be a JSON object");
-        }
-        return map;
     }
 
     public static Map<?, ?> readObject(String json) {

@@ -109,7 +109,8 @@ class ProtocolCodecTest {
     @Test
     void aMessageIsExactlyOneJsonValueNothingAfterIt() {
         for (String bad : List.of("{\"type\":\"list_sessions\",\"req_id\":\"x\"} {\"type\":\"kill_session\"}",
-                "{\"type\":\"list_sessions\",\"req_id\":\"x\"}x", "null")) {
+                "{\"type\":\"list_sessions\",\"req_id\":\"x\"}x", "null",
+                "{\"type\":\"pty_resize\",\"session_id\":\"abc\",\"cols\":1e400,\"rows\":24}")) {
             assertThatThrownBy(() -> ProtocolCodec.decodeClient(bad))
                     .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
         }

@@ -19,6 +19,7 @@ public final class WorkerCodec {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .nodeFactory(FiniteNumbers.INSTANCE)
             .build();
 
     private WorkerCodec() {}

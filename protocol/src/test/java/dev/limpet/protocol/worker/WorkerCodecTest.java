@@ -108,7 +108,7 @@ class WorkerCodecTest {
     void malformedLinesAreBadRequests() {
         String request = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HEALTH, null));
         for (String bad : List.of("", "{", "[1]", "{\"type\":\"nope\"}", "{\"id\":1}", "null", "  null  d2,\"tm",
-                request + " {\"id\":2}", request + "x")) {
+                request + " {\"id\":2}", request + "x", "{\"type\":\"req\",\"id\":1,\"method\":\"resize\",\"params\":{\"cols\":1e400}}")) {
             assertThatThrownBy(() -> WorkerCodec.decode(bad)).isInstanceOf(WorkerRpcException.class)
                     .extracting(e -> ((WorkerRpcException) e).code()).isEqualTo(WorkerErrorCode.BAD_REQUEST);
         }
