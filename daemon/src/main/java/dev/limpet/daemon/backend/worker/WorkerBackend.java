@@ -51,9 +51,8 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     private final Clock clock;
     private final Map<String, WorkerHandle> sessions = new ConcurrentHashMap<>();
     private final Map<String, CompletableFuture<RuntimeInfo>> spawning = new ConcurrentHashMap<>();
-    /** The start-up probe when it runs after recovery ({@link #probeAfterRecovery}); spawns wait for it. */
-    private volatile CompletableFuture<Void> probed = CompletableFuture.completedFuture(null);
-    private final java.util.concurrent.atomic.AtomicBoolean probeStarted = new java.util.concurrent.atomic.AtomicBoolean(true);
+    private final StartupProbe startupProbe;
+    private final RemoveFallback removeFallback;
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("worker-poll").factory());
     private volatile BackendListener listener = (id, status) -> {};
@@ -71,6 +70,8 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         this.os = os;
         this.clock = clock;
         this.launcher = new WorkerLauncher(registry.paths(), daemonInstanceId, lease, settings, runtimeDir);
+        this.startupProbe = new StartupProbe(launcher, registry.paths(), settings);
+        this.removeFallback = new RemoveFallback(registry, os);
     }
 
     @Override
@@ -122,21 +123,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
      * info, remove. Throws with the reason when workers cannot run here.
      */
     public void probe() {
-        String id = "probe-" + Long.toHexString(System.nanoTime() & 0xffffffffL);
-        WorkerLauncher.Launched w = launcher.launch(new SpawnSpec(id, List.of("/bin/sh", "-c", "exit 0"), Map.of("PATH", "/usr/bin:/bin"),
-                Path.of("/"), 80, 24), true);
-        try (WorkerClient c = w.client()) {
-            c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout());
-            c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
-        } catch (WorkerRpcException e) {
-            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "worker probe failed: " + e.getMessage(), e);
-        } finally {
-            try {
-                java.nio.file.Files.deleteIfExists(registry.paths().log(id));
-            } catch (IOException ignored) {
-                // a leftover probe log is harmless
-            }
-        }
+        startupProbe.run();
     }
 
     /** Whether a previous daemon left sessions in the registry for {@link #recover} to find. */
@@ -149,53 +136,17 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     /**
-     * Runs {@link #probe} on a thread of its own once {@link #recover} is done (or as soon as a
-     * spawn needs it): recovering the workers a previous daemon left proves nothing about this
-     * build but needs no probe, and a probe (a worker JVM starting) competing with recovery for the
-     * CPU made the restart slower. Spawns wait for it and fail with its reason
-     * ({@code backend_unavailable}) if it failed.
+     * Defers {@link #probe} until {@link #recover} is done (or a spawn needs it); spawns wait for it
+     * and fail with its reason ({@code backend_unavailable}) if it failed. Why: {@link StartupProbe#afterRecovery}.
      */
     public CompletableFuture<Void> probeAfterRecovery() {
-        CompletableFuture<Void> f = new CompletableFuture<>();
-        probed = f;
-        probeStarted.set(false);
-        return f;
-    }
-
-    private void startDeferredProbe() {
-        CompletableFuture<Void> f = probed;
-        if (!probeStarted.compareAndSet(false, true)) {
-            return;
-        }
-        Thread.ofPlatform().daemon().name("worker-probe").start(() -> {
-            try {
-                probe();
-                f.complete(null);
-            } catch (RuntimeException e) {
-                f.completeExceptionally(e);
-            }
-        });
-    }
-
-    private void awaitProbe() {
-        startDeferredProbe();
-        try {
-            probed.get(settings.startTimeout().toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the worker backend failed its start-up probe: "
-                    + e.getCause().getMessage(), e.getCause());
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the worker backend's start-up probe has not finished", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "interrupted while waiting for the worker probe", e);
-        }
+        return startupProbe.afterRecovery();
     }
 
     /** Concurrent spawns of one id start one worker; the others get its result. */
     @Override
     public RuntimeInfo spawn(SpawnSpec spec) {
-        awaitProbe();
+        startupProbe.await();
         CompletableFuture<RuntimeInfo> mine = new CompletableFuture<>();
         CompletableFuture<RuntimeInfo> running = spawning.putIfAbsent(spec.sessionId(), mine);
         if (running != null) {
@@ -292,7 +243,8 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     /**
      * Asks the worker to end its child and itself; a worker that does not answer is killed, then
-     * its files pruned. The session's worker log goes too (also when the worker was gone already).
+     * its files pruned ({@link RemoveFallback}). The session's worker log goes too (also when the
+     * worker was gone already).
      */
     @Override
     public void remove(String sessionId) {
@@ -327,26 +279,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (IOException | WorkerRpcException e) {
             LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
         }
-        if (os.isAlive(h.workerPid) && os.isDenseHost(h.workerPid)) {
-            // Never the host: it serves other sessions. The session's own child goes instead.
-            long child = h.runtime().pid();
-            LOG.warn("session {}: worker host pid {} does not answer remove; killing the session's child pid {}", sessionId,
-                    h.workerPid, child);
-            if (child > 0) {
-                ProcessHandle.of(child).filter(p -> p.parent().map(pp -> pp.pid() == h.workerPid).orElse(false))
-                        .ifPresent(ProcessHandle::destroyForcibly);
-            }
-        } else if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
-            LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
-            ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
-        } else if (os.isAlive(h.workerPid)) {
-            LOG.warn("session {}: pid {} is no pty-worker (any more); leaving it alone", sessionId, h.workerPid);
-        }
-        try {
-            registry.prune(registry.paths().registry(sessionId), h.socket);
-        } catch (IOException e) {
-            LOG.warn("session {}: cannot prune its registry entry: {}", sessionId, e.toString());
-        }
+        removeFallback.run(h);
     }
 
     @Override
@@ -366,7 +299,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                     "cannot read the worker registry: " + e.getMessage())));
         }
         RecoveryReport report = new RecoveryTally(outcomes, this::adoptRecovered).report();
-        startDeferredProbe();
+        startupProbe.startDeferred();
         return report;
     }
 

@@ -1,0 +1,52 @@
+package dev.limpet.daemon.backend.worker;
+
+import dev.limpet.protocol.worker.WorkerRpc;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The command line of a pty-worker JVM ({@code java <flags> -cp <runtime jar> WorkerMain}) and the
+ * stamp of the jar it runs: a standby or dense host started with another command or jar than a
+ * new worker would get now is stale. Shared by every way a worker starts (cold, standby, dense host).
+ */
+final class WorkerCommand {
+    private final WorkerSettings settings;
+    private final Path runtimeDir;
+    private volatile String classPath;
+
+    WorkerCommand(WorkerSettings settings, Path runtimeDir) {
+        this.settings = settings;
+        this.runtimeDir = runtimeDir;
+    }
+
+    /** A worker's command line; {@code standbyMode} adds {@code --standby}. A new list each call: callers may add to it. */
+    List<String> line(boolean standbyMode) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.addAll(settings.jvmFlags());
+        cmd.addAll(List.of("-cp", classPath(), WorkerRpc.WORKER_MAIN_CLASS));
+        if (standbyMode) {
+            cmd.add("--standby");
+        }
+        return cmd;
+    }
+
+    /** Size and modification time of a single-jar class path (a rebuilt jar makes a standby stale); 0 otherwise. */
+    long jarStamp() throws IOException {
+        Path jar = Path.of(classPath());
+        if (!classPath().endsWith(".jar") || !Files.isRegularFile(jar)) {
+            return 0;
+        }
+        return Files.getLastModifiedTime(jar).toMillis() * 31 + Files.size(jar);
+    }
+
+    private synchronized String classPath() throws IOException {
+        if (classPath == null) {
+            classPath = RuntimeJar.classPath(runtimeDir);
+        }
+        return classPath;
+    }
+}
