@@ -34,8 +34,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sessions in {@code limpet pty-worker} processes, one per session, that outlive the daemon. The
- * daemon keeps a control connection per worker (lifecycle pushed by {@code watch}) and, while
+ * Sessions in {@code limpet pty-worker} processes that outlive the daemon: one process per session,
+ * or in dense mode a host process serving several, each session with its own socket, token and
+ * registry entry either way ({@link DenseHostLauncher}). The daemon keeps a control connection per
+ * session (lifecycle pushed by {@code watch}) and, while
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
