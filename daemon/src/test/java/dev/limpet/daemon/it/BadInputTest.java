@@ -9,7 +9,7 @@ import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.testkit.EchoLines;
-import dev.limpet.testkit.ExitWith;
+import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -109,7 +109,9 @@ class BadInputTest {
 
     @Test
     void inputToAnExitedSessionIsRefused() {
-        SessionInfo dead = d.spawn(c, DaemonHarness.program(ExitWith.class, "0"));
+        // It ends when told, after its spawn_result was read: an exit reported first would be skipped by that wait.
+        SessionInfo dead = d.spawn(c, List.of("/bin/sh", "-c", "read line; exit 0"));
+        c.send(new ClientMessage.PtyInput("go", dead.id(), "\r"));
         c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(dead.id()));
         c.send(new ClientMessage.PtyInput("late", dead.id(), "hello?\r"));
         assertThat(c.awaitError("session_not_running").reqId()).isEqualTo("late");

@@ -8,7 +8,6 @@ import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.EchoLines;
-import dev.limpet.testkit.ExitWith;
 import dev.limpet.testkit.SizeReporter;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -57,7 +56,9 @@ class SessionLifecycleTest {
 
     @Test
     void exitCodeIsReportedToEveryClientAndInTheList() {
-        SessionInfo s = d.spawn(c, DaemonHarness.program(ExitWith.class, "7"));
+        // It ends when told, after its spawn_result was read: an exit reported first would be skipped by that wait.
+        SessionInfo s = d.spawn(c, List.of("/bin/sh", "-c", "read line; exit 7"));
+        c.send(new ClientMessage.PtyInput("go", s.id(), "\r"));
         ServerMessage.SessionExited exited = c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
         assertThat(exited.exitCode()).isEqualTo(7);
         c.send(new ClientMessage.ListSessions("l"));
