@@ -72,7 +72,6 @@ final class SessionCloser {
         }
     }
 
-
     private static void sleepQuietly(long millis) {
         try {
             Thread.sleep(millis);

@@ -110,7 +110,6 @@ final class SessionReviver {
         return store.find(id).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false) && !backend.isRunning(id);
     }
 
-
     private Revived reviveNow(String id, boolean fresh, Integer cols, Integer rows) {
         StoredSession s = store.find(id).orElseThrow(() -> SessionService.notFound(id));
         LaunchIntent intent = store.intent(id);

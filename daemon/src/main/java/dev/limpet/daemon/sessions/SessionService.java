@@ -403,7 +403,6 @@ public final class SessionService implements BackendListener {
         }
     }
 
-
     private void requireKnown(String id) {
         SessionIds.requireValid(id);
         if (store.find(id).isEmpty()) {

@@ -7,14 +7,10 @@ import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.Signal;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,8 +36,6 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
     static final int HARD_LIMIT = 4 << 20;
     private static final int LOW_WATER = HIGH_WATER / 4;
     private static final int KEYS_PER_COMMAND = 1024;
-    private static final Pattern DEAD_LINE = Pattern.compile("Pane is dead \\((status|signal) (\\d+)");
-    private static final Pattern DEAD_PANE_LINE = Pattern.compile("Pane is dead \\((status|signal) \\d+, [^)]*\\)");
 
     private final String tmuxName;
     private final String paneId;
@@ -220,7 +214,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
             // The pane reads as dead once its terminal closed; tmux may not have reaped the
             // program yet. Its words on the dead pane come with the reap.
             command("capture-pane -p -t " + target, c -> {
-                ExitStatus seen = deadStatus(c.lines());
+                ExitStatus seen = PaneScreen.deadStatus(c.lines());
                 if (seen == null) {
                     seen = ZombieStatus.of(pid);
                 }
@@ -240,18 +234,6 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         programExited |= exit.complete(status);
         exitPollPending = false;
         wakeReaders();
-    }
-
-    /** The status tmux wrote on a dead pane; null when it has not (yet). */
-    static ExitStatus deadStatus(List<String> screen) {
-        for (int i = screen.size() - 1; i >= 0; i--) {
-            Matcher m = DEAD_LINE.matcher(screen.get(i));
-            if (m.find()) {
-                int n = Integer.parseInt(m.group(2));
-                return m.group(1).equals("signal") ? ExitStatus.killedBy(n) : ExitStatus.exited(n);
-            }
-        }
-        return null;
     }
 
     /**
@@ -429,7 +411,7 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
         });
         command("capture-pane -p -e -t " + target, r -> {
             synchronized (lock) {
-                byte[] repaint = repaint(withoutDeadPaneLine(r.lines()), cursorX, cursorY, alternate);
+                byte[] repaint = PaneScreen.repaint(PaneScreen.withoutDeadPaneLine(r.lines()), cursorX, cursorY, alternate);
                 queue.addLast(repaint);
                 flow.repainted(repaint.length);
                 LOG.info("tmux {}: screen repainted from tmux (output resumed after a pause, or the session was re-adopted)",
@@ -438,38 +420,6 @@ final class TmuxPane implements PtyProcess, ControlClient.Events {
                 resumeIfDrained(); // a pause that came while this repaint was on its way
             }
         });
-    }
-
-    /**
-     * The screen without the line tmux writes on a dead pane ("Pane is dead (status 0, …)", bold,
-     * on the last line): it is tmux's, not the program's, and never reaches the stream as output.
-     */
-    static List<String> withoutDeadPaneLine(List<String> lines) {
-        for (int i = lines.size() - 1; i >= 0; i--) {
-            String plain = lines.get(i).replaceAll("\u001b\\[[0-9;]*m", "").strip();
-            if (plain.isEmpty()) {
-                continue;
-            }
-            if (DEAD_PANE_LINE.matcher(plain).matches()) {
-                List<String> out = new java.util.ArrayList<>(lines);
-                out.remove(i);
-                return out;
-            }
-            return lines;
-        }
-        return lines;
-    }
-
-    /** ANSI that redraws tmux's screen: its lines (with their colours) at their rows, then the cursor. */
-    static byte[] repaint(List<String> lines, int cursorX, int cursorY, boolean alternate) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(alternate ? "\u001b[?1049h" : "\u001b[?1049l");
-        sb.append("\u001b[0m\u001b[H\u001b[2J");
-        for (int i = 0; i < lines.size(); i++) {
-            sb.append("\u001b[").append(i + 1).append(";1H").append(lines.get(i)).append("\u001b[0m");
-        }
-        sb.append("\u001b[").append(cursorY + 1).append(';').append(cursorX + 1).append('H');
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     @Override

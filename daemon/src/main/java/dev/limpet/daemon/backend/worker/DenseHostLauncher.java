@@ -98,16 +98,9 @@ final class DenseHostLauncher {
     private DenseHosts.Host newHost() throws IOException {
         PrivateFiles.directory(paths.logDir());
         Path log = paths.logDir().resolve(DenseHosts.LOG_PREFIX + WorkerLauncher.newToken().substring(0, 16) + ".log");
-        Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         List<String> cmd = hostCommand();
-        Process p;
-        try {
-            // Standard input stays open: launches arrive on it, and its end tells the host this daemon is gone.
-            p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
-        } catch (IOException e) {
-            Files.deleteIfExists(log);
-            throw e;
-        }
+        // Standard input stays open: launches arrive on it, and its end tells the host this daemon is gone.
+        Process p = WorkerCommand.startLogged(cmd, log);
         Path named = paths.logDir().resolve(DenseHosts.LOG_PREFIX + p.pid() + ".log");
         try {
             // The open descriptor follows the rename: the log is found by the host's pid.

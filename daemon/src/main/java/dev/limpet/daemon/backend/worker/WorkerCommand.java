@@ -2,8 +2,11 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.protocol.worker.WorkerRpc;
 import java.io.IOException;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -32,6 +35,27 @@ final class WorkerCommand {
             cmd.add("--standby");
         }
         return cmd;
+    }
+
+    /**
+     * Starts a worker process ({@code cmd}) with its output and errors appended to {@code log}, a
+     * private (0600) file created here when missing and removed again when the process cannot
+     * start. Standard input stays a pipe: it is how a launch description reaches the worker.
+     */
+    static Process startLogged(List<String> cmd, Path log) throws IOException {
+        boolean created = false;
+        if (!Files.exists(log, LinkOption.NOFOLLOW_LINKS)) {
+            Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+            created = true;
+        }
+        try {
+            return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        } catch (IOException e) {
+            if (created) {
+                Files.deleteIfExists(log);
+            }
+            throw e;
+        }
     }
 
     /** Size and modification time of a single-jar class path (a rebuilt jar makes a standby stale); 0 otherwise. */

@@ -14,7 +14,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -107,11 +106,7 @@ final class WorkerLauncher {
         Process process;
         try {
             PrivateFiles.directory(paths.socket(id).getParent());
-            if (!Files.exists(log)) {
-                Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
-            }
-            process = new ProcessBuilder(command.line(false)).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            process = WorkerCommand.startLogged(command.line(false), log);
             try (OutputStream in = process.getOutputStream()) {
                 in.write(WorkerCodec.mapper().writeValueAsBytes(launch));
             }
@@ -163,17 +158,10 @@ final class WorkerLauncher {
     private WorkerStandby.Standby newStandby() throws IOException {
         PrivateFiles.directory(paths.logDir());
         Path log = paths.logDir().resolve(WorkerStandby.LOG_PREFIX + newToken().substring(0, 16) + ".log");
-        Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         List<String> cmd = command.line(true);
-        try {
-            // Standard input stays open: it is how the launch arrives, and its end tells the standby the daemon is gone.
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                    .start();
-            return new WorkerStandby.Standby(p, log, cmd, command.jarStamp());
-        } catch (IOException e) {
-            Files.deleteIfExists(log);
-            throw e;
-        }
+        // Standard input stays open: it is how the launch arrives, and its end tells the standby the daemon is gone.
+        Process p = WorkerCommand.startLogged(cmd, log);
+        return new WorkerStandby.Standby(p, log, cmd, command.jarStamp());
     }
 
     /**
