@@ -2,6 +2,7 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.worker.registry.WorkerRegistry;
 import java.io.IOException;
+import java.nio.file.Path;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -22,26 +23,26 @@ final class RemoveFallback {
         this.os = os;
     }
 
-    /** Ends the session of {@code h} without its worker's help, then prunes its files. */
-    void run(WorkerHandle h) {
-        String sessionId = h.sessionId;
-        if (os.isAlive(h.workerPid) && os.isDenseHost(h.workerPid)) {
-            // Never the host: it serves other sessions. The session's own child goes instead.
-            long child = h.runtime().pid();
+    /**
+     * Ends session {@code sessionId} without its worker's help, then prunes its files:
+     * {@code workerPid} is the process that served it, {@code childPid} its program (0: unknown).
+     */
+    void run(String sessionId, long workerPid, long childPid, Path socket) {
+        if (os.isAlive(workerPid) && os.isDenseHost(workerPid)) {
+            // Never the host: it serves other sessions. The session's own child goes instead, if it is the host's.
             LOG.warn("session {}: worker host pid {} does not answer remove; killing the session's child pid {}", sessionId,
-                    h.workerPid, child);
-            if (child > 0) {
-                ProcessHandle.of(child).filter(p -> p.parent().map(pp -> pp.pid() == h.workerPid).orElse(false))
-                        .ifPresent(ProcessHandle::destroyForcibly);
+                    workerPid, childPid);
+            if (childPid > 0 && os.parent(childPid).orElse(-1) == workerPid) {
+                os.kill(childPid);
             }
-        } else if (os.isAlive(h.workerPid) && os.isWorker(h.workerPid)) {
-            LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, h.workerPid);
-            ProcessHandle.of(h.workerPid).ifPresent(ProcessHandle::destroyForcibly);
-        } else if (os.isAlive(h.workerPid)) {
-            LOG.warn("session {}: pid {} is no pty-worker (any more); leaving it alone", sessionId, h.workerPid);
+        } else if (os.isAlive(workerPid) && os.isWorker(workerPid)) {
+            LOG.warn("session {}: worker pid {} does not answer remove; killing it", sessionId, workerPid);
+            os.kill(workerPid);
+        } else if (os.isAlive(workerPid)) {
+            LOG.warn("session {}: pid {} is no pty-worker (any more); leaving it alone", sessionId, workerPid);
         }
         try {
-            registry.prune(registry.paths().registry(sessionId), h.socket);
+            registry.prune(registry.paths().registry(sessionId), socket);
         } catch (IOException e) {
             LOG.warn("session {}: cannot prune its registry entry: {}", sessionId, e.toString());
         }

@@ -281,7 +281,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (IOException | WorkerRpcException e) {
             LOG.debug("session {}: remove RPC failed ({}); checking the worker process", sessionId, e.toString());
         }
-        removeFallback.run(h);
+        removeFallback.run(sessionId, h.workerPid, h.runtime().pid(), h.socket);
     }
 
     @Override

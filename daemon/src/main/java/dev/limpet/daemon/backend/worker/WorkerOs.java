@@ -35,6 +35,17 @@ public interface WorkerOs {
         return isWorker(pid) && cmdline(pid).contains("\0--host\0");
     }
 
+    /** Ends {@code pid} at once (SIGKILL); nothing when it is gone. Callers check {@link #isWorker} first. */
+    default void kill(long pid) {
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+    }
+
+    /** The parent of {@code pid} while it runs; empty when it is gone. */
+    default java.util.OptionalLong parent(long pid) {
+        return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(p -> java.util.OptionalLong.of(p.pid()))
+                .orElse(java.util.OptionalLong.empty());
+    }
+
     private static String cmdline(long pid) {
         try {
             return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), java.nio.charset.StandardCharsets.UTF_8);
