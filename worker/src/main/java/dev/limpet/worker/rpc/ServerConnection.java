@@ -1,12 +1,9 @@
 package dev.limpet.worker.rpc;
 
 import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameException;
 import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.frame.FramedChannel;
-import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.stream.OutputChunk;
-import dev.limpet.protocol.worker.HandshakeKey;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerErrorCode;
@@ -21,9 +18,7 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -45,23 +40,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ServerConnection implements ServedSession.Watcher {
     private static final AtomicInteger NUMBERS = new AtomicInteger();
-    /** Output queued for one stream beyond which the PTY reader waits for the daemon. */
-    static final long LINK_HIGH_WATER = 1L << 20;
     /** rpc 1.1: queued output beyond this drops the connection (it re-attaches with {@code since}). */
     static final long LEGACY_MAX_QUEUED = 8L << 20;
     private static final Duration DEFAULT_HOLD = Duration.ofSeconds(10);
-    /** Bytes written in one go at most (and the largest merged output frame). */
-    static final long MAX_BATCH_BYTES = 1L << 20;
-    private static final Object LEGACY_STREAM = new Object();
-
-    /** What the writer writes. Control messages carry whether they go out as a line or a frame. */
-    private sealed interface Out {}
-
-    private record Control(WorkerEnvelope envelope, boolean framed) implements Out {}
-
-    private record Data(FrameKind kind, String stream, long offset, ByteBuffer payload) implements Out {}
-
-    private record LegacyOutput(OutputChunk chunk) implements Out {}
 
     /** Connections whose writes the watchdog looks at. */
     private static final java.util.Set<ServerConnection> OPEN = ConcurrentHashMap.newKeySet();
@@ -69,19 +50,13 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     private final ServedSession served;
     private final FramedChannel channel;
-    private final OutboundQueue<Out> out;
+    /** The outgoing queue and its writes (see {@link ConnectionWriter} for which thread writes). */
+    private final ConnectionWriter out;
     private final String name;
     private final Map<String, LiveStream> streams = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicBoolean writing = new java.util.concurrent.atomic.AtomicBoolean();
-    /** When the write in progress began; 0 when none. */
-    private volatile long writeStartedNanos;
     private volatile Duration stallLimit = DEFAULT_HOLD;
-    private boolean authenticated;
-    /** A mutual hello (rpc 1.3) answered with our proof: only {@code authenticate} may follow. */
-    private WorkerPayloads.Hello challenged;
-    private String daemonChallenge;
-    private String workerChallenge;
-    private int minor;
+    /** Hello, and from rpc 1.3 the challenge and the daemon's proof; advanced by the request reader. */
+    private final Handshake handshake;
     private volatile boolean framed;
     private volatile boolean watching;
     private PtySession.Subscription legacy;
@@ -90,7 +65,8 @@ public final class ServerConnection implements ServedSession.Watcher {
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
         this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, 1 << 20);
-        this.out = new OutboundQueue<>(() -> served.session().gatesChanged());
+        this.out = new ConnectionWriter(channel, name, () -> served.session().gatesChanged());
+        this.handshake = new Handshake(served, name);
     }
 
     /** Serves {@code channel} on a new platform thread (its reader). */
@@ -113,12 +89,12 @@ public final class ServerConnection implements ServedSession.Watcher {
             }
             long now = System.nanoTime();
             for (ServerConnection c : OPEN) {
-                if (!c.writing.get() && !c.out.isEmpty()) {
+                if (!c.out.writing() && !c.out.isEmpty()) {
                     // What was queued where no write may happen (under the session lock); on a
                     // thread of its own, so this watchdog never blocks on a socket.
-                    Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-flush-" + c.name).start(c::flush);
+                    Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-flush-" + c.name).start(c.out::flush);
                 }
-                long started = c.writeStartedNanos;
+                long started = c.out.writeStartedNanos();
                 if (started != 0 && now - started > c.stallLimit.toNanos()) {
                     WorkerLog.warn("connection {}: the daemon read nothing for {} ms; cutting it off (it re-attaches with since)",
                             c.name, c.stallLimit.toMillis());
@@ -185,22 +161,15 @@ public final class ServerConnection implements ServedSession.Watcher {
     /** @return false to close the connection */
     private boolean handle(WorkerEnvelope.Request req) {
         try {
-            if (!authenticated) {
-                if (challenged != null) {
-                    if (!WorkerRpc.AUTHENTICATE.equals(req.method())) {
-                        challenged = null;
-                        throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "authenticate first");
-                    }
-                    authenticate(req, WorkerCodec.read(req.params(), WorkerPayloads.AuthenticateParams.class));
-                    return true;
+            if (!handshake.authenticated()) {
+                answer(req, handshake.answer(req));
+                if (WorkerRpc.HELLO.equals(req.method())) {
+                    // The answer is the last line: the daemon reads frames after it, and so do we.
+                    framed = WorkerRpc.framed(handshake.minor());
                 }
-                if (!WorkerRpc.HELLO.equals(req.method())) {
-                    throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello first");
-                }
-                hello(req, WorkerCodec.read(req.params(), WorkerPayloads.Hello.class));
                 return true;
             }
-            if (!WorkerRpc.methods(minor).contains(req.method())) {
+            if (!WorkerRpc.methods(handshake.minor()).contains(req.method())) {
                 throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
             }
             switch (req.method()) {
@@ -256,7 +225,7 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 case WorkerRpc.REMOVE -> {
                     answer(req, new WorkerPayloads.Empty());
-                    served.remove(this::drain);
+                    served.remove(out::drain);
                     return false;
                 }
                 default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
@@ -265,7 +234,7 @@ public final class ServerConnection implements ServedSession.Watcher {
         } catch (WorkerRpcException e) {
             send(WorkerCodec.failure(req.id(), e.code(), e.getMessage()));
             // A failed handshake ends the connection: nothing else is served to an unknown peer.
-            return authenticated;
+            return handshake.authenticated();
         } catch (IOException e) {
             send(WorkerCodec.failure(req.id(), WorkerErrorCode.IO_ERROR, e.getMessage()));
             return true;
@@ -273,64 +242,6 @@ public final class ServerConnection implements ServedSession.Watcher {
             WorkerLog.warn("connection {}: {} failed: {}", name, req.method(), e);
             send(WorkerCodec.failure(req.id(), WorkerErrorCode.INTERNAL_ERROR, e.toString()));
             return true;
-        }
-    }
-
-    private void hello(WorkerEnvelope.Request req, WorkerPayloads.Hello h) {
-        if (h.rpcMajor() != WorkerRpc.RPC_MAJOR) {
-            throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc major "
-                    + WorkerRpc.RPC_MAJOR + ", not " + h.rpcMajor());
-        }
-        minor = Math.min(h.rpcMinor(), served.rpcMinor());
-        if (h.controlToken() == null && WorkerRpc.mutualHello(minor)) {
-            challenge(req, h);
-            return;
-        }
-        if (h.controlToken() == null) {
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello needs control_token (or, from rpc 1.3, a challenge)");
-        }
-        served.authenticate(h);
-        opened(h);
-        answer(req, served.helloResult());
-        // The answer is the last line: the daemon reads frames after it, and so do we.
-        framed = WorkerRpc.framed(minor);
-    }
-
-    /**
-     * rpc 1.3, step one: prove we know the control token (HMAC over the daemon's challenge and
-     * ours) and wait for the daemon's proof. Nothing is served and no lease recorded until then.
-     */
-    private void challenge(WorkerEnvelope.Request req, WorkerPayloads.Hello h) {
-        if (!HandshakeKey.isChallenge(h.challenge())) {
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "a hello without control_token needs a challenge of 64 hex digits");
-        }
-        served.requireDaemon(h.daemonInstanceId());
-        challenged = h;
-        daemonChallenge = h.challenge();
-        workerChallenge = HandshakeKey.newChallenge();
-        answer(req, served.helloResult().withProof(workerChallenge,
-                served.handshakeKey().workerProof(served.daemonInstanceId(), daemonChallenge, workerChallenge)));
-        framed = WorkerRpc.framed(minor);
-    }
-
-    /** rpc 1.3, step two: the daemon's proof; a wrong one ends the connection. */
-    private void authenticate(WorkerEnvelope.Request req, WorkerPayloads.AuthenticateParams p) {
-        WorkerPayloads.Hello h = challenged;
-        challenged = null;
-        String expected = served.handshakeKey().daemonProof(served.daemonInstanceId(), daemonChallenge, workerChallenge);
-        if (p == null || !HandshakeKey.same(expected, p.proof())) {
-            WorkerLog.warn("connection {}: refused a daemon whose proof does not match this session's control token", name);
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "this worker belongs to another daemon instance or token");
-        }
-        opened(h);
-        answer(req, new WorkerPayloads.Empty());
-    }
-
-    private void opened(WorkerPayloads.Hello h) {
-        authenticated = true;
-        served.connectionOpened();
-        if (h.ownerPid() != null) {
-            served.adoptOwner(h);
         }
     }
 
@@ -351,14 +262,14 @@ public final class ServerConnection implements ServedSession.Watcher {
         if (p.limit() != null) {
             served.creditHolds().release(id);
         }
-        LiveStream stream = new LiveStream(id, hold);
+        LiveStream stream = new LiveStream(id, hold, out, served, this::attachmentExited);
         long since = p.since() == null ? PtySession.NOW : p.since();
         PtySession session = served.session();
         stream.subscription = session.attach(since, Long.MAX_VALUE, stream, r -> {
             // Under the session lock: the answer and the replay are queued before any live chunk.
             send(WorkerCodec.success(req.id(), new WorkerPayloads.StreamAttachResult(served.info(), r.replayFrom(), r.endOffset(),
                     r.truncated())));
-            queueReplay(id, r);
+            out.replay(id, r);
         });
         if (p.limit() != null) {
             stream.credit(p.limit());
@@ -376,20 +287,11 @@ public final class ServerConnection implements ServedSession.Watcher {
             send(WorkerCodec.success(req.id(), new WorkerPayloads.ReplayResult(r.replayFrom(), r.endOffset(), r.truncated(),
                     r.snapshot() != null)));
             if (r.snapshot() != null) {
-                out.offerControl(new Data(FrameKind.SNAPSHOT, id, r.replayFrom(), ByteBuffer.wrap(r.snapshot())), r.snapshot().length);
+                out.requested(FrameKind.SNAPSHOT, id, r.replayFrom(), ByteBuffer.wrap(r.snapshot()));
             }
-            queueReplay(id, r);
+            out.replay(id, r);
         });
         flush();
-    }
-
-    /** The replay's bytes as OUTPUT frames; queued whatever the queue holds (the daemon asked for them). */
-    private void queueReplay(String stream, PtySession.Replay r) {
-        byte[] data = r.data();
-        for (int off = 0; off < data.length; off += WorkerRpc.REPLAY_CHUNK) {
-            int len = Math.min(WorkerRpc.REPLAY_CHUNK, data.length - off);
-            out.offerControl(new Data(FrameKind.OUTPUT, stream, r.replayFrom() + off + len, ByteBuffer.wrap(data, off, len)), len);
-        }
     }
 
     private static String streamId(String id) {
@@ -404,58 +306,6 @@ public final class ServerConnection implements ServedSession.Watcher {
         return id;
     }
 
-    /** One attached stream: queues live chunks as frames and holds the reader back when the daemon lags. */
-    private final class LiveStream implements PtySession.Listener, PtySession.ReadGate {
-        final String id;
-        final Duration hold;
-        volatile PtySession.Subscription subscription;
-        private volatile long limit = Long.MAX_VALUE;
-
-        LiveStream(String id, Duration hold) {
-            this.id = id;
-            this.hold = hold;
-        }
-
-        void credit(long newLimit) {
-            limit = newLimit;
-            subscription.grant(newLimit);
-        }
-
-        @Override
-        public void onOutput(OutputChunk chunk) {
-            out.offer(new Data(FrameKind.OUTPUT, id, chunk.endOffset(), chunk.view()), chunk.length(), id, Long.MAX_VALUE);
-        }
-
-        @Override
-        public void afterOutput() {
-            flush();
-        }
-
-        @Override
-        public void onExit(ExitStatus status) {
-            if (!watching) {
-                exit(exitEvent(status));
-            }
-        }
-
-        /** Frames that piled up behind another writer hold the reader back past the high-water mark. */
-        @Override
-        public long allowance(long endOffset) {
-            return out.isClosed() ? Long.MAX_VALUE : LINK_HIGH_WATER - out.queuedBytes(id);
-        }
-
-        void end(boolean keepCredit) {
-            PtySession.Subscription s = subscription;
-            if (keepCredit) {
-                served.creditHolds().hold(id, limit, hold);
-            }
-            if (s != null) {
-                s.close();
-            }
-            served.session().removeGate(this);
-        }
-    }
-
     // ---- rpc 1.1 --------------------------------------------------------------------------------
 
     private void attachLegacy(WorkerEnvelope.Request req, long since) {
@@ -463,7 +313,7 @@ public final class ServerConnection implements ServedSession.Watcher {
         PtySession.Listener listener = new PtySession.Listener() {
             @Override
             public void onOutput(OutputChunk chunk) {
-                if (!out.offer(new LegacyOutput(chunk), chunk.length(), LEGACY_STREAM, LEGACY_MAX_QUEUED)) {
+                if (!out.legacyOutput(chunk, LEGACY_MAX_QUEUED)) {
                     WorkerLog.warn("connection {}: the daemon stopped reading; dropped it (it re-attaches with since)", name);
                     channel.close();
                 }
@@ -471,14 +321,12 @@ public final class ServerConnection implements ServedSession.Watcher {
 
             @Override
             public void onExit(ExitStatus status) {
-                if (!watching) {
-                    exit(exitEvent(status));
-                }
+                attachmentExited(status);
             }
 
             @Override
             public void afterOutput() {
-                flush();
+                out.flush();
             }
         };
         legacy = served.session().attach(since, Long.MAX_VALUE, listener, r -> send(WorkerCodec.success(req.id(),
@@ -513,7 +361,14 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     /** Queues a control message; the caller flushes once it holds no session lock (never write under it). */
     private void send(WorkerEnvelope envelope) {
-        out.offerControl(new Control(envelope, framed), 256);
+        out.control(envelope, framed);
+    }
+
+    /** An attachment saw the session exit (under the session lock): the exit event, unless a watch sends it. */
+    private void attachmentExited(ExitStatus status) {
+        if (!watching) {
+            exit(exitEvent(status));
+        }
     }
 
     private WorkerPayloads.ExitEvent exitEvent(ExitStatus status) {
@@ -522,7 +377,7 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     @Override
     public boolean wantsTitles() {
-        return WorkerRpc.titles(minor);
+        return WorkerRpc.titles(handshake.minor());
     }
 
     @Override
@@ -537,86 +392,9 @@ public final class ServerConnection implements ServedSession.Watcher {
         send(WorkerCodec.event(WorkerRpc.EVENT_EXIT, exit));
     }
 
-    /**
-     * Writes what is queued, on the calling thread, unless another thread is writing (it then
-     * writes this caller's frames too: it looks again before it stops). What piled up leaves in
-     * one go: consecutive output chunks of a stream as one frame (one gathering write, no copy),
-     * so a flood crosses the link in large frames however small the PTY's reads are.
-     */
+    /** Writes what is queued, on this thread unless another is writing (see {@link ConnectionWriter#flush}). */
     private void flush() {
-        List<Out> batch = new ArrayList<>();
-        while (!out.isEmpty() && writing.compareAndSet(false, true)) {
-            try {
-                while (out.pollAll(batch, MAX_BATCH_BYTES)) {
-                    writeStartedNanos = System.nanoTime();
-                    write(batch);
-                    batch.clear();
-                }
-            } catch (IOException | FrameException e) {
-                WorkerLog.info("connection {}: write failed: {}", name, e.toString());
-                out.close();
-                channel.close();
-                return;
-            } finally {
-                writeStartedNanos = 0;
-                writing.set(false);
-            }
-        }
-    }
-
-    private void write(List<Out> batch) throws IOException {
-        for (int i = 0; i < batch.size(); i++) {
-            switch (batch.get(i)) {
-                case Control c -> {
-                    String json = WorkerCodec.encode(c.envelope());
-                    if (c.framed()) {
-                        channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
-                    } else {
-                        channel.writeLine(json);
-                    }
-                }
-                case Data d -> i = writeRun(batch, i) - 1;
-                case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
-                        new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
-            }
-        }
-    }
-
-    /**
-     * Writes the data frame at {@code from} merged with the OUTPUT frames right after it that
-     * continue it (same stream, contiguous offsets). Returns the index after the last one written.
-     */
-    private int writeRun(List<Out> batch, int from) throws IOException {
-        Data first = (Data) batch.get(from);
-        int to = from + 1;
-        if (first.kind() == FrameKind.OUTPUT) {
-            long end = first.offset();
-            long size = first.payload().remaining();
-            while (to < batch.size() && batch.get(to) instanceof Data d && d.kind() == FrameKind.OUTPUT
-                    && d.stream().equals(first.stream()) && d.offset() - d.payload().remaining() == end
-                    && size + d.payload().remaining() <= MAX_BATCH_BYTES) {
-                end = d.offset();
-                size += d.payload().remaining();
-                to++;
-            }
-        }
-        ByteBuffer[] payloads = new ByteBuffer[to - from];
-        for (int i = from; i < to; i++) {
-            payloads[i - from] = ((Data) batch.get(i)).payload();
-        }
-        channel.writeFrame(first.kind(), first.stream(), ((Data) batch.get(to - 1)).offset(), payloads);
-        return to;
-    }
-
-    /** Writes what is queued and waits (a bounded time) for a writer on another thread to finish. */
-    private void drain() {
-        flush();
-        long deadline = System.nanoTime() + Duration.ofSeconds(2).toNanos();
-        while ((writing.get() || !out.isEmpty()) && !out.isClosed() && System.nanoTime() < deadline) {
-            flush();
-            Thread.onSpinWait();
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-        }
+        out.flush();
     }
 
     private void end() {
@@ -625,10 +403,10 @@ public final class ServerConnection implements ServedSession.Watcher {
         if (watching) {
             served.unwatch(this);
         }
-        if (authenticated) {
+        if (handshake.authenticated()) {
             served.connectionClosed();
         }
-        drain(); // the last answer (a refused hello, say) reaches the peer before the close
+        out.drain(); // the last answer (a refused hello, say) reaches the peer before the close
         out.close();
         channel.close();
         OPEN.remove(this);
