@@ -21,7 +21,9 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -45,8 +47,8 @@ public final class ServerConnection implements ServedSession.Watcher {
     private static final Duration DEFAULT_HOLD = Duration.ofSeconds(10);
 
     /** Connections whose writes the watchdog looks at. */
-    private static final java.util.Set<ServerConnection> OPEN = ConcurrentHashMap.newKeySet();
-    private static final java.util.concurrent.atomic.AtomicBoolean WATCHDOG = new java.util.concurrent.atomic.AtomicBoolean();
+    private static final Set<ServerConnection> OPEN = ConcurrentHashMap.newKeySet();
+    private static final AtomicBoolean WATCHDOG = new AtomicBoolean();
 
     private final ServedSession served;
     private final FramedChannel channel;
