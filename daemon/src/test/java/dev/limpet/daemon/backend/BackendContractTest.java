@@ -71,14 +71,7 @@ class BackendContractTest {
     @AfterEach
     void tearDown() throws Exception {
         for (Backend b : backends) {
-            for (RuntimeInfo r : b.list()) {
-                try {
-                    b.remove(r.sessionId());
-                } catch (RuntimeException ignored) {
-                    // already gone
-                }
-            }
-            b.shutdown();
+            BackendTeardown.removeAllAndShutdown(b);
         }
         // By path, also when opening the backend failed after its server started.
         TmuxTestServers.kill(tmp.resolve("tmux").resolve("limpet.sock"));

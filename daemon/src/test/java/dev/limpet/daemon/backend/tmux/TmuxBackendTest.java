@@ -1,5 +1,6 @@
 package dev.limpet.daemon.backend.tmux;
 
+import dev.limpet.daemon.backend.BackendTeardown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -67,14 +68,7 @@ class TmuxBackendTest {
     @AfterEach
     void tearDown() {
         for (TmuxBackend b : backends) {
-            for (RuntimeInfo r : b.list()) {
-                try {
-                    b.remove(r.sessionId());
-                } catch (RuntimeException ignored) {
-                    // gone
-                }
-            }
-            b.shutdown();
+            BackendTeardown.removeAllAndShutdown(b);
         }
         TmuxTestServers.kill(tmp.resolve("tmux").resolve(TmuxServer.SOCKET));
     }

@@ -1,6 +1,6 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.daemon.backend.BackendTeardown;
 import dev.limpet.terminal.pty.ExitStatus;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -39,14 +39,7 @@ final class StartedBackends {
 
     void closeAll() {
         for (WorkerBackend b : started) {
-            for (RuntimeInfo r : b.list()) {
-                try {
-                    b.remove(r.sessionId());
-                } catch (RuntimeException ignored) {
-                    // already gone
-                }
-            }
-            b.shutdown();
+            BackendTeardown.removeAllAndShutdown(b);
         }
         started.clear();
     }
