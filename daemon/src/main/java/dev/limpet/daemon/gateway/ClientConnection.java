@@ -134,6 +134,18 @@ final class ClientConnection implements SessionStream.Owner {
         return streams;
     }
 
+    /**
+     * Adds a stream for the life of this connection. A stream added after the socket closed is
+     * closed at once: {@link #onClose()} has already released the ones it found.
+     */
+    void track(SessionStream stream) {
+        streams.put(stream.sessionId(), stream);
+        if (closed) {
+            streams.remove(stream.sessionId(), stream);
+            stream.close();
+        }
+    }
+
     void onText(String text) {
         if (closingSinceNanos != 0) {
             return; // cut off: nothing more is read from it

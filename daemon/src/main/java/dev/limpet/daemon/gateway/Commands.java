@@ -147,7 +147,7 @@ final class Commands {
         }
         long since = m.since() == null ? -1 : m.since();
         Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
-        c.streams().put(id, stream);
+        c.track(stream);
         if (!readOnly) {
             answerer.attached(id, stream);
         }

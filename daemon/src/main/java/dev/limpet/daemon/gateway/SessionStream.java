@@ -81,6 +81,10 @@ final class SessionStream implements OutputListener {
     private Attachment attachment;
     private CreditWindow credit;
     private boolean stopped;
+    /** {@link #close()} was called: an attachment primed after it is released at once. */
+    private boolean closed;
+    /** The data plane lost output before the attach reply was queued: desync right after it. */
+    private boolean lostWhileHeld;
     private long queuedEnd = -1;
     private int cols;
     private int rows;
@@ -126,11 +130,20 @@ final class SessionStream implements OutputListener {
      * is what was granted (lossless only where the data plane honours credit).
      */
     void prime(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
-        primeLocked(attachment, reply, flow);
+        if (!primeLocked(attachment, reply, flow)) {
+            // Closed while the attach was in progress (the socket went away): nobody else will
+            // release this attachment, and a lossless one would hold the session's credit forever.
+            attachment.close();
+            return;
+        }
         owner.flush();
     }
 
-    private synchronized void primeLocked(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
+    /** False when the stream was closed before it could be primed. */
+    private synchronized boolean primeLocked(Attachment attachment, ServerMessage.AttachResult reply, Flow flow) {
+        if (closed) {
+            return false;
+        }
         this.attachment = attachment;
         AttachInfo info = attachment.info();
         OutboundQueue<Object> q = owner.queue();
@@ -140,7 +153,7 @@ final class SessionStream implements OutputListener {
         if (info.snapshot() != null && !owner.queueReplay(ByteBuffer.wrap(Frame.encode(FrameKind.SNAPSHOT, sessionId,
                 info.replayFrom(), info.snapshot())), info.snapshot().length)) {
             stopped = true;
-            return;
+            return true;
         }
         byte[] replay = info.replay();
         for (int off = 0; off < replay.length; off += MAX_CHUNK) {
@@ -148,7 +161,7 @@ final class SessionStream implements OutputListener {
             long end = info.replayFrom() + off + len;
             if (!owner.queueReplay(ByteBuffer.wrap(Frame.encode(FrameKind.OUTPUT, sessionId, end, replay, off, len)), len)) {
                 stopped = true;
-                return;
+                return true;
             }
         }
         queuedEnd = info.endOffset();
@@ -157,7 +170,12 @@ final class SessionStream implements OutputListener {
             credit.sent(queuedEnd, owner.clock().instant());
         }
         owner.advanced(this, queuedEnd);
-        outcome(splice.release(queuedEnd, this::push));
+        if (lostWhileHeld) {
+            desync("output_lost"); // what was held may not follow the replay without a gap
+        } else {
+            outcome(splice.release(queuedEnd, this::push));
+        }
+        return true;
     }
 
     @Override
@@ -293,6 +311,10 @@ final class SessionStream implements OutputListener {
             if (stopped) {
                 return;
             }
+            if (attachment == null) {
+                lostWhileHeld = true; // the attach reply is not queued yet: the desync must follow it
+                return;
+            }
             desync("output_lost");
         }
         owner.flush();
@@ -308,6 +330,7 @@ final class SessionStream implements OutputListener {
         Attachment a;
         synchronized (this) {
             stopped = true;
+            closed = true;
             splice.stop();
             a = attachment;
             attachment = null;

@@ -97,6 +97,19 @@ class ClientConnectionTest {
     }
 
     @Test
+    void aStreamAddedAfterTheSocketClosedIsClosedAndReleasesItsAttachmentWhenPrimed() {
+        // The attach raced the socket's close: onClose has already released the streams it found.
+        c.onClose();
+        SessionStream stream = new SessionStream("s1", false, c, Duration.ofSeconds(10));
+        c.track(stream);
+        assertThat(c.streams()).isEmpty();
+        SessionStreamTest.Recorded attachment = new SessionStreamTest.Recorded(0, new byte[0]);
+        stream.prime(attachment, new ServerMessage.AttachResult(null, "s1", null, 0, 0, false, false, false),
+                new SessionStream.Flow(1L << 20));
+        assertThat(attachment.closed).isTrue();
+    }
+
+    @Test
     void aCutOffClientThatStillReadsNothingLosesItsSocketAfterTheCloseGrace() throws Exception {
         for (int i = 0; i < 20_000 && sink.closeStatus == 0; i++) {
             c.onText("{\"type\": \"kill_session\", \"x\":\"" + "y".repeat(2000));

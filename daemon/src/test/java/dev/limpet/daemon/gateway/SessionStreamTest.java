@@ -237,4 +237,36 @@ class SessionStreamTest {
         assertThat(stream.lossless()).isTrue();
         assertThat(a.grants).containsExactly(Long.MAX_VALUE, 7 + (1L << 20));
     }
+
+    @Test
+    void aStreamClosedBeforeItsAttachIsPrimedReleasesTheAttachmentAndQueuesNothing() {
+        // The socket went away while the attach was in progress: a lossless attachment left behind
+        // would hold the session's credit with nobody left to acknowledge it.
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.close();
+        Recorded a = new Recorded(0, "abc".getBytes());
+        stream.prime(a, reply(), new SessionStream.Flow(1L << 20));
+        assertThat(a.closed).isTrue();
+        assertThat(owner.drain()).isEmpty();
+        assertThat(stream.lossless()).isFalse();
+    }
+
+    @Test
+    void outputLostBeforeTheAttachIsPrimedDesyncsRightAfterTheReplyAndItsReplay() {
+        Owner owner = new Owner();
+        SessionStream stream = new SessionStream("s1", false, owner, ACK_TIMEOUT);
+        stream.onOutput(chunk("de", 5));
+        stream.onLost(5);
+        assertThat(owner.desynced).as("nothing is told before the reply").isFalse();
+        stream.prime(new Recorded(0, "abc".getBytes()), reply(), SessionStream.Flow.LIVE);
+        List<Object> frames = owner.drain();
+        assertThat(frames.getFirst()).isInstanceOf(ServerMessage.AttachResult.class);
+        assertThat(text(frames)).as("the replay, and nothing held across the loss").isEqualTo("abc");
+        assertThat(frames.getLast()).isInstanceOfSatisfying(ServerMessage.PtyDesync.class, d -> {
+            assertThat(d.reason()).isEqualTo("output_lost");
+            assertThat(d.offset()).isEqualTo(3);
+        });
+        assertThat(owner.desynced).isTrue();
+    }
 }
