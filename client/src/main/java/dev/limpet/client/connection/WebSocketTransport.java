@@ -1,5 +1,6 @@
 package dev.limpet.client.connection;
 
+import dev.limpet.protocol.net.WebSocketClients;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -21,7 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code Authorization: Bearer}. Frames are reassembled from partial deliveries; sends are chained so
  * only one is outstanding (the JDK API forbids more). A ping every {@code keepAlive} with no pong
  * within the same interval reports {@link DisconnectReason#NETWORK_ERROR}: a link that silently stops
- * carrying packets is noticed instead of hanging forever.
+ * carrying packets is noticed instead of hanging forever. Its listener runs on the HTTP client's I/O
+ * thread ({@link WebSocketClients}): it copies and hands on, never blocks.
  */
 public final class WebSocketTransport implements Transport {
     private static final Duration CLOSE_GRACE = Duration.ofSeconds(1);
@@ -60,10 +62,7 @@ public final class WebSocketTransport implements Transport {
      */
     public static Transport.Factory factory(java.util.function.Supplier<ConnectionTarget> targets, Duration connectTimeout,
                                             Duration keepAlive, Scheduler scheduler) {
-        HttpClient http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(connectTimeout)
-                .build();
+        HttpClient http = WebSocketClients.newHttpClient(connectTimeout);
         return () -> new WebSocketTransport(http, targets.get(), connectTimeout, keepAlive, scheduler);
     }
 

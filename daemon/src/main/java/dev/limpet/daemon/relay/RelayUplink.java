@@ -3,6 +3,7 @@ package dev.limpet.daemon.relay;
 import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayEnvelope;
@@ -101,7 +102,9 @@ public final class RelayUplink implements AutoCloseable {
         this.gateway = gateway;
         this.timer = timer;
         this.state = new UplinkState(backoff, clock);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(CONNECT_TIMEOUT).build();
+        // Its listener runs on the client's I/O thread (see WebSocketClients): it only decodes and
+        // hands on (each channel has its own queue and thread), so it never blocks.
+        this.http = WebSocketClients.newHttpClient(CONNECT_TIMEOUT);
     }
 
     /** {@code --relay}'s value: one URL, or several separated by commas (the nodes of a cluster, tried in order). */
