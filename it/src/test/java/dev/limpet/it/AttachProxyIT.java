@@ -26,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -70,19 +71,19 @@ class AttachProxyIT {
         Path stderr = tmp.resolve("attach.err");
         Process attach = attach(proxy.port(), daemon.token(), id, stdout, stderr);
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> lines(stdout).size() >= 20);
+        Diagnosis diagnosis = new Diagnosis(daemon, stdout, stderr, proxy, attach);
+        diagnosis.awaitLines(20, Duration.ofSeconds(60), "the first lines");
         for (int cut = 0; cut < 3; cut++) {
             int seen = lines(stdout).size();
             proxy.cutAll();
-            await().atMost(Duration.ofSeconds(30)).until(() -> lines(stdout).size() >= seen + 20);
+            diagnosis.awaitLines(seen + 20, Duration.ofSeconds(30), "20 more lines after cut " + (cut + 1));
         }
         // A longer outage: the proxy refuses for a while; the counter keeps printing meanwhile.
         proxy.refuse(true);
         proxy.cutAll();
         Thread.sleep(1500);
         proxy.refuse(false);
-        int before = lines(stdout).size();
-        await().atMost(Duration.ofSeconds(30)).until(() -> lines(stdout).size() >= before + 40);
+        diagnosis.awaitLines(lines(stdout).size() + 40, Duration.ofSeconds(30), "40 more lines after the outage");
 
         daemon.closeSession(id);
         assertThat(attach.waitFor(30, TimeUnit.SECONDS)).as("attach exits after the session ends").isTrue();
@@ -118,9 +119,56 @@ class AttachProxyIT {
         assertThat(Files.readString(stderr)).contains("lost the connection to 127.0.0.1").contains("--no-reconnect");
     }
 
+    /**
+     * Waits for the attach to have written some number of lines; on a timeout, says what each part
+     * saw (the attach's own connection log, the daemon's log, the proxy's connections) instead of
+     * only that a condition was not met.
+     */
+    private record Diagnosis(DaemonProcess daemon, ByteArrayOutputStream stdout, Path stderr, TcpProxy proxy, Process attach) {
+        void awaitLines(int atLeast, Duration within, String what) throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + within.toNanos();
+            int last = -1;
+            long lastChange = System.nanoTime();
+            String stuck = null;
+            while (System.nanoTime() < deadline) {
+                int n = lines(stdout).size();
+                if (n >= atLeast) {
+                    return;
+                }
+                if (n != last) {
+                    last = n;
+                    lastChange = System.nanoTime();
+                } else if (stuck == null && System.nanoTime() - lastChange > TimeUnit.SECONDS.toNanos(8)) {
+                    stuck = threads(attach); // while it is stuck, before any keep-alive gives up on the link
+                }
+                Thread.sleep(50);
+            }
+            throw new AssertionError("no " + what + " within " + within.toSeconds() + " s: " + lines(stdout).size()
+                    + " lines written, " + atLeast + " awaited; the proxy accepted " + proxy.accepted()
+                    + " connections and its last cut closed " + proxy.lastCut() + " sockets"
+                    + "\n--- attach stderr (tail) ---\n" + tail(Files.readString(stderr), 6000)
+                    + "\n--- daemon log (tail) ---\n" + tail(daemon.log(), 6000)
+                    + "\n--- attach threads when output stopped ---\n" + stuck);
+        }
+    }
+
+    private static String threads(Process p) {
+        try {
+            Process jcmd = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(p.pid()), "Thread.print").redirectErrorStream(true).start();
+            String out = new String(jcmd.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            jcmd.waitFor(10, TimeUnit.SECONDS);
+            return out;
+        } catch (IOException | InterruptedException e) {
+            return "(no thread dump: " + e + ")";
+        }
+    }
+
     private Process attach(int port, String token, String id, ByteArrayOutputStream stdout, Path stderr, String... extra)
             throws IOException {
         List<String> command = new ArrayList<>(DaemonProcess.limpet());
+        // The client's connection transitions go to its stderr: a failure can then say what it saw.
+        command.add(command.indexOf("-jar"), "-Dlimpet.log.level=DEBUG");
         command.addAll(List.of("attach", id));
         command.addAll(List.of(extra));
         ProcessBuilder pb = new ProcessBuilder(command).redirectError(stderr.toFile());
@@ -178,7 +226,11 @@ class AttachProxyIT {
     }
 
     private static String tail(String s) {
-        return s.length() > 300 ? "…" + s.substring(s.length() - 300) : s;
+        return tail(s, 300);
+    }
+
+    private static String tail(String s, int chars) {
+        return s.length() > chars ? "…" + s.substring(s.length() - chars) : s;
     }
 
     /** Forwards TCP to the daemon; {@link #cutAll()} drops every live connection, {@link #refuse} closes new ones at once. */
@@ -186,7 +238,9 @@ class AttachProxyIT {
         private final ServerSocket server;
         private final int target;
         private final List<Socket> live = new ArrayList<>();
+        private final AtomicInteger accepted = new AtomicInteger();
         private volatile boolean refusing;
+        private volatile int lastCut;
 
         TcpProxy(int target) throws IOException {
             this.target = target;
@@ -198,12 +252,17 @@ class AttachProxyIT {
             return server.getLocalPort();
         }
 
+        int accepted() {
+            return accepted.get();
+        }
+
         void refuse(boolean refuse) {
             refusing = refuse;
         }
 
         void cutAll() {
             synchronized (live) {
+                lastCut = live.size();
                 for (Socket s : live) {
                     closeQuietly(s);
                 }
@@ -211,10 +270,16 @@ class AttachProxyIT {
             }
         }
 
+        /** How many sockets the last cut closed (two per connection). */
+        int lastCut() {
+            return lastCut;
+        }
+
         private void acceptLoop() {
             while (!server.isClosed()) {
                 try {
                     Socket client = server.accept();
+                    accepted.incrementAndGet();
                     if (refusing) {
                         closeQuietly(client);
                         continue;
