@@ -73,8 +73,10 @@ class SessionLifecycleTest {
         // Not a JVM: one that has installed its own SIGTERM handler exits with 143 instead of dying.
         SessionInfo s = d.spawn(c, List.of("sh", "-c", "sleep 1000 & exec sleep 1001"));
         c.send(new ClientMessage.KillSession("k", s.id(), "TERM"));
-        c.await(ServerMessage.Ack.class, a -> "k".equals(a.reqId()));
-        ServerMessage.SessionExited exited = c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
+        // The exit may be reported before the kill's ack: both are awaited, in either order.
+        ServerMessage.SessionExited exited = (ServerMessage.SessionExited) c.awaitEach(
+                m -> m instanceof ServerMessage.Ack a && "k".equals(a.reqId()),
+                m -> m instanceof ServerMessage.SessionExited e && e.sessionId().equals(s.id())).get(1);
         assertThat(exited.exitSignal()).isEqualTo("TERM");
         assertThat(exited.exitCode()).isNull();
     }

@@ -12,6 +12,7 @@ import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -169,6 +170,45 @@ public final class WsTestClient implements AutoCloseable {
         }
         throw new AssertionError("no " + type.getSimpleName() + " matching within " + within.toSeconds() + " s"
                 + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
+    }
+
+    /**
+     * Waits until each of {@code matches} has matched a message, in whatever order they arrive (a
+     * reply and the event its command caused race each other), and returns them in the order of
+     * {@code matches}. An {@link #await} for one would skip the other if it came first.
+     */
+    @SafeVarargs
+    public final List<ServerMessage> awaitEach(Predicate<ServerMessage>... matches) {
+        ServerMessage[] found = new ServerMessage[matches.length];
+        int left = matches.length;
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (left > 0 && System.nanoTime() < deadline) {
+            ServerMessage m;
+            try {
+                m = messages.poll(100, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+            if (m == null) {
+                continue;
+            }
+            boolean claimed = false;
+            for (int i = 0; i < matches.length && !claimed; i++) {
+                if (found[i] == null && matches[i].test(m)) {
+                    found[i] = m;
+                    left--;
+                    claimed = true;
+                }
+            }
+            if (!claimed && m instanceof ServerMessage.CommandError e) {
+                errors.add(e);
+            }
+        }
+        if (left > 0) {
+            throw new AssertionError(left + " of " + matches.length + " awaited messages did not come within 20 s; came: "
+                    + java.util.Arrays.toString(found) + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
+        }
+        return List.of(found);
     }
 
     public ServerMessage.CommandError awaitError(String code) {
