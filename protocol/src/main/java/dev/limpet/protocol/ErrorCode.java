@@ -32,6 +32,13 @@ public enum ErrorCode {
     AGENT_CONVERSATION_MISSING(false, 409),
     DAEMON_RECOVERING(true, 503),
     BACKEND_UNAVAILABLE(true, 503),
+    /**
+     * The session's keys waiting for its program would pass the daemon's bound (256 KiB): this
+     * input was not queued, whole; what waits before it still goes. Retry once it drained.
+     */
+    INPUT_QUEUE_FULL(true, 503),
+    /** A session's commands waiting for its data plane passed the bound: this command was not queued. */
+    SESSION_BUSY(true, 503),
     UNAUTHORIZED(false, 401),
     ORIGIN_FORBIDDEN(false, 403),
     /** The request's Host does not name this daemon (a page whose name was rebound to 127.0.0.1). */

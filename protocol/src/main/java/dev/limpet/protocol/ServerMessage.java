@@ -16,6 +16,8 @@ import java.util.List;
     @JsonSubTypes.Type(ServerMessage.ReviveResult.class),
     @JsonSubTypes.Type(ServerMessage.Ack.class),
     @JsonSubTypes.Type(ServerMessage.PtyDesync.class),
+    @JsonSubTypes.Type(ServerMessage.InputWaiting.class),
+    @JsonSubTypes.Type(ServerMessage.InputUndelivered.class),
     @JsonSubTypes.Type(ServerMessage.SessionExited.class),
     @JsonSubTypes.Type(ServerMessage.SessionsChanged.class),
     @JsonSubTypes.Type(ServerMessage.SessionState.class),
@@ -112,6 +114,17 @@ public sealed interface ServerMessage {
 
     @JsonTypeName("pty_desync")
     record PtyDesync(String sessionId, long offset, String reason) implements ServerMessage {}
+
+    /**
+     * Keys this connection typed into a session wait in the daemon (its data plane is slow, stopped
+     * or being linked again): {@code keys} sends of {@code bytes} bytes; 0 once they all arrived.
+     */
+    @JsonTypeName("input_waiting")
+    record InputWaiting(String sessionId, int keys, long bytes) implements ServerMessage {}
+
+    /** Keys this connection typed into a session will never reach its program, and why ({@code session_ended}, ...). */
+    @JsonTypeName("input_undelivered")
+    record InputUndelivered(String sessionId, int keys, long bytes, String reason) implements ServerMessage {}
 
     @JsonTypeName("session_exited")
     record SessionExited(String sessionId, Integer exitCode, String exitSignal) implements ServerMessage {}

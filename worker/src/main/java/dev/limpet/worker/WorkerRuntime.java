@@ -15,6 +15,7 @@ import dev.limpet.worker.registry.WorkerRegistry;
 import dev.limpet.worker.rpc.CreditHolds;
 import dev.limpet.worker.rpc.RpcServer;
 import dev.limpet.worker.rpc.ServedSession;
+import dev.limpet.worker.rpc.SessionInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -38,6 +39,7 @@ final class WorkerRuntime implements ServedSession {
     private final java.time.InstantSource clock;
     private final CreditHolds creditHolds;
     private final HandshakeKey handshakeKey;
+    private final SessionInput input = new SessionInput();
 
     /** How the worker ends: clean up, then leave the process. Tests replace the exit. */
     interface Terminator {
@@ -81,6 +83,11 @@ final class WorkerRuntime implements ServedSession {
         for (Watcher w : watchers) {
             w.exit(exit);
         }
+    }
+
+    @Override
+    public SessionInput input() {
+        return input;
     }
 
     @Override
@@ -164,7 +171,8 @@ final class WorkerRuntime implements ServedSession {
         RegistryEntry e = entry;
         return new WorkerPayloads.Info(launch.sessionId(), exit == null, launch.argv(), launch.cwd(), session.cols(), session.rows(),
                 ProcessHandle.current().pid(), session.pid(), session.endOffset(), exit == null ? -1 : exit.exitCode(),
-                exit == null ? 0 : exit.signal(), e == null ? null : e.startedAt(), lifecycle.attached(), session.title());
+                exit == null ? 0 : exit.signal(), e == null ? null : e.startedAt(), lifecycle.attached(), session.title(),
+                input.end());
     }
 
     @Override

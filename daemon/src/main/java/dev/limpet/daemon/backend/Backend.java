@@ -34,7 +34,20 @@ public interface Backend {
      */
     Attachment attach(String sessionId, long since, long window, OutputListener listener);
 
-    void input(String sessionId, byte[] data);
+    /**
+     * Queues keys for the session's program, in order, and returns without waiting for them to
+     * arrive. {@code origin} hears when they wait (the data plane is slow, stopped or being linked
+     * again) and when they will never arrive (the session ended first).
+     *
+     * @throws BackendException {@code input_queue_full} when the keys already waiting and these
+     *     would pass the session's bound (nothing of {@code data} is queued)
+     */
+    void input(String sessionId, byte[] data, InputOrigin origin);
+
+    /** {@link #input(String, byte[], InputOrigin)} for a caller nobody needs to tell (a script). */
+    default void input(String sessionId, byte[] data) {
+        input(sessionId, data, InputOrigin.NONE);
+    }
 
     void resize(String sessionId, int cols, int rows);
 

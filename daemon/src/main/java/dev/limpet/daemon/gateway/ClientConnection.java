@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameException;
@@ -37,12 +38,16 @@ import org.slf4j.LoggerFactory;
  * holds the session to its credit (lossless). Handing over on the producing thread saves a thread
  * wake-up on every keystroke's echo.
  *
+ * <p>Nothing read from the socket waits on a data plane: keys go to their session's input queue at
+ * once, and every other command runs on its session's lane ({@link CommandLanes}), in order, while
+ * this connection goes on reading.
+ *
  * <p>Replies ({@code command_error}, acks, lists) are bounded too: they count against a budget of
  * their own until sent, so a client that floods commands without reading its replies is cut off
  * ({@code 1008 reply backlog}) instead of growing the daemon's memory. What a client sent is never
  * echoed uncut: error messages are cut and escaped, and the log lines they cause are rate-limited.
  */
-final class ClientConnection implements SessionStream.Owner {
+final class ClientConnection implements SessionStream.Owner, InputOrigin {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
     private static final long WRITE_DEADLINE_SECONDS = 30;
@@ -83,6 +88,7 @@ final class ClientConnection implements SessionStream.Owner {
     /** When a send last completed (or the first pending one started); read by the deadline check. */
     private volatile long lastProgressNanos = System.nanoTime();
     private final DaemonMetrics metrics;
+    private final CommandLanes lanes = new CommandLanes(r -> Thread.ofVirtual().name("command-lane").start(r));
 
     ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
         this(sink, commands, clientSessions, clock, new ClientErrorLog(LOG, clock), new DaemonMetrics());
@@ -172,6 +178,7 @@ final class ClientConnection implements SessionStream.Owner {
             tooLarge();
             return;
         }
+        String sessionId = null;
         try {
             byte[] bytes = new byte[data.remaining()];
             data.get(bytes);
@@ -184,12 +191,13 @@ final class ClientConnection implements SessionStream.Owner {
             if (frame.kind() != FrameKind.INPUT) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "clients may send only pty_input binary frames");
             }
+            sessionId = SessionIds.requireValid(frame.streamId());
             // The offset of an input frame says who produced it: 0 a person, 1 the client's terminal answering a query.
-            commands.binaryInput(this, dev.limpet.protocol.SessionIds.requireValid(frame.streamId()), frame.payload(), frame.offset() == 1);
+            commands.binaryInput(this, sessionId, frame.payload(), frame.offset() == 1);
         } catch (ProtocolException e) {
-            error(null, "pty_input", null, e.code(), e.getMessage());
+            error(null, "pty_input", sessionId, e.code(), e.getMessage());
         } catch (BackendException e) {
-            error(null, "pty_input", null, e.code(), e.getMessage());
+            error(null, "pty_input", sessionId, e.code(), e.getMessage());
         }
     }
 
@@ -199,8 +207,14 @@ final class ClientConnection implements SessionStream.Owner {
             error(null, message.type(), sessionId, ErrorCode.BAD_REQUEST, "req_id must be at most " + MAX_REQ_ID_CHARS + " characters");
             return;
         }
+        guarded(message, () -> commands.handle(this, message));
+    }
+
+    /** Runs a command; its failure becomes the client's {@code command_error}. */
+    private void guarded(ClientMessage message, Runnable command) {
+        String sessionId = message instanceof ClientMessage.SessionCommand sc ? sc.sessionId() : null;
         try {
-            commands.handle(this, message);
+            command.run();
         } catch (ProtocolException e) {
             error(message.reqId(), message.type(), sessionId, e.code(), e.getMessage());
         } catch (BackendException e) {
@@ -208,6 +222,47 @@ final class ClientConnection implements SessionStream.Owner {
         } catch (RuntimeException e) {
             LOG.error("connection {}: {} failed", id, message.type(), e);
             error(message.reqId(), message.type(), sessionId, ErrorCode.INTERNAL_ERROR, "internal error: " + e);
+        }
+    }
+
+    /**
+     * Runs {@code command} on the lane of the session {@code message} names (of commands without
+     * one otherwise), after what waits there, off this read loop.
+     */
+    void later(ClientMessage message, Runnable command) {
+        if (!lanes.submit(laneOf(message), () -> guarded(message, command))) {
+            busy(message);
+        }
+    }
+
+    /** As {@link #later}, but on this thread when the lane is idle: for commands that never block. */
+    void soon(ClientMessage message, Runnable command) {
+        if (!lanes.runOrSubmit(laneOf(message), () -> guarded(message, command))) {
+            busy(message);
+        }
+    }
+
+    private static String laneOf(ClientMessage message) {
+        return message instanceof ClientMessage.SessionCommand sc && sc.sessionId() != null ? sc.sessionId() : "";
+    }
+
+    private void busy(ClientMessage message) {
+        String sessionId = message instanceof ClientMessage.SessionCommand sc ? sc.sessionId() : null;
+        error(message.reqId(), message.type(), sessionId, ErrorCode.SESSION_BUSY, CommandLanes.MAX_WAITING + " commands"
+                + (sessionId == null ? "" : " for this session") + " already wait for the data plane; this one was not queued");
+    }
+
+    @Override
+    public void waiting(String sessionId, int keys, long bytes) {
+        if (!closed) {
+            send(new ServerMessage.InputWaiting(sessionId, keys, bytes));
+        }
+    }
+
+    @Override
+    public void undelivered(String sessionId, int keys, long bytes, String reason) {
+        if (!closed) {
+            send(new ServerMessage.InputUndelivered(sessionId, keys, bytes, reason));
         }
     }
 

@@ -67,37 +67,60 @@ final class Commands {
             throw new ProtocolException(ErrorCode.HELLO_REQUIRED, "send hello{clientSessionKey, protocol} first");
         }
         barrier.check();
+        // Keys go to their session's queue at once; everything else runs on the session's lane, off
+        // the read loop (ClientConnection.later), so no command waits here for a data plane.
         switch (message) {
             case Hello h -> throw new IllegalStateException("unreachable");
-            case ListSessions m -> c.send(new ServerMessage.SessionList(m.reqId(), sessions.list()));
-            case SpawnSession m -> c.send(new ServerMessage.SpawnResult(m.reqId(),
-                    sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env(), m.journal()))));
-            case AttachSession m -> attach(c, m);
-            case DetachSession m -> detach(c, m);
             case PtyInput m -> input(c, validId(m.sessionId()), data(m), m.isReply());
-            case PtyResize m -> resize(c, m);
-            case KillSession m -> kill(c, m);
+            case ListSessions m -> c.later(m, () -> c.send(new ServerMessage.SessionList(m.reqId(), sessions.list())));
+            case SpawnSession m -> c.later(m, () -> c.send(new ServerMessage.SpawnResult(m.reqId(),
+                    sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env(), m.journal())))));
+            case AttachSession m -> attach(c, m);
+            case DetachSession m -> {
+                String id = validId(m.sessionId());
+                c.later(m, () -> detach(c, id, m));
+            }
+            case PtyResize m -> {
+                String id = validId(m.sessionId());
+                c.later(m, () -> resize(c, id, m));
+            }
+            case KillSession m -> {
+                String id = validId(m.sessionId());
+                c.later(m, () -> kill(c, id, m));
+            }
             case RemoveSession m -> {
                 String id = validId(m.sessionId());
-                sessions.remove(id);
-                clientSessions.sessionRemoved(id);
-                answerer.forget(id);
-                c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+                c.later(m, () -> {
+                    sessions.remove(id);
+                    clientSessions.sessionRemoved(id);
+                    answerer.forget(id);
+                    c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+                });
             }
             case RenameSession m -> {
-                sessions.rename(validId(m.sessionId()), m.label());
-                c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+                String id = validId(m.sessionId());
+                c.later(m, () -> {
+                    sessions.rename(id, m.label());
+                    c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+                });
             }
             case PtyAck m -> {
                 if (m.offset() == null) {
                     throw new ProtocolException(ErrorCode.BAD_REQUEST, "pty_ack needs offset");
                 }
-                attached(c, m.sessionId()).ack(m.offset());
+                validId(m.sessionId());
+                c.soon(m, () -> attached(c, m.sessionId()).ack(m.offset()));
             }
-            case PtyFlow m -> attached(c, m.sessionId()).flow(flow(m.flow(), m.window()));
+            case PtyFlow m -> {
+                validId(m.sessionId());
+                c.soon(m, () -> attached(c, m.sessionId()).flow(flow(m.flow(), m.window())));
+            }
             case ReviveSession m -> {
-                SessionService.Revived r = sessions.revive(validId(m.sessionId()), m.wantsFresh(), null, null);
-                c.send(new ServerMessage.ReviveResult(m.reqId(), r.session(), r.warnings()));
+                String id = validId(m.sessionId());
+                c.later(m, () -> {
+                    SessionService.Revived r = sessions.revive(id, m.wantsFresh(), null, null);
+                    c.send(new ServerMessage.ReviveResult(m.reqId(), r.session(), r.warnings()));
+                });
             }
         }
     }
@@ -127,30 +150,50 @@ final class Commands {
         });
     }
 
+    /**
+     * The stream is this connection's attachment from the moment the command is read (keys typed
+     * after it see whether it is read-only); the backend's part (revive, resize, replay) runs on
+     * the session's lane.
+     */
     private void attach(ClientConnection c, AttachSession m) {
         String id = validId(m.sessionId());
         boolean readOnly = m.wantsReadOnly();
-        SessionStream previous = c.streams().remove(id);
-        if (previous != null) {
-            answerer.detached(id, previous);
-            previous.close();
-        }
-        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
-        boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
-        if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
-            sessions.resizeIfChanged(id, m.cols(), m.rows());
-        }
         SessionStream.Flow asked = flow(m.flow(), m.window());
         SessionStream stream = new SessionStream(id, readOnly, c, flow.ackTimeout());
         if (m.cols() != null && m.rows() != null) {
             stream.rememberSize(m.cols(), m.rows());
         }
-        long since = m.since() == null ? -1 : m.since();
-        Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
+        SessionStream previous = c.streams().get(id);
+        if (previous != null) {
+            answerer.detached(id, previous);
+            previous.close();
+        }
         c.track(stream);
         if (!readOnly) {
             answerer.attached(id, stream);
         }
+        c.later(m, () -> {
+            try {
+                attachBackend(c, m, id, stream, asked);
+            } catch (RuntimeException e) {
+                if (c.streams().remove(id, stream)) {
+                    answerer.detached(id, stream);
+                }
+                stream.close();
+                throw e;
+            }
+        });
+    }
+
+    private void attachBackend(ClientConnection c, AttachSession m, String id, SessionStream stream, SessionStream.Flow asked) {
+        boolean readOnly = stream.readOnly();
+        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
+        boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
+        if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
+            sessions.resizeIfChanged(id, m.cols(), m.rows());
+        }
+        long since = m.since() == null ? -1 : m.since();
+        Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         var info = attachment.info();
         // A data plane without credit (a worker from before rpc 1.2) serves the attachment live.
         SessionStream.Flow granted = asked.lossless() && !info.credit() ? SessionStream.Flow.LIVE : asked;
@@ -190,8 +233,7 @@ final class Commands {
         return s.length() > 32 ? s.substring(0, 32) + "…" : s;
     }
 
-    private void detach(ClientConnection c, DetachSession m) {
-        String id = validId(m.sessionId());
+    private void detach(ClientConnection c, String id, DetachSession m) {
         SessionStream stream = c.streams().remove(id);
         if (stream == null) {
             throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
@@ -226,14 +268,13 @@ final class Commands {
             answerer.typed(id, stream);
         }
         if (stream != null && stream.cols() > 0) {
-            // Resize policy "latest": the client that types sets the size.
+            // Resize policy "latest": the client that types sets the size (asked, never awaited).
             sessions.resizeIfChanged(id, stream.cols(), stream.rows());
         }
-        sessions.input(id, data);
+        sessions.input(id, data, c);
     }
 
-    private void resize(ClientConnection c, PtyResize m) {
-        String id = validId(m.sessionId());
+    private void resize(ClientConnection c, String id, PtyResize m) {
         SessionStream stream = c.streams().get(id);
         if (stream != null && stream.readOnly()) {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
@@ -244,8 +285,7 @@ final class Commands {
         }
     }
 
-    private void kill(ClientConnection c, KillSession m) {
-        String id = validId(m.sessionId());
+    private void kill(ClientConnection c, String id, KillSession m) {
         if (m.signal() == null || m.signal().isBlank()) {
             sessions.close(id);
         } else {

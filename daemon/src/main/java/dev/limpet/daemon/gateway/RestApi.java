@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.sessions.SpawnRequest;
@@ -60,7 +61,8 @@ final class RestApi {
             if (b.data() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
-            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
+            // Queued for the program: a script is not told later, the daemon's log says what never arrived.
+            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8), InputOrigin.NONE);
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));

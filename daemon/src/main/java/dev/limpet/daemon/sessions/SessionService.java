@@ -4,6 +4,7 @@ import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
@@ -270,11 +271,14 @@ public final class SessionService implements BackendListener {
         return viewers.counted(id, backend.attach(id, since, window, listener));
     }
 
-    /** The keystroke path: no store look-up (the backend knows its sessions). */
-    public void input(String id, byte[] data) {
+    /**
+     * The keystroke path: no store look-up (the backend knows its sessions), and no waiting for the
+     * data plane: the keys are queued, and {@code origin} hears if they wait or never arrive.
+     */
+    public void input(String id, byte[] data, InputOrigin origin) {
         barrier.check();
         SessionIds.requireValid(id);
-        backend.input(id, data);
+        backend.input(id, data, origin);
     }
 
     public void resize(String id, int cols, int rows) {

@@ -3,6 +3,7 @@ package dev.limpet.daemon.sessions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.TmuxTestServers;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
@@ -115,7 +116,7 @@ class AgentEvidenceTest {
     }
 
     void type(String id, String line) {
-        sessions.input(id, (line + "\r").getBytes(StandardCharsets.UTF_8));
+        sessions.input(id, (line + "\r").getBytes(StandardCharsets.UTF_8), InputOrigin.NONE);
     }
 
     @ParameterizedTest

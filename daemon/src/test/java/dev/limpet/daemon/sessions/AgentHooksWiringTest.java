@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.revive.AgentProfiles;
@@ -92,7 +93,7 @@ class AgentHooksWiringTest {
         sessions.hookReport(s.id(), null, "4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         assertThat(store.intent(s.id()).conversationId()).isEqualTo("4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         // The program ends, then its session is lost as after a reboot: recoverable.
-        sessions.input(s.id(), "\r".getBytes());
+        sessions.input(s.id(), "\r".getBytes(), InputOrigin.NONE);
         await().atMost(T).until(() -> SessionInfo.EXITED.equals(sessions.info(s.id()).state()));
         backend.remove(s.id());
         sessions.sessionLost(s.id(), "test: as after a reboot");

@@ -8,16 +8,25 @@ package dev.limpet.protocol.frame;
 public enum FrameKind {
     /** Terminal output; offset = the stream offset just after the payload. */
     OUTPUT(1),
-    /** Bytes for the session's program; offset unused (0). */
+    /**
+     * Bytes for the session's program. On the client WebSocket the offset says who produced them
+     * (0 a person, 1 the client's terminal answering a query); on the worker link it is the end
+     * offset of these bytes in the session's input stream, so a resent frame is written once.
+     */
     INPUT(2),
     /** ANSI that redraws the screen as of offset. */
     SNAPSHOT(3),
     /** One JSON control message as UTF-8; no stream id, offset 0. Worker link only. */
     CONTROL(4),
     /** No payload: the stream may advance up to offset (absolute). Worker link, daemon to worker. */
-    CREDIT(5);
+    CREDIT(5),
+    /**
+     * No payload: the sender has taken the stream up to offset (absolute). Worker link, worker to
+     * daemon: the session's input up to offset was written to its PTY.
+     */
+    ACK(6);
 
-    private static final FrameKind[] BY_WIRE = new FrameKind[6];
+    private static final FrameKind[] BY_WIRE = new FrameKind[7];
 
     static {
         for (FrameKind k : values()) {

@@ -89,7 +89,7 @@ public final class WorkerClient implements AutoCloseable {
         this.events = handler;
     }
 
-    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2); runs on the reader thread, so it must not block. */
+    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2) and ACK frames (1.5); runs on the reader thread, so it must not block. */
     public void onFrame(Consumer<Frame> handler) {
         this.frames = handler;
     }
@@ -232,6 +232,62 @@ public final class WorkerClient implements AutoCloseable {
     }
 
     /**
+     * Sends a request without waiting for its answer: the future completes with the result, or
+     * with a {@link WorkerRpcException} (the worker's code, or {@code io_error} when the connection
+     * ends first). Requests and frames leave in the order they were sent.
+     */
+    public CompletableFuture<JsonNode> callAsync(String method, Object params) {
+        if (!framedWrites) {
+            throw new IllegalStateException("asynchronous calls need rpc 1.2 frames");
+        }
+        long id = ids.incrementAndGet();
+        CompletableFuture<WorkerEnvelope.Response> f = new CompletableFuture<>();
+        pending.put(id, f);
+        CompletableFuture<JsonNode> result = f.handle((r, failure) -> {
+            pending.remove(id);
+            if (failure != null) {
+                throw new WorkerRpcException(WorkerErrorCode.IO_ERROR, method + ": " + failure.getMessage(), failure);
+            }
+            if (!r.ok()) {
+                WorkerEnvelope.Error e = r.error();
+                throw new WorkerRpcException(WorkerErrorCode.fromWire(e == null ? null : e.code()),
+                        method + ": " + (e == null ? "failed" : e.message()));
+            }
+            return r.result();
+        });
+        if (closed.isDone()) {
+            f.completeExceptionally(new IOException("connection to " + socket.getFileName() + " is closed"));
+            return result;
+        }
+        try {
+            channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(WorkerCodec.encode(WorkerCodec.request(id, method, params))
+                    .getBytes(StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            close();
+            f.completeExceptionally(e);
+        }
+        return result;
+    }
+
+    /**
+     * Sends {@code data[off, off + len)} as an INPUT frame of {@code stream} ending at input offset
+     * {@code endOffset} (rpc 1.5). Nothing answers it; the worker's ACK frames say how far the input
+     * was written. False when the connection is broken (it is then closed).
+     */
+    public boolean input(String stream, long endOffset, byte[] data, int off, int len) {
+        if (!WorkerRpc.inputFrames(minor())) {
+            throw new IllegalStateException("input frames need rpc 1.5");
+        }
+        try {
+            channel.writeFrame(FrameKind.INPUT, stream, endOffset, ByteBuffer.wrap(data, off, len));
+            return true;
+        } catch (IOException e) {
+            close();
+            return false;
+        }
+    }
+
+    /**
      * Moves a stream's credit (rpc 1.2): the worker reads the PTY only up to {@code limit} for it
      * ({@code Long.MAX_VALUE}: no limit). Fire and forget; a broken connection closes the client.
      */
@@ -253,7 +309,7 @@ public final class WorkerClient implements AutoCloseable {
                     Frame f = channel.readFrame();
                     if (f.kind() == FrameKind.CONTROL) {
                         dispatch(WorkerCodec.decode(f.payloadText()));
-                    } else if (f.kind() == FrameKind.OUTPUT || f.kind() == FrameKind.SNAPSHOT) {
+                    } else if (f.kind() == FrameKind.OUTPUT || f.kind() == FrameKind.SNAPSHOT || f.kind() == FrameKind.ACK) {
                         frames.accept(f);
                     } else {
                         throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a worker sent a " + f.kind() + " frame");

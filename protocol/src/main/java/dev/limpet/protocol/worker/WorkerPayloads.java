@@ -49,12 +49,21 @@ public final class WorkerPayloads {
     /**
      * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and
      * {@code exitSignal} 0 while running (see {@code running}). {@code title} (since 1.4): the
-     * screen's window title, "" when none; null from an older worker (unknown).
+     * screen's window title, "" when none; null from an older worker (unknown). {@code inputEnd}
+     * (since 1.5): the end of the input written to the PTY so far; null from an older worker.
      */
     public record Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows,
-            long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title) {
+            long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title,
+            Long inputEnd) {
         public Info {
             argv = argv == null ? List.of() : List.copyOf(argv);
+        }
+
+        /** An info without the input's end, as a worker before 1.5 sends it. */
+        public Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows, long workerPid, long childPid,
+                long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title) {
+            this(sessionId, running, argv, cwd, cols, rows, workerPid, childPid, endOffset, exitCode, exitSignal, startedAt, attached, title,
+                    null);
         }
 
         /** An info without a title, as a worker before 1.4 sends it. */

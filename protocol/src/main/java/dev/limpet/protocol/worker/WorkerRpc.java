@@ -38,13 +38,20 @@ import java.util.Set;
  *       watcher whose connection speaks 1.4 also gets a {@code state} when the title changed (at
  *       most five a second, the latest always sent). Older daemons ignore the field and get no
  *       extra events; a daemon reads a missing title (an older worker) as unknown.</li>
+ *   <li>1.5: keys are frames. The daemon sends a session's input as INPUT frames on a framed
+ *       connection, stream id the session id, offset the end of these bytes in the session's input
+ *       stream; nothing answers a frame, but the worker sends an ACK frame (same stream, offset
+ *       the input written to the PTY so far) after writing, and skips bytes it has written already
+ *       (a frame resent after a relink is written once). {@code info} carries {@code input_end}
+ *       (where the input stream stands) so a daemon that links again resends exactly what is
+ *       missing. A 1.4 worker still takes the {@code input} request.</li>
  * </ul>
  *
  * <p>The window stays 1.1–1.4: 1.3 changed the handshake only, 1.4 only adds, and 1.1 workers may still run.
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 4;
+    public static final int RPC_MINOR = 5;
     /**
      * Oldest minor this build still talks to: the previous minor and, since 1.3 changed only the
      * handshake, the one before it.
@@ -54,6 +61,8 @@ public final class WorkerRpc {
     public static final int MUTUAL_HELLO_MINOR = 3;
     /** From this minor on {@code info} carries the title and title changes are pushed to watchers. */
     public static final int TITLE_MINOR = 4;
+    /** From this minor on input travels as INPUT frames, acknowledged by ACK frames. */
+    public static final int INPUT_FRAMES_MINOR = 5;
 
     public static final String HELLO = "hello";
     public static final String INFO = "info";
@@ -114,6 +123,11 @@ public final class WorkerRpc {
     /** Whether watchers on a connection that agreed on {@code minor} are told title changes. */
     public static boolean titles(int minor) {
         return minor >= TITLE_MINOR;
+    }
+
+    /** Whether input on a connection that agreed on {@code minor} goes as INPUT frames (else {@code input} requests). */
+    public static boolean inputFrames(int minor) {
+        return minor >= INPUT_FRAMES_MINOR;
     }
 
     /** Whether a connection on which both sides speak {@code minor} switches to frames after hello. */

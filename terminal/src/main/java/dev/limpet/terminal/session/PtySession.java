@@ -459,6 +459,11 @@ public final class PtySession {
         pty.write(data, 0, data.length);
     }
 
+    /** Writes {@code data[off, off + len)} to the program's terminal (blocks while the PTY takes no more). */
+    public void write(byte[] data, int off, int len) throws IOException {
+        pty.write(data, off, len);
+    }
+
     public void resize(int cols, int rows) throws IOException {
         synchronized (lock) {
             pty.resize(cols, rows);

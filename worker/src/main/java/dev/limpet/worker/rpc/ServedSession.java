@@ -8,6 +8,9 @@ public interface ServedSession {
     /** The session this worker owns. */
     PtySession session();
 
+    /** The session's input stream: where it stands, and the one way INPUT frames reach the PTY. */
+    SessionInput input();
+
     /** Time, for the connections' hold and stall deadlines. */
     java.time.InstantSource clock();
 

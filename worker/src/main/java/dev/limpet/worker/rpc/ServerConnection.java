@@ -156,7 +156,28 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 return null;
             }
+            case INPUT -> {
+                if (!handshake.authenticated() || !WorkerRpc.inputFrames(handshake.minor())) {
+                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated rpc 1.5 connection");
+                }
+                input(f);
+                return null;
+            }
             default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a daemon may not send " + f.kind() + " frames");
+        }
+    }
+
+    /**
+     * Writes an INPUT frame's new bytes to the PTY, then acknowledges how far the input stands. Keys
+     * for a program that has ended are not acknowledged: the daemon reports them as not delivered.
+     */
+    private void input(Frame f) {
+        try {
+            long end = served.input().write(f.offset(), f.array(), f.payloadStart(), f.payloadLength(), served.session());
+            out.requested(FrameKind.ACK, f.streamId(), end, ByteBuffer.allocate(0));
+            flush();
+        } catch (IOException e) {
+            WorkerLog.info("connection {}: input for an ended session not written: {}", name, e.getMessage());
         }
     }
 

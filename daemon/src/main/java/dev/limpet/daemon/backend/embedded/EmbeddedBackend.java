@@ -3,6 +3,7 @@ package dev.limpet.daemon.backend.embedded;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
@@ -87,7 +88,7 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
     }
 
     @Override
-    public void input(String sessionId, byte[] data) {
+    public void input(String sessionId, byte[] data, InputOrigin origin) {
         PtySession s = running(sessionId);
         try {
             s.write(data);

@@ -5,6 +5,7 @@ import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendDetails;
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.OutputListener;
@@ -310,7 +311,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     }
 
     @Override
-    public void input(String sessionId, byte[] data) {
+    public void input(String sessionId, byte[] data, InputOrigin origin) {
         Held h = running(sessionId);
         try {
             h.session().write(data);

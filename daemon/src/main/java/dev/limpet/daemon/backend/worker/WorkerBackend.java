@@ -5,6 +5,7 @@ import dev.limpet.daemon.backend.AttachInfo;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
@@ -187,7 +188,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     private WorkerHandle handle(String id, Path socket, String token, long workerPid, int rpcMinor) {
-        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, forwarding, timer, settings.rpcTimeout(), os);
+        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, forwarding, timer, settings.rpcTimeout(), os, clock);
     }
 
     /** Hands every event to the listener {@link #start} set, read when the event comes (handles outlive no start). */
@@ -226,16 +227,16 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         return h.attach(since, window, outputListener);
     }
 
+    /** Queues the keys on the session's link ({@link SessionKeys}); never waits for the worker. */
     @Override
-    public void input(String sessionId, byte[] data) {
-        call(running(sessionId), WorkerRpc.INPUT, new WorkerPayloads.InputParams(data));
+    public void input(String sessionId, byte[] data, InputOrigin origin) {
+        running(sessionId).keys.offer(data, origin);
     }
 
+    /** Sent on the control link without waiting for the answer ({@link WorkerHandle#resize}). */
     @Override
     public void resize(String sessionId, int cols, int rows) {
-        WorkerHandle h = running(sessionId);
-        call(h, WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows));
-        h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
+        running(sessionId).resize(cols, rows);
     }
 
     @Override
@@ -272,7 +273,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     private void end(WorkerHandle h) {
         String sessionId = h.sessionId;
-        h.release();
+        h.release(SessionKeys.SESSION_REMOVED);
         try (WorkerClient c = WorkerClient.connect(h.socket)) {
             c.hello(h.hello(), settings.rpcTimeout());
             c.call(WorkerRpc.REMOVE, null, settings.rpcTimeout());
@@ -324,7 +325,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public void shutdown() {
         launcher.stopStandby();
-        sessions.values().forEach(WorkerHandle::release);
+        sessions.values().forEach(h -> h.release(SessionKeys.DAEMON_STOPPING));
         sessions.clear();
         timer.shutdownNow();
     }

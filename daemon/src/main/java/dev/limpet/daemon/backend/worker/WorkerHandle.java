@@ -6,6 +6,7 @@ import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -52,9 +53,13 @@ final class WorkerHandle {
     private volatile boolean released;
     private volatile ScheduledFuture<?> poll;
     private SessionFeed feed;
+    /** The size last asked for, shown until the worker's {@code state} confirms it (0 before any). */
+    private volatile long askedSize;
+    /** The session's keys on their way to the worker. */
+    final SessionKeys keys;
 
     WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, int rpcMinor, WorkerLauncher launcher,
-            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os) {
+            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os, java.time.Clock clock) {
         this.sessionId = sessionId;
         this.socket = socket;
         this.controlToken = controlToken;
@@ -65,12 +70,18 @@ final class WorkerHandle {
         this.timer = timer;
         this.rpcTimeout = rpcTimeout;
         this.os = os;
+        this.keys = new SessionKeys(sessionId, InputQueue.DEFAULT_LIMIT, timer, clock);
     }
 
     /** Takes over a connection that already passed hello and starts following the worker's lifecycle. */
     void adopt(WorkerClient client) {
         control = client;
         client.onEvent(this::onEvent);
+        client.onFrame(f -> {
+            if (f.kind() == FrameKind.ACK) {
+                keys.acked(f.offset());
+            }
+        });
         WorkerPayloads.Info first;
         if (client.supports(WorkerRpc.WATCH)) {
             first = client.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, rpcTimeout);
@@ -81,6 +92,7 @@ final class WorkerHandle {
             }
         }
         update(first);
+        keys.linked(client, first);
         client.closed().thenRun(() -> Thread.ofVirtual().start(() -> controlLost(client)));
     }
 
@@ -115,8 +127,36 @@ final class WorkerHandle {
     RuntimeInfo runtime() {
         WorkerPayloads.Info i = info;
         ExitStatus e = exit;
-        return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, i == null ? 80 : i.cols(),
-                i == null ? 24 : i.rows(), endOffset);
+        long asked = askedSize;
+        int cols = asked != 0 ? (int) (asked >>> 32) : i == null ? 80 : i.cols();
+        int rows = asked != 0 ? (int) asked : i == null ? 24 : i.rows();
+        return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, cols, rows, endOffset);
+    }
+
+    /**
+     * Asks the worker for a new size without waiting for its answer: the request goes on the
+     * control link in order with the keys, and the worker's {@code state} confirms it. The size
+     * asked for is what {@link #runtime} says meanwhile.
+     */
+    void resize(int cols, int rows) {
+        WorkerClient c = control();
+        WorkerPayloads.ResizeParams p = new WorkerPayloads.ResizeParams(cols, rows);
+        askedSize = ((long) cols << 32) | rows;
+        if (!c.framed()) {
+            // rpc 1.1 speaks lines: a request answered in turn.
+            try {
+                c.call(WorkerRpc.RESIZE, p, rpcTimeout);
+                update(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout));
+            } catch (WorkerRpcException e) {
+                throw toBackend(e, sessionId);
+            }
+            return;
+        }
+        c.callAsync(WorkerRpc.RESIZE, p).whenComplete((ok, failure) -> {
+            if (failure != null) {
+                LOG.info("session {}: resize to {}x{} failed: {}", sessionId, cols, rows, failure.getMessage());
+            }
+        });
     }
 
     /**
@@ -162,6 +202,10 @@ final class WorkerHandle {
     void update(WorkerPayloads.Info i) {
         WorkerPayloads.Info before = info;
         info = i;
+        long asked = askedSize;
+        if (asked != 0 && i.cols() == (int) (asked >>> 32) && i.rows() == (int) asked) {
+            askedSize = 0; // confirmed: the worker's facts say it from now on
+        }
         if (before != null) {
             advanced(i.endOffset());
         } else if (i.endOffset() > endOffset) {
@@ -208,6 +252,7 @@ final class WorkerHandle {
     void exited(ExitStatus status) {
         if (exitReported.compareAndSet(false, true)) {
             exit = status;
+            keys.end(SessionKeys.SESSION_ENDED);
             ScheduledFuture<?> p = poll;
             if (p != null) {
                 p.cancel(false);
@@ -218,6 +263,7 @@ final class WorkerHandle {
 
     /** The control connection ended. Reconnect to a live worker; a dead one ends the session, with a reason. */
     private void controlLost(WorkerClient lost) {
+        keys.unlinked(lost);
         if (released || control != lost || exit != null) {
             return;
         }
@@ -256,9 +302,10 @@ final class WorkerHandle {
         return exit != null && c != null && c.closed().isDone();
     }
 
-    /** Stops following the worker without touching it (daemon shutdown, removal). */
-    void release() {
+    /** Stops following the worker without touching it (daemon shutdown, removal); keys still waiting are reported with {@code reason}. */
+    void release(String reason) {
         released = true;
+        keys.end(reason);
         synchronized (this) {
             if (feed != null) {
                 feed.close();

@@ -1,0 +1,184 @@
+package dev.limpet.daemon.backend.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.limpet.daemon.backend.InputOrigin;
+import dev.limpet.daemon.backend.worker.InputQueue.Notice;
+import dev.limpet.daemon.backend.worker.InputQueue.Send;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InputQueueTest {
+    static final InputOrigin ALICE = origin();
+    static final InputOrigin BOB = origin();
+
+    static InputOrigin origin() {
+        return new InputOrigin() {
+            @Override
+            public void waiting(String sessionId, int keys, long bytes) {}
+
+            @Override
+            public void undelivered(String sessionId, int keys, long bytes, String reason) {}
+        };
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String text(List<Send> sends) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Send s : sends) {
+            out.write(s.data(), s.offset(), s.length());
+        }
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void keysGoOutInOrderAsOneFrameNumberedFromTheBaseAndLeaveOnlyWhenAcknowledged() {
+        InputQueue q = new InputQueue(100, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("ls"), ALICE, 0);
+        q.offer(b("\r"), ALICE, 0);
+        List<Send> sends = q.take();
+        assertThat(sends).hasSize(1);
+        assertThat(sends.getFirst().end()).isEqualTo(103);
+        assertThat(text(sends)).isEqualTo("ls\r");
+        assertThat(q.take()).as("sent once").isEmpty();
+        assertThat(q.waitingBytes()).isEqualTo(3);
+        q.acked(102);
+        assertThat(q.waitingBytes()).isEqualTo(1);
+        q.acked(103);
+        assertThat(q.isEmpty()).isTrue();
+    }
+
+    @Test
+    void aFullQueueRefusesAnOfferWholeAndKeepsWhatWaits() {
+        InputQueue q = new InputQueue(0, 10);
+        assertThat(q.offer(b("12345678"), ALICE, 0)).isEqualTo(InputQueue.Offer.QUEUED);
+        assertThat(q.offer(b("abc"), ALICE, 0)).isEqualTo(InputQueue.Offer.FULL);
+        assertThat(q.offer(b("ab"), ALICE, 0)).isEqualTo(InputQueue.Offer.QUEUED);
+        assertThat(text(q.take())).isEqualTo("12345678ab");
+    }
+
+    @Test
+    void anEmptyQueueTakesOnePasteLargerThanItsLimitCutIntoFrames() {
+        InputQueue q = new InputQueue(0, 10);
+        byte[] paste = new byte[InputQueue.MAX_FRAME + 5];
+        assertThat(q.offer(paste, ALICE, 0)).isEqualTo(InputQueue.Offer.QUEUED);
+        assertThat(q.offer(b("x"), ALICE, 0)).isEqualTo(InputQueue.Offer.FULL);
+        List<Send> sends = q.take();
+        assertThat(sends).extracting(Send::length).containsExactly(InputQueue.MAX_FRAME, 5);
+        assertThat(sends).extracting(Send::end).containsExactly((long) InputQueue.MAX_FRAME, (long) paste.length);
+    }
+
+    @Test
+    void theLinkCarriesAtMostTheWindowInBytesAndInFramesUntilAcknowledgementsCome() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(new byte[(int) InputQueue.WINDOW_BYTES + 100], ALICE, 0);
+        List<Send> first = q.take();
+        assertThat(first.stream().mapToLong(Send::length).sum()).isEqualTo(InputQueue.WINDOW_BYTES);
+        assertThat(q.take()).isEmpty();
+        q.acked(first.getFirst().end());
+        assertThat(q.take().stream().mapToLong(Send::length).sum()).as("the rest").isEqualTo(100);
+
+        InputQueue keys = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        int sent = 0;
+        for (int i = 0; i < 40; i++) {
+            keys.offer(b("k"), ALICE, 0);
+            sent += keys.take().size(); // one frame per key while the link has room
+        }
+        assertThat(sent).isEqualTo(InputQueue.WINDOW_FRAMES);
+        keys.acked(InputQueue.WINDOW_FRAMES);
+        List<Send> rest = keys.take();
+        assertThat(rest).as("what waited goes as one frame").hasSize(1);
+        assertThat(rest.getFirst().length()).isEqualTo(40 - InputQueue.WINDOW_FRAMES);
+    }
+
+    @Test
+    void aNewLinkResendsExactlyWhatTheWorkerHasNotWritten() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("abc"), ALICE, 0);
+        q.offer(b("def"), BOB, 0);
+        assertThat(text(q.take())).isEqualTo("abcdef");
+        // The link broke; the worker says it wrote "abcd".
+        q.relinked(4L);
+        List<Send> again = q.take();
+        assertThat(text(again)).isEqualTo("ef");
+        assertThat(again.getLast().end()).isEqualTo(6);
+        q.offer(b("g"), ALICE, 0);
+        assertThat(text(q.take())).isEqualTo("g");
+    }
+
+    @Test
+    void theFirstLinkToAWorkerStartsTheNumberingWhereItsInputStands() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.relinked(5_000L);
+        q.offer(b("x"), ALICE, 0);
+        assertThat(q.take().getFirst().end()).isEqualTo(5_001);
+    }
+
+    @Test
+    void aWorkerThatCannotSayWhereItsInputStandsGetsNothingTwice_WhatWasOnTheBrokenLinkIsReported() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("ab"), ALICE, 0);
+        q.take();
+        q.offer(b("cd"), BOB, 0);
+        InputQueue.Relink r = q.relinked(null);
+        assertThat(r.lost()).containsExactly(new Notice(ALICE, 1, 2));
+        assertThat(text(q.take())).isEqualTo("cd");
+    }
+
+    @Test
+    void whoeverTypedIsToldOnceKeysWaitedAMomentAndAgainWhenTheyArrived() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("a"), ALICE, 1_000);
+        q.offer(b("bc"), BOB, 1_010);
+        q.offer(b("d"), ALICE, 1_020);
+        q.take();
+        assertThat(q.overdue(1_100, 250)).as("not yet").isEmpty();
+        assertThat(q.overdue(1_250, 250)).containsExactly(new Notice(ALICE, 2, 2), new Notice(BOB, 1, 2));
+        assertThat(q.overdue(1_500, 250)).as("told already").isEmpty();
+        q.offer(b("e"), BOB, 1_510);
+        assertThat(q.overdue(1_750, 250)).containsExactly(new Notice(BOB, 2, 3));
+        assertThat(q.acked(1)).as("ALICE's first key arrived").containsExactly(new Notice(ALICE, 1, 1));
+        assertThat(q.acked(4)).containsExactly(new Notice(ALICE, 0, 0), new Notice(BOB, 1, 1));
+        q.take();
+        assertThat(q.acked(5)).containsExactly(new Notice(BOB, 0, 0));
+        assertThat(q.acked(5)).isEmpty();
+    }
+
+    @Test
+    void keysThatArriveQuicklyAreNeverShownAsWaiting() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("a"), ALICE, 0);
+        q.take();
+        assertThat(q.acked(1)).isEmpty();
+        assertThat(q.overdue(10_000, 250)).isEmpty();
+    }
+
+    @Test
+    void whenTheSessionEndsEveryOriginLearnsHowManyOfItsKeysNeverArrived() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("ab"), ALICE, 0);
+        q.offer(b("c"), BOB, 0);
+        q.offer(b("d"), ALICE, 0);
+        q.take();
+        q.acked(1);
+        assertThat(q.drain()).containsExactly(new Notice(ALICE, 2, 2), new Notice(BOB, 1, 1));
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.drain()).isEmpty();
+    }
+
+    @Test
+    void anAcknowledgementBeyondWhatWasSentCountsOnlyWhatWasSent() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("ab"), ALICE, 0);
+        q.take();
+        q.offer(b("c"), ALICE, 0);
+        q.acked(99);
+        assertThat(q.waitingBytes()).isEqualTo(1);
+        assertThat(text(q.take())).isEqualTo("c");
+    }
+}
