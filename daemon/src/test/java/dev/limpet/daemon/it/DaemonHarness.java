@@ -32,9 +32,19 @@ final class DaemonHarness implements AutoCloseable {
     static final String DEFAULT_BACKEND = System.getProperty("limpet.test.backend", "embedded");
 
     DaemonHarness(Path root, Duration orphanGrace, int ringBytes, String backend) throws IOException {
-        this.root = root;
-        this.daemon = Daemon.start(new DaemonConfig(root, "127.0.0.1", 0, backend, ringBytes, orphanGrace,
-                Duration.ofMinutes(10), Duration.ofSeconds(2), Set.of()));
+        this(new DaemonConfig(root, "127.0.0.1", 0, backend, ringBytes, orphanGrace, Duration.ofMinutes(10), Duration.ofSeconds(2),
+                Set.of()));
+    }
+
+    DaemonHarness(DaemonConfig config) throws IOException {
+        this.root = config.dataRoot();
+        this.daemon = Daemon.start(config);
+    }
+
+    /** A daemon on the worker backend with a worker process per session (so stopping one stops one session). */
+    static DaemonHarness isolatedWorkers(Path root) throws IOException {
+        return new DaemonHarness(new DaemonConfig(root, "127.0.0.1", 0, "worker", DaemonConfig.DEFAULT_RING_BYTES, Duration.ZERO,
+                Duration.ofMinutes(10), Duration.ofSeconds(2), Set.of()).withWorkerHostSessions(0));
     }
 
     int port() {

@@ -41,14 +41,15 @@ class ServerFailureLoggingTest {
             assertThat(java.nio.file.Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
             workerPid = worker.pid();
             Posix.kill(workerPid, Signal.STOP);
+            // A capture asks the worker and waits for its answer (input would be queued: it never waits).
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port()
-                    + "/api/sessions/" + s.id() + "/input")).header("Authorization", "Bearer " + d.token())
-                    .POST(HttpRequest.BodyPublishers.ofString("{\"data\":\"x\"}")).build(), HttpResponse.BodyHandlers.ofString());
+                    + "/api/sessions/" + s.id() + "/capture")).header("Authorization", "Bearer " + d.token()).build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(503);
             assertThat(r.body()).contains("backend_unavailable");
             assertThat(logged.list).anySatisfy(e -> {
                 assertThat(e.getLevel()).isEqualTo(Level.WARN);
-                assertThat(e.getFormattedMessage()).contains("503 backend_unavailable").contains("/input");
+                assertThat(e.getFormattedMessage()).contains("503 backend_unavailable").contains("/capture");
             });
         } finally {
             rootLogger.detachAppender(logged);

@@ -1,0 +1,148 @@
+package dev.limpet.daemon.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.Signal;
+import dev.limpet.testkit.RawEcho;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Keys as a person types them into two sessions over one connection (a page with two tabs) while
+ * one session's worker is stopped, as a worker stuck in GC, swap or a slow disk would be: real
+ * daemon, real worker processes, real PTYs, keys as binary INPUT frames.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StuckSessionInputTest {
+    @TempDir
+    Path root;
+    DaemonHarness d;
+    WsTestClient c;
+    long stopped = -1;
+
+    @BeforeAll
+    void start() throws Exception {
+        d = DaemonHarness.isolatedWorkers(root);
+        c = d.client("stuck-input");
+    }
+
+    @BeforeEach
+    void forgetErrors() {
+        c.errors.clear();
+    }
+
+    @AfterEach
+    void resume() throws Exception {
+        if (stopped > 0) {
+            Posix.kill(stopped, Signal.CONT);
+            stopped = -1;
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        c.close();
+        d.close();
+    }
+
+    @Test
+    void aStoppedWorkerHoldsOnlyItsOwnKeysWhichArriveOnceAndInOrderWhenItResumes() throws Exception {
+        SessionInfo a = echoSession();
+        SessionInfo b = echoSession();
+        stopped = workerOf(a);
+        Posix.kill(stopped, Signal.STOP);
+
+        for (String key : new String[] {"o", "n", "e", "-", "t", "w", "o"}) {
+            type(a, key.getBytes(StandardCharsets.UTF_8));
+        }
+        type(b, "B".getBytes(StandardCharsets.UTF_8));
+        await().atMost(Duration.ofSeconds(20)).until(() -> c.outputOf(b.id()).endsWith("B"));
+        assertThat(processState(stopped)).as("B's echo came while A's worker was still stopped").isEqualTo('T');
+        ServerMessage.InputWaiting waiting = c.await(ServerMessage.InputWaiting.class, w -> w.sessionId().equals(a.id()) && w.keys() == 7);
+        assertThat(waiting.bytes()).isEqualTo(7);
+        assertThat(c.outputOf(a.id())).doesNotContain("o");
+
+        Posix.kill(stopped, Signal.CONT);
+        stopped = -1;
+        c.await(ServerMessage.InputWaiting.class, w -> w.sessionId().equals(a.id()) && w.keys() == 0);
+        await().atMost(Duration.ofSeconds(20)).until(() -> c.outputOf(a.id()).endsWith("one-two"));
+        Thread.sleep(300); // a second copy would come right behind the first
+        assertThat(c.outputOf(a.id())).isEqualTo("ready\r\none-two");
+        assertThat(c.errors).isEmpty();
+    }
+
+    @Test
+    void aFullInputQueueRefusesTheKeysThatDoNotFitWithItsCodeAndLosesNothingElse() throws Exception {
+        SessionInfo a = echoSession();
+        stopped = workerOf(a);
+        Posix.kill(stopped, Signal.STOP);
+
+        ByteArrayOutputStream accepted = new ByteArrayOutputStream();
+        int refusedAt = -1;
+        for (int i = 0; i < 30 && refusedAt < 0; i++) {
+            byte[] paste = new byte[10_000];
+            Arrays.fill(paste, (byte) ('a' + i % 26));
+            type(a, paste);
+            if (i < 26) {
+                accepted.write(paste); // 26 × 10,000 bytes fit in 256 KiB
+            } else {
+                ServerMessage.CommandError full = c.awaitError(ErrorCode.INPUT_QUEUE_FULL.wire());
+                assertThat(full.sessionId()).isEqualTo(a.id());
+                assertThat(full.command()).isEqualTo("pty_input");
+                assertThat(full.retryable()).isTrue();
+                refusedAt = i;
+            }
+        }
+        assertThat(refusedAt).as("the 27th paste does not fit").isEqualTo(26);
+        byte[] small = "0123456789".repeat(100).getBytes(StandardCharsets.US_ASCII);
+        type(a, small); // still fits: the refusal took nothing of what waits
+        accepted.write(small);
+
+        Posix.kill(stopped, Signal.CONT);
+        stopped = -1;
+        String expected = "ready\r\n" + accepted.toString(StandardCharsets.US_ASCII);
+        await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(a.id()).length() >= expected.length());
+        assertThat(c.outputOf(a.id())).isEqualTo(expected);
+    }
+
+    private SessionInfo echoSession() {
+        SessionInfo s = d.spawn(c, DaemonHarness.program(RawEcho.class));
+        d.attach(c, s.id(), null);
+        await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("ready\r\n"));
+        return s;
+    }
+
+    private void type(SessionInfo s, byte[] keys) {
+        c.sendBinary(Frame.encode(FrameKind.INPUT, s.id(), 0, keys));
+    }
+
+    /** The worker is the parent of the session's program (read from the kernel, not from a file it may rewrite). */
+    private static long workerOf(SessionInfo s) throws Exception {
+        ProcessHandle worker = ProcessHandle.of(s.pid()).orElseThrow().parent().orElseThrow();
+        assertThat(Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
+        return worker.pid();
+    }
+
+    private static char processState(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        return stat.charAt(stat.lastIndexOf(')') + 2);
+    }
+}
