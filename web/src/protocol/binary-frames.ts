@@ -28,7 +28,17 @@ export function decodeFrame(data: ArrayBuffer | Uint8Array): BinaryFrame | null 
   return { kind, sessionId, offset, payload: bytes.subarray(2 + idLength + 8) };
 }
 
-/** Encodes one frame; used for `pty_input` (kind 2, offset 0) and by tests for daemon frames. */
+const utf8 = new TextEncoder();
+
+/**
+ * The one way keys leave the page: a `pty_input` frame (kind 2) of `data` as UTF-8; offset 1 marks
+ * the terminal's own answer to a query in the output (a reply), 0 what a person typed.
+ */
+export function encodeInput(sessionId: string, data: string, reply: boolean): Uint8Array {
+  return encodeFrame(FRAME_INPUT, sessionId, reply ? 1 : 0, utf8.encode(data));
+}
+
+/** Encodes one frame; used for `pty_input` (kind 2) and by tests for daemon frames. */
 export function encodeFrame(kind: number, sessionId: string, offset: number, payload: Uint8Array): Uint8Array {
   const id = asciiEncoder.encode(sessionId);
   if (id.length < 1 || id.length > 64) throw new Error(`session id length ${id.length} is outside 1–64`);

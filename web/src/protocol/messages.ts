@@ -87,7 +87,8 @@ export type ErrorCode =
   | 'bad_request' | 'unknown_type' | 'frame_too_large' | 'hello_required' | 'unsupported_protocol'
   | 'invalid_client_session_key' | 'invalid_session_id' | 'ambiguous_session' | 'session_not_found'
   | 'session_not_running' | 'not_attached' | 'read_only' | 'invalid_size' | 'invalid_signal' | 'invalid_label'
-  | 'invalid_ack' | 'invalid_flow' | 'invalid_activity' | 'spawn_failed' | 'daemon_recovering' | 'backend_unavailable' | 'internal_error';
+  | 'invalid_ack' | 'invalid_flow' | 'invalid_activity' | 'spawn_failed' | 'daemon_recovering' | 'backend_unavailable'
+  | 'input_queue_full' | 'session_busy' | 'internal_error';
 
 export interface CommandError {
   type: 'command_error';
@@ -108,6 +109,10 @@ export type ServerEvent =
   | { type: 'revive_result'; req_id?: string; session: SessionInfo; warnings: string[] }
   | { type: 'ack'; req_id?: string; command: string }
   | PtyDesync
+  /** Keys this page typed into the session wait in the daemon (its program's side is slow or stopped); 0: all arrived. */
+  | { type: 'input_waiting'; session_id: string; keys: number; bytes: number }
+  /** Keys this page typed into the session will never arrive (`session_ended`, `session_removed`, `link_lost`). */
+  | { type: 'input_undelivered'; session_id: string; keys: number; bytes: number; reason: string }
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
   | { type: 'session_state'; session_id: string; activity: Activity | (string & {}) }
@@ -122,6 +127,7 @@ export type ClientCommand =
     flow?: FlowMode; window?: number;
   }
   | { type: 'detach_session'; req_id?: string; session_id: string }
+  /** Scripts' text form of keys; the page sends keys as binary frames only (encodeInput). */
   | { type: 'pty_input'; session_id: string; data: string; reply?: boolean }
   | { type: 'pty_resize'; session_id: string; cols: number; rows: number }
   /** The end offset this client has rendered (xterm's write callback ran); lossless attachments only. */

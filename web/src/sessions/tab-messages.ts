@@ -73,8 +73,17 @@ export function attachFailedOffer(reason: string): TabOffer {
   return { kind: 'attach_failed', action: 'retry', button: 'Try again', message: `Could not attach: ${reason}` };
 }
 
-/** Why keys a person typed were not sent. */
-export type KeysNotSentReason = 'full' | 'ended' | 'read_only';
+/**
+ * Why keys a person typed were not sent: `full` (the page holds as much as it may while it waits
+ * for its session), `ended`, `read_only`; or not delivered after they were sent: `daemon_full`
+ * (the daemon holds as much as it may for a stuck session), `undelivered` (the session ended, or
+ * was removed, with them still waiting).
+ */
+export type KeysNotSentReason = 'full' | 'ended' | 'read_only' | 'daemon_full' | 'undelivered';
+
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
 
 export function keyCount(keys: number): string {
   return keys === 1 ? '1 key' : `${keys} keys`;
@@ -88,6 +97,10 @@ export function keysNotSentText(name: string, keys: number, reason: KeysNotSentR
       return `“${name}” is read-only here: ${keyCount(keys)} not sent.`;
     case 'ended':
       return `“${name}” has no running program: ${keyCount(keys)} not sent.`;
+    case 'daemon_full':
+      return `Typing refused in “${name}”: its program has taken no keys for a while and 256 KiB of them already wait for it.`;
+    case 'undelivered':
+      return `${capitalized(keyCount(keys))} typed into “${name}” never reached its program: it ended first.`;
   }
 }
 

@@ -3,7 +3,9 @@
 // the flow decisions of its OutputStream (lossless with coalesced pty_ack, live via pty_flow while
 // the backlog is high or the page hidden, re-attach with `since` after a desync). The decisions are
 // the stream's; this class only runs their effects with the clock and the link. It also holds the
-// keys typed while it waits for its session (type-ahead.ts) and names itself (tab-name.ts).
+// keys typed while it waits for its session (type-ahead.ts), sends keys as binary pty_input frames
+// (the one way keys leave the page), shows keys the daemon holds for a stuck session as pending,
+// and names itself (tab-name.ts).
 import type { Clock, TimerHandle } from '../core/clock';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
 import type { AttachResult, ClientCommand, SessionInfo } from '../protocol/messages';
@@ -35,7 +37,10 @@ export interface TabView {
   notice: string | null;
   /** Why the tab shows no live program, and what a person can ask for (Restart, New, Try again). */
   offer: TabOffer | null;
-  /** Keys typed while reconnecting, waiting to be sent (see type-ahead.ts). */
+  /**
+   * Keys typed and not yet taken by the program: held by the page while it reconnects (see
+   * type-ahead.ts), or sent and held by the daemon while the session's data plane is stuck.
+   */
   pendingKeys: number;
 }
 
@@ -43,8 +48,10 @@ export interface TabLink {
   attach(tab: TabSession, since: number | undefined): void;
   /** Detaches (the backlog passed the ceiling); the stream asks to re-attach once drained. */
   detach(tab: TabSession): void;
-  /** Sends a command that has no reply (pty_input, pty_ack, pty_flow); false when offline. */
+  /** Sends a command that has no reply (pty_ack, pty_flow); false when offline. */
   send(command: ClientCommand): boolean;
+  /** Sends keys as a binary pty_input frame (`reply`: the terminal's answer to a query); false when offline. */
+  sendInput(sessionId: string, data: string, reply: boolean): boolean;
   changed(): void;
   /** `keys` typed into this tab will not be sent; the bell has rung, the link says why. */
   keysNotSent(tab: TabSession, keys: number, reason: KeysNotSentReason): void;
@@ -63,6 +70,8 @@ export class TabSession {
   /** Set while an attach is in flight whose answer should reset the terminal first. */
   private resetOnAttach = false;
   private ackTimer: TimerHandle | null = null;
+  /** Keys this page sent that the daemon says wait for the session's program (input_waiting). */
+  private daemonWaitingKeys = 0;
 
   constructor(
     public record: TabRecord,
@@ -122,7 +131,8 @@ export class TabSession {
     this.run(this.stream.forget());
     this.hasContent = false;
     this.awaitingShow = false;
-    this.update({ sessionId: session.id, session, offer: null, notice: null });
+    this.daemonWaitingKeys = 0;
+    this.update({ sessionId: session.id, session, offer: null, notice: null, pendingKeys: this.typeAhead.keys });
     this.refreshName();
   }
 
@@ -139,7 +149,10 @@ export class TabSession {
     this.run(this.stream.forget());
     this.hasContent = false;
     this.awaitingShow = false;
-    this.update({ sessionId: null, session: null, offer: null, notice, phase: this.view.loadedOnce ? 'reconnecting' : 'opening' });
+    this.daemonWaitingKeys = 0;
+    this.update({
+      sessionId: null, session: null, offer: null, notice, phase: this.view.loadedOnce ? 'reconnecting' : 'opening', pendingKeys: this.typeAhead.keys,
+    });
   }
 
   /** spawn_session went out: from now on a lost answer leaves the outcome unknown. */
@@ -189,7 +202,7 @@ export class TabSession {
     const decision = decideInput({ target: this.inputTarget(), readOnly: this.view.readOnly, linkReady, holding: this.typeAhead.keys > 0 });
     if (decision === 'send' && this.sendInput(data)) return;
     if (decision === 'send' || decision === 'hold') {
-      if (this.typeAhead.hold(data)) return this.update({ pendingKeys: this.typeAhead.keys });
+      if (this.typeAhead.hold(data)) return this.showPending();
       return this.refuseKeys(1, 'full');
     }
     this.refuseKeys(1, decision === 'refuse_read_only' ? 'read_only' : 'ended');
@@ -205,7 +218,25 @@ export class TabSession {
     const sessionId = this.sessionId;
     if (!linkReady || sessionId === null || this.view.phase !== 'live' || this.view.readOnly) return;
     if (this.replayEnd < 0 || this.stream.rendered < this.replayEnd) return;
-    this.link.send({ type: 'pty_input', session_id: sessionId, data, reply: true });
+    this.link.sendInput(sessionId, data, true);
+  }
+
+  /** The daemon holds `keys` of this page's keys for the session (its program's side is stuck); 0: all arrived. */
+  onInputWaiting(keys: number): void {
+    this.daemonWaitingKeys = keys;
+    this.showPending();
+  }
+
+  /** Keys this page sent will never reach the program (it ended with them waiting): said out loud. */
+  onInputUndelivered(keys: number): void {
+    this.daemonWaitingKeys = 0;
+    this.showPending();
+    this.refuseKeys(keys, 'undelivered');
+  }
+
+  /** The daemon refused a key: as many keys as it holds for a stuck session already wait. */
+  onInputRefused(): void {
+    this.refuseKeys(1, 'daemon_full');
   }
 
   /**
@@ -238,7 +269,7 @@ export class TabSession {
     this.update({ phase: 'live', offer: null });
     if (result.read_only) return this.dropHeldKeys('read_only');
     // Keys typed while the tab waited go now, once, in the order typed, before anything typed later.
-    if (this.typeAhead.flush((data) => this.sendInput(data)) > 0) this.update({ pendingKeys: 0 });
+    if (this.typeAhead.flush((data) => this.sendInput(data)) > 0) this.showPending();
   }
 
   onFrame(frame: BinaryFrame): void {
@@ -273,6 +304,9 @@ export class TabSession {
 
   /** The connection went down: the daemon-side attachment is gone with it. */
   onLinkDown(): void {
+    // What the daemon held for this connection still arrives, in order; it can no longer tell us.
+    this.daemonWaitingKeys = 0;
+    this.showPending();
     this.run(this.stream.linkDown());
     if (this.view.phase === 'live') this.update({ phase: 'reconnecting' });
   }
@@ -333,7 +367,12 @@ export class TabSession {
 
   private sendInput(data: string): boolean {
     const sessionId = this.sessionId;
-    return sessionId !== null && this.link.send({ type: 'pty_input', session_id: sessionId, data });
+    return sessionId !== null && this.link.sendInput(sessionId, data, false);
+  }
+
+  private showPending(): void {
+    const pending = this.typeAhead.keys + this.daemonWaitingKeys;
+    if (pending !== this.view.pendingKeys) this.update({ pendingKeys: pending });
   }
 
   private refuseKeys(keys: number, reason: KeysNotSentReason): void {
@@ -345,7 +384,7 @@ export class TabSession {
   private dropHeldKeys(reason: KeysNotSentReason): void {
     const keys = this.typeAhead.clear();
     if (keys === 0) return;
-    this.update({ pendingKeys: 0 });
+    this.showPending();
     this.refuseKeys(keys, reason);
   }
 

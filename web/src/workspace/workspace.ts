@@ -8,6 +8,7 @@ import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
 import { RequestError } from '../client/daemon-client';
 import { StaleGenerationError, type HostRuntime, type HostSnapshot } from '../client/host-runtime';
+import { encodeInput } from '../protocol/binary-frames';
 import type { InitialState, ServerEvent, SessionInfo } from '../protocol/messages';
 import { planAttach } from '../sessions/attach-planner';
 import { sessionRows } from '../sessions/session-rows';
@@ -255,6 +256,10 @@ export class Workspace {
         return this.tabFor(event.session_id)?.onAttachResult(event);
       case 'pty_desync':
         return this.tabFor(event.session_id)?.onDesync();
+      case 'input_waiting':
+        return this.tabFor(event.session_id)?.onInputWaiting(event.keys);
+      case 'input_undelivered':
+        return this.tabFor(event.session_id)?.onInputUndelivered(event.keys);
       case 'session_exited':
         return this.tabFor(event.session_id)?.onExited(event);
       case 'sessions_changed':
@@ -268,6 +273,7 @@ export class Workspace {
         if (event.code === 'daemon_recovering') this.setHandshake('recovering');
         // pty_flow has no reply: its refusal comes as an error naming the session.
         if (event.code === 'invalid_flow' && event.command === 'pty_flow' && event.session_id) this.tabFor(event.session_id)?.onFlowRejected();
+        if (event.code === 'input_queue_full' && event.session_id) this.tabFor(event.session_id)?.onInputRefused();
         return;
       default:
         return;
@@ -409,6 +415,7 @@ export class Workspace {
       attach: (t, since) => this.attach(t, since),
       detach: (t) => t.sessionId && this.options.runtime.send({ type: 'detach_session', session_id: t.sessionId }),
       send: (command) => this.options.runtime.send(command),
+      sendInput: (sessionId, data, reply) => this.options.runtime.sendBinary(encodeInput(sessionId, data, reply)),
       changed: () => this.changed(),
       keysNotSent: (t, keys, reason: KeysNotSentReason) => this.toasts.show(keysNotSentText(t.view.name, keys, reason, TYPE_AHEAD_LIMIT)),
     }, this.options.clock, this.options.flowLimits);

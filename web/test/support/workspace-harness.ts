@@ -1,6 +1,6 @@
 import { DaemonClient } from '../../src/client/daemon-client';
 import { HostRuntime } from '../../src/client/host-runtime';
-import { encodeFrame } from '../../src/protocol/binary-frames';
+import { decodeFrame, encodeFrame, FRAME_INPUT } from '../../src/protocol/binary-frames';
 import type { SessionInfo } from '../../src/protocol/messages';
 import { Workspace } from '../../src/workspace/workspace';
 import { MemoryStore } from '../../src/workspace/terminal-port';
@@ -40,9 +40,21 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     },
   });
   const daemon = {
-    /** Commands of a type the client sent on the current connection. */
-    sent(type: string, connection: FakeConnection = network.last()) {
+    /**
+     * Commands of a type the client sent on the current connection. Keys travel as binary frames
+     * only (see keysAsFrames); `pty_input` lists them decoded, in the form of the text command.
+     */
+    sent(type: string, connection: FakeConnection = network.last()): Record<string, unknown>[] {
+      if (type === 'pty_input') return inputFrames(connection);
       return connection.commands().filter((c) => c.type === type);
+    },
+    /** What the client sent on the current connection as binary frames and as text `pty_input`, separately. */
+    keysAsFrames(connection: FakeConnection = network.last()) {
+      return { frames: inputFrames(connection), text: connection.commands().filter((c) => c.type === 'pty_input') };
+    },
+    /** Sends an event the daemon pushes (input_waiting, input_undelivered...). */
+    push(message: Record<string, unknown>) {
+      network.last().text(message);
     },
     reply(command: Record<string, unknown>, message: Record<string, unknown>) {
       network.last().text({ ...message, req_id: command.req_id });
@@ -74,6 +86,15 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
 }
 
 export type Harness = ReturnType<typeof makeWorkspace>;
+
+const utf8 = new TextDecoder();
+
+/** The pty_input frames a connection carried, decoded: offset 1 is a terminal's reply. */
+function inputFrames(connection: FakeConnection): Record<string, unknown>[] {
+  return connection.sent.filter((d): d is Uint8Array => typeof d !== 'string').map((bytes) => decodeFrame(bytes)!)
+    .filter((f) => f.kind === FRAME_INPUT)
+    .map((f) => ({ type: 'pty_input', session_id: f.sessionId, data: utf8.decode(f.payload), ...(f.offset === 1 ? { reply: true } : {}) }));
+}
 
 /** Connects, says hello as daemon `instance`, and answers the list request with `sessions`. */
 export async function connectAndList(h: Harness, sessions: SessionInfo[] = [session('s1')], instance = 'd-1') {

@@ -120,13 +120,13 @@ class FrameTest {
 
     @Test
     void kindsKeepTheirWireNumbers() {
-        assertThat(Arrays.stream(FrameKind.values()).mapToInt(FrameKind::wire)).containsExactly(1, 2, 3, 4, 5);
+        assertThat(Arrays.stream(FrameKind.values()).mapToInt(FrameKind::wire)).containsExactly(1, 2, 3, 4, 5, 6);
         assertThat(Arrays.stream(FrameKind.values()).filter(k -> !k.hasStream())).containsExactly(FrameKind.CONTROL);
         for (FrameKind k : FrameKind.values()) {
             assertThat(FrameKind.fromWire(k.wire())).isSameAs(k);
         }
         assertThat(FrameKind.fromWire(0)).isNull();
-        assertThat(FrameKind.fromWire(6)).isNull();
+        assertThat(FrameKind.fromWire(7)).isNull();
         assertThat(FrameKind.fromWire(-1)).isNull();
         assertThat(FrameKind.fromWire(255)).isNull();
     }
@@ -228,7 +228,7 @@ class FrameTest {
     }
 
     static IntStream unknownKinds() {
-        return IntStream.concat(IntStream.of(0), IntStream.rangeClosed(6, 255));
+        return IntStream.concat(IntStream.of(0), IntStream.rangeClosed(7, 255));
     }
 
     @ParameterizedTest
