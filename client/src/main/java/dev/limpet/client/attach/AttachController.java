@@ -74,6 +74,8 @@ public final class AttachController implements HostRuntime.Listener {
     private String exitText;
     private Instant lastBell = Instant.MIN;
     private String statusShown;
+    /** The status line saying keys wait in the daemon, while it is meant to show. */
+    private String waitingShown;
     private boolean ackFlushQueued;
     /** Where the current attachment's replay ends (live output follows). */
     private long replayEnd = -1;
@@ -138,6 +140,11 @@ public final class AttachController implements HostRuntime.Listener {
             case ServerMessage.SessionExited e when e.sessionId().equals(sessionId) -> finish(exited(e.exitCode(), e.exitSignal()));
             case ServerMessage.PtyDesync d when d.sessionId().equals(sessionId) && phase == Phase.ATTACHED -> sendAttach();
             case ServerMessage.CommandError e when sessionId != null && (sessionId.equals(e.sessionId()) || isCurrentAttach(e.reqId())) -> onCommandError(e);
+            case ServerMessage.InputWaiting w when w.sessionId().equals(sessionId) -> keysWaiting(w.keys());
+            case ServerMessage.InputUndelivered u when u.sessionId().equals(sessionId) -> {
+                keysWaiting(0);
+                notice("limpet: " + keys(u.keys()) + " typed never reached the program (" + u.reason().replace('_', ' ') + ")");
+            }
             case ServerMessage.Warning w -> notice("limpet: warning: " + w.message());
             default -> { }
         }
@@ -429,6 +436,27 @@ public final class AttachController implements HostRuntime.Listener {
         clearStatus();
         runtime.stop();
         outcome.complete(result);
+    }
+
+    /**
+     * Keys typed into the session wait in the daemon (its worker is not taking them): said on the
+     * status line while they wait, cleared once they arrived.
+     */
+    private void keysWaiting(int keys) {
+        String shown = waitingShown;
+        if (keys > 0) {
+            waitingShown = "limpet: " + keys(keys) + " waiting: the session's program is not taking input";
+            status(waitingShown);
+        } else if (shown != null) {
+            waitingShown = null;
+            if (shown.equals(statusShown)) {
+                clearStatus();
+            }
+        }
+    }
+
+    private static String keys(int n) {
+        return n == 1 ? "1 key" : n + " keys";
     }
 
     private void status(String text) {

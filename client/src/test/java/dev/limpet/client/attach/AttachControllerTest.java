@@ -237,6 +237,20 @@ class AttachControllerTest {
     }
 
     @Test
+    void keysTheDaemonHoldsForAStuckSessionAreShownWaitingUntilTheyArriveOrAreOwnedUpTo() {
+        attached();
+        type("ab");
+        daemon().receive(new ServerMessage.InputWaiting("s1", 2, 2));
+        assertThat(terminal.status).isEqualTo("limpet: 2 keys waiting: the session's program is not taking input");
+        daemon().receive(new ServerMessage.InputWaiting("other", 5, 5));
+        assertThat(terminal.status).contains("2 keys");
+        daemon().receive(new ServerMessage.InputWaiting("s1", 0, 0));
+        assertThat(terminal.status).isNull();
+        daemon().receive(new ServerMessage.InputUndelivered("s1", 1, 1, "session_ended"));
+        assertThat(terminal.status).isEqualTo("limpet: 1 key typed never reached the program (session ended)");
+    }
+
+    @Test
     void sessionExitEndsAttachWithZero() {
         attached();
         daemon().receive(new ServerMessage.SessionExited("s1", 3, null));

@@ -155,13 +155,17 @@ final class SessionStream implements OutputListener {
             stopped = true;
             return true;
         }
-        byte[] replay = info.replay();
-        for (int off = 0; off < replay.length; off += MAX_CHUNK) {
-            int len = Math.min(MAX_CHUNK, replay.length - off);
-            long end = info.replayFrom() + off + len;
-            if (!owner.queueReplay(ByteBuffer.wrap(Frame.encode(FrameKind.OUTPUT, sessionId, end, replay, off, len)), len)) {
-                stopped = true;
-                return true;
+        // Each chunk of the replay leaves as the frame it came in (a worker's frames keep their
+        // payload and boundaries; only an oversized chunk of an in-memory ring is cut).
+        for (OutputChunk chunk : info.replay()) {
+            for (int off = 0; off < chunk.length(); off += MAX_CHUNK) {
+                int len = Math.min(MAX_CHUNK, chunk.length() - off);
+                OutputChunk part = len == chunk.length() ? chunk
+                        : OutputChunk.of(chunk.array(), chunk.arrayOffset() + off, len, chunk.startOffset() + off + len);
+                if (!owner.queueReplay(part.frame(sessionId), len)) {
+                    stopped = true;
+                    return true;
+                }
             }
         }
         queuedEnd = info.endOffset();

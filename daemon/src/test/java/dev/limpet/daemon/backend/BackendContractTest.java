@@ -90,7 +90,7 @@ class BackendContractTest {
         volatile ExitStatus exit;
 
         synchronized void prime(AttachInfo info) {
-            bytes.writeBytes(info.replay());
+            bytes.writeBytes(info.replayBytes());
             end = info.endOffset();
             check(splice.release(info.endOffset(), this::append));
         }

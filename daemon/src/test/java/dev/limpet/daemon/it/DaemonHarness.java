@@ -37,7 +37,8 @@ final class DaemonHarness implements AutoCloseable {
     }
 
     DaemonHarness(DaemonConfig config) throws IOException {
-        this.root = config.dataRoot();
+        // Never the person's own data root: a test daemon with none would take ~/.limpet.
+        this.root = java.util.Objects.requireNonNull(config.dataRoot(), "a test daemon needs a data root of its own");
         this.daemon = Daemon.start(config);
     }
 

@@ -22,7 +22,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,16 +29,15 @@ import org.junit.jupiter.api.io.TempDir;
  * one session's worker is stopped, as a worker stuck in GC, swap or a slow disk would be: real
  * daemon, real worker processes, real PTYs, keys as binary INPUT frames.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class StuckSessionInputTest {
     @TempDir
-    Path root;
-    DaemonHarness d;
-    WsTestClient c;
+    static Path root;
+    static DaemonHarness d;
+    static WsTestClient c;
     long stopped = -1;
 
     @BeforeAll
-    void start() throws Exception {
+    static void start() throws Exception {
         d = DaemonHarness.isolatedWorkers(root);
         c = d.client("stuck-input");
     }
@@ -58,7 +56,7 @@ class StuckSessionInputTest {
     }
 
     @AfterAll
-    void stop() {
+    static void stop() {
         c.close();
         d.close();
     }
@@ -123,14 +121,14 @@ class StuckSessionInputTest {
         assertThat(c.outputOf(a.id())).isEqualTo(expected);
     }
 
-    private SessionInfo echoSession() {
+    private static SessionInfo echoSession() {
         SessionInfo s = d.spawn(c, DaemonHarness.program(RawEcho.class));
         d.attach(c, s.id(), null);
         await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("ready\r\n"));
         return s;
     }
 
-    private void type(SessionInfo s, byte[] keys) {
+    private static void type(SessionInfo s, byte[] keys) {
         c.sendBinary(Frame.encode(FrameKind.INPUT, s.id(), 0, keys));
     }
 

@@ -352,6 +352,11 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         }
     }
 
+    /** The handle of a session (tests reach its worker and links through it). */
+    WorkerHandle handle(String id) {
+        return session(id);
+    }
+
     private WorkerHandle session(String id) {
         WorkerHandle h = sessions.get(id);
         if (h == null) {

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.BackendException;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
@@ -17,6 +18,7 @@ import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.EchoLines;
+import dev.limpet.testkit.RawEcho;
 import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.ByteArrayOutputStream;
@@ -68,7 +70,7 @@ class WorkerBackendTest {
         volatile String error;
 
         synchronized void prime(dev.limpet.daemon.backend.AttachInfo info) {
-            bytes.writeBytes(info.replay());
+            bytes.writeBytes(info.replayBytes());
             end = info.endOffset();
             check(splice.release(info.endOffset(), this::append));
         }
@@ -485,6 +487,63 @@ class WorkerBackendTest {
             await().atMost(T).until(() -> again.text().contains("got: two"));
         }
         current.remove("prev");
+    }
+
+    /** Records what an origin is told about its keys. */
+    static final class Told implements InputOrigin {
+        final List<String> said = new CopyOnWriteArrayList<>();
+
+        @Override
+        public void waiting(String sessionId, int keys, long bytes) {
+            said.add("waiting " + keys + "/" + bytes);
+        }
+
+        @Override
+        public void undelivered(String sessionId, int keys, long bytes, String reason) {
+            said.add("undelivered " + keys + "/" + bytes + " " + reason);
+        }
+    }
+
+    @Test
+    void keysOnALinkThatBrokeArriveExactlyOnceOverTheNextLink() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("relink", TestPrograms.command(RawEcho.class)));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("relink", -1, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("ready"));
+            long worker = b.handle("relink").workerPid;
+            Posix.kill(worker, Signal.STOP);
+            Told told = new Told();
+            for (String key : List.of("a", "b", "c", "d")) {
+                b.input("relink", key.getBytes(StandardCharsets.UTF_8), told);
+            }
+            // The keys sit on the link, unread; the link breaks; the worker resumes and a new link is made.
+            b.handle("relink").control().close();
+            Posix.kill(worker, Signal.CONT);
+            b.input("relink", "e".getBytes(StandardCharsets.UTF_8), told);
+            await().atMost(T).until(() -> out.text().endsWith("abcde"));
+            Thread.sleep(300); // a key sent twice would come right behind
+            assertThat(out.text()).isEqualTo("ready\r\nabcde");
+            assertThat(told.said).noneMatch(x -> x.startsWith("undelivered"));
+        }
+    }
+
+    @Test
+    void aSessionThatEndsWithKeysWaitingTellsWhoeverTypedThemHowManyNeverArrived() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("lost", TestPrograms.command(RawEcho.class)));
+        long worker = b.handle("lost").workerPid;
+        Posix.kill(worker, Signal.STOP);
+        Told told = new Told();
+        b.input("lost", "ab".getBytes(StandardCharsets.UTF_8), told);
+        b.input("lost", "c".getBytes(StandardCharsets.UTF_8), told);
+        await().atMost(T).until(() -> told.said.contains("waiting 2/3"));
+        Posix.kill(worker, Signal.KILL);
+        await().atMost(T).until(() -> exits.containsKey("lost"));
+        await().atMost(T).until(() -> told.said.contains("undelivered 2/3 session_ended"));
+        assertThatThrownBy(() -> b.input("lost", "d".getBytes(StandardCharsets.UTF_8), told)).isInstanceOfSatisfying(BackendException.class,
+                e -> assertThat(e.code()).isEqualTo(ErrorCode.SESSION_NOT_RUNNING));
     }
 
     @Test
