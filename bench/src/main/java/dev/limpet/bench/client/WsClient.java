@@ -243,8 +243,24 @@ public final class WsClient implements AutoCloseable {
         return ackErrors.get();
     }
 
+    /** Keys as a browser sends them: a binary pty_input frame (through a relay: the text form, sealed). */
     public void input(String sessionId, String data) throws IOException {
-        send(JSON.createObjectNode().put("type", "pty_input").put("session_id", sessionId).put("data", data));
+        if (relay != null) {
+            send(JSON.createObjectNode().put("type", "pty_input").put("session_id", sessionId).put("data", data));
+            return;
+        }
+        ByteBuffer frame = ByteBuffer.wrap(dev.limpet.protocol.frame.Frame.encode(dev.limpet.protocol.frame.FrameKind.INPUT, sessionId, 0,
+                data.getBytes(StandardCharsets.UTF_8)));
+        CompletableFuture<?> sent;
+        synchronized (sendLock) {
+            sent = lastSend.handle((r, e) -> null).thenCompose(x -> ws.sendBinary(frame, true));
+            lastSend = sent;
+        }
+        try {
+            sent.get(20, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw new IOException("send failed: " + e, e);
+        }
     }
 
     /** SIGKILL to the session's group; a session that already ended is fine. */
