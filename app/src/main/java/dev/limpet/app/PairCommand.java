@@ -10,9 +10,10 @@ import dev.limpet.daemon.relay.RelayUplink;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.relay.PairingLink;
 import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -153,7 +154,8 @@ final class PairCommand implements Callable<Integer> {
 
     private static String runningDaemonsRelay(Path root) throws IOException {
         try {
-            JsonNode info = ProtocolCodec.mapper().readTree(Files.readString(root.resolve("daemon.json")));
+            JsonNode info = ProtocolCodec.mapper().readTree(PathTrust.forThisProcess().readTrustedString(root.resolve("daemon.json"),
+                    Exposure.SETTINGS, 1 << 20));
             String r = info.path("relay").asText(null);
             return r == null || r.isBlank() ? null : r;
         } catch (NoSuchFileException e) {

@@ -1,6 +1,7 @@
 package dev.limpet.relay;
 
 import dev.limpet.relay.cluster.NatsCluster;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.security.SecureRandom;
@@ -56,7 +57,15 @@ public final class RelayCommand implements Callable<Integer> {
             System.out.println("limpet relay: cluster node " + c.node() + " on NATS " + nats);
             cluster = c;
         }
-        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), new HostCredentials(dir(relayDir)), cluster).start();
+        HostCredentials credentials = new HostCredentials(dir(relayDir));
+        try {
+            credentials.hostIds(); // a hosts file someone else could have written stops the relay here, with the reason
+        } catch (IOException e) {
+            System.err.println("limpet relay: " + e.getMessage());
+            cluster.close();
+            return 1;
+        }
+        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), credentials, cluster).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();
