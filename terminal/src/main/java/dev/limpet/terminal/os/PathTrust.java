@@ -200,7 +200,11 @@ public final class PathTrust {
      */
     public byte[] readTrusted(Path file, Exposure exposure, int maxBytes) throws IOException {
         Path abs = file.toAbsolutePath().normalize();
-        requireTrustedParents(abs);
+        try {
+            requireTrustedParents(abs);
+        } catch (UnsafePathException e) {
+            throw new UnsafePathException(e.path(), "refusing to read " + abs + ": " + e.getMessage());
+        }
         Map<String, Object> a = attributesOrNull(abs);
         if (a == null) {
             throw new NoSuchFileException(abs.toString());
