@@ -122,6 +122,17 @@ class GatewayHardeningTest {
     }
 
     @Test
+    void theUiIsServedUnderAStrictCspAndNoOtherSiteMayFrameIt() throws Exception {
+        for (String path : List.of("/", "/app.js")) {
+            RawHttp.Answer a = RawHttp.exchange(port(), RawHttp.get(path, "127.0.0.1:" + port(), ""));
+            String csp = a.header("Content-Security-Policy");
+            assertThat(csp).as(path).isNotNull().contains("default-src 'self'").contains("script-src 'self'").contains("connect-src 'self'")
+                    .contains("frame-ancestors 'none'").doesNotContain("unsafe-eval");
+            assertThat(a.header("X-Frame-Options")).isEqualTo("DENY");
+        }
+    }
+
+    @Test
     void aNulInCwdIsABadRequestNotAnInternalError() throws Exception {
         String body = "{\"cwd\":\"/tmp\\u0000x\"}";
         RawHttp.Answer rest = RawHttp.exchange(port(), "POST /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + port() + "\r\nAuthorization: Bearer "
