@@ -67,6 +67,8 @@ class StuckSessionInputTest {
         SessionInfo b = echoSession();
         stopped = workerOf(a);
         Posix.kill(stopped, Signal.STOP);
+        long worker = stopped;
+        await().atMost(Duration.ofSeconds(10)).until(() -> processState(worker) == 'T');
 
         for (String key : new String[] {"o", "n", "e", "-", "t", "w", "o"}) {
             type(a, key.getBytes(StandardCharsets.UTF_8));
@@ -92,6 +94,8 @@ class StuckSessionInputTest {
         SessionInfo a = echoSession();
         stopped = workerOf(a);
         Posix.kill(stopped, Signal.STOP);
+        long worker = stopped;
+        await().atMost(Duration.ofSeconds(10)).until(() -> processState(worker) == 'T');
 
         ByteArrayOutputStream accepted = new ByteArrayOutputStream();
         int refusedAt = -1;
