@@ -66,10 +66,16 @@ test('answers to queries a shell printed while no page was open never land on it
 test('what a person types goes as typed input; only what xterm answers to a live query goes as a reply', async () => {
   const page = await newPage(browser);
   const inputs = [];
+  // Keys leave the page as binary pty_input frames (kind 2): offset 1 marks xterm's own reply.
   page.on('websocket', (ws) => ws.on('framesent', ({ payload }) => {
-    if (typeof payload !== 'string') return;
-    const message = JSON.parse(payload);
-    if (message.type === 'pty_input') inputs.push(message);
+    if (typeof payload === 'string') {
+      assert.doesNotMatch(payload, /"pty_input"/, 'keys never go as JSON text');
+      return;
+    }
+    const frame = Buffer.from(payload);
+    if (frame[0] !== 2) return;
+    const payloadStart = 2 + frame[1] + 8;
+    inputs.push({ data: frame.subarray(payloadStart).toString('utf8'), reply: frame.readBigInt64BE(2 + frame[1]) === 1n });
   }));
   await page.goto(daemon.url);
   const { activeTabId: tabId } = await waitForLiveTab(page, 1); // the shell of the test above
