@@ -144,7 +144,7 @@ public final class Daemon implements AutoCloseable {
         LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
-                java.time.ZoneId.systemDefault());
+                java.time.ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
     }
 
     /**

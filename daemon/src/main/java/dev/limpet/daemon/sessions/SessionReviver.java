@@ -77,7 +77,8 @@ final class SessionReviver {
     }
 
     private static RevivePlanner planner(ReviveSettings settings) {
-        return new RevivePlanner(settings.profiles(), Files::isDirectory, Path.of(System.getProperty("user.home")));
+        return new RevivePlanner(settings.profiles(), Files::isDirectory, Path.of(System.getProperty("user.home")),
+                settings.conversations());
     }
 
     /** How a new session's program is started so that a revive can continue it (its agent kind and conversation). */
@@ -130,6 +131,9 @@ final class SessionReviver {
         if (conversation == null && !fresh && journal) {
             conversation = conversationFromJournal(s.command(), intent);
         }
+        if (conversation == null && !fresh) {
+            conversation = conversationFromAgentFiles(s, intent);
+        }
         RevivePlan plan = planner.plan(id, s.command(), Path.of(s.cwd()), intent.lastCwd() == null ? null : Path.of(intent.lastCwd()),
                 intent.agentKind(), conversation, fresh);
         List<String> warnings = new ArrayList<>(plan.warnings());
@@ -174,6 +178,26 @@ final class SessionReviver {
             events.get().warning("session_revived_with_warnings", "session " + id + ": " + warning);
         }
         return new Revived(started.broadcast(id), warnings);
+    }
+
+    /**
+     * The conversation the agent saved in its own files after the program started, in its
+     * directory, that no other session holds (Codex: its rollout files; the id is not chosen at launch).
+     */
+    private String conversationFromAgentFiles(StoredSession s, LaunchIntent intent) {
+        var profile = intent.agentKind() != null ? revive.profiles().byName(intent.agentKind()) : revive.profiles().match(s.command());
+        if (profile.isEmpty()) {
+            return null;
+        }
+        Instant started = intent.revivedAt() != null ? intent.revivedAt() : s.createdAt();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (StoredSession other : store.list()) {
+            String id = other.id().equals(s.id()) ? null : store.intent(other.id()).conversationId();
+            if (id != null) {
+                taken.add(id);
+            }
+        }
+        return revive.conversations().find(profile.get(), Path.of(s.cwd()), started.minusSeconds(1), taken).orElse(null);
     }
 
     /** The id the agent printed, found in its journal (for agents whose id limpet does not choose). */
