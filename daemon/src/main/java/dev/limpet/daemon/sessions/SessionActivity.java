@@ -44,6 +44,7 @@ final class SessionActivity {
         final boolean agent;
         final AtomicBoolean outputPending = new AtomicBoolean();
         final AtomicReference<String> titlePending = new AtomicReference<>();
+        volatile boolean awaitsInput;
         Activity published;
         ScheduledFuture<?> timer;
         boolean ended;
@@ -52,6 +53,7 @@ final class SessionActivity {
             this.resolver = resolver;
             this.agent = agent;
             this.published = published;
+            this.awaitsInput = resolver.awaitsInput();
         }
     }
 
@@ -74,6 +76,30 @@ final class SessionActivity {
             }
             return new Tracked(ActivityResolver.resumedFrom(from, clock, settings, agent), agent, from);
         });
+    }
+
+    /** Starts following a revived session's new program: unknown, its output no evidence until a person types (see {@link ActivityResolver#revived}). */
+    void trackRevived(String sessionId, boolean agent) {
+        sessions.compute(sessionId, (id, old) -> {
+            if (old != null) {
+                stop(old);
+            }
+            return new Tracked(ActivityResolver.revived(clock, settings, agent), agent, Activity.UNKNOWN);
+        });
+    }
+
+    /** A person typed into the session: costs a map look-up unless the session waits for that (a revived agent). */
+    void inputSeen(String sessionId) {
+        Tracked t = sessions.get(sessionId);
+        if (t == null || !t.awaitsInput) {
+            return;
+        }
+        synchronized (t) {
+            t.awaitsInput = false;
+            if (!t.ended) {
+                t.resolver.input();
+            }
+        }
     }
 
     /** Whether the session is followed (it runs). */

@@ -52,12 +52,14 @@ final class SessionReviver {
     private final SessionEnvironment environment;
     private final Supplier<SessionEvents> events;
     private final Started started;
+    private final UntouchedRevivals untouched;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
     private volatile RevivePlanner planner = planner(revive);
     private final Revivals<Revived> revivals = new Revivals<>();
 
     SessionReviver(SessionStore store, Backend backend, Clock clock, ActivityLedger activity, SessionEnvironment environment,
-            Supplier<SessionEvents> events, Started started) {
+            Supplier<SessionEvents> events, UntouchedRevivals untouched, Started started) {
+        this.untouched = untouched;
         this.store = store;
         this.backend = backend;
         this.clock = clock;
@@ -142,7 +144,7 @@ final class SessionReviver {
         }
         Instant now = clock.instant();
         try {
-            backend.remove(id); // an early exit's worker may still hold the session
+            backend.remove(id); // the worker of a revive that did not take may still hold the session
         } catch (BackendException e) {
             // nothing held: the usual case after a reboot
         }
@@ -154,19 +156,21 @@ final class SessionReviver {
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
         activity.restarted(id, plan.agentKind() != null, s.activity());
+        untouched.revived(id);
         RuntimeInfo runtime;
         try {
             runtime = backend.spawn(new SpawnSpec(id, environment.withHooks(plan.argv(), plan.agentKind(), revive.profiles()),
                     environment.variables(id, intent.env()), plan.cwd(), c, r, j));
         } catch (BackendException e) {
             activity.ended(id);
-            store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);
+            untouched.forget(id);
+            store.updateRuntime(id, SessionInfo.RECOVERABLE, null, null, null);
             store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
             throw e;
         }
         synchronized (store) { // against sessionExited's update of the same row
             if (store.find(id).map(x -> SessionInfo.RUNNING.equals(x.state())).orElse(false)) {
-                // Still running as far as we know: the 2 s of an early exit count from the program's start.
+                // Still running as far as we know: its revive time is its program's start.
                 store.saveIntent(next.revived(clock.instant(), warning));
                 store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
             }

@@ -57,6 +57,7 @@ public final class SessionService implements BackendListener {
     private final SessionReviver reviver;
     private final SessionCloser closer;
     private final ExitRecorder exits;
+    private final UntouchedRevivals untouched = new UntouchedRevivals();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -73,7 +74,7 @@ public final class SessionService implements BackendListener {
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
         this.activity = new ActivityLedger(store, clock, scheduler, () -> events);
-        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, new SessionReviver.Started() {
+        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
                 appliedSize.put(id, packSize(cols, rows));
@@ -86,7 +87,7 @@ public final class SessionService implements BackendListener {
                 return info(id);
             }
         });
-        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList);
+        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList, untouched);
     }
 
     /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
@@ -274,6 +275,8 @@ public final class SessionService implements BackendListener {
     public void input(String id, byte[] data) {
         barrier.check();
         SessionIds.requireValid(id);
+        untouched.typed(id);
+        activity.inputSeen(id);
         backend.input(id, data);
     }
 
@@ -331,6 +334,7 @@ public final class SessionService implements BackendListener {
         }
         activity.ended(id);
         store.delete(id);
+        untouched.forget(id);
         reviver.deleteJournal(id);
         viewers.forget(id);
         appliedSize.remove(id);
