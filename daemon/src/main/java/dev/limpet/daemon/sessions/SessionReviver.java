@@ -148,7 +148,7 @@ final class SessionReviver {
         } catch (BackendException e) {
             // nothing held: the usual case after a reboot
         }
-        SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.line(now, revive.zone())) : null;
+        SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.after(tail.data(), c, r, now, revive.zone())) : null;
         String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
         LaunchIntent next = intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
                 .withSize(c, r);
