@@ -280,6 +280,41 @@ public final class SessionService implements BackendListener {
         backend.input(id, data);
     }
 
+    /** ESC [ 200 ~ and ESC [ 201 ~: the start and end of a bracketed paste. */
+    static final byte[] PASTE_START = {0x1b, '[', '2', '0', '0', '~'};
+    static final byte[] PASTE_END = {0x1b, '[', '2', '0', '1', '~'};
+
+    /**
+     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text,
+     * then Enter as a write of its own. A program that turned on bracketed paste gets the text as
+     * a paste; one that did not gets it as keys. Text and Enter in one write are a paste to Codex
+     * and Gemini CLI (they take a burst of keys as pasted, and a pasted newline is not a submit),
+     * so the text would sit in their input box.
+     */
+    public void send(String id, String text, boolean enter) {
+        barrier.check();
+        SessionIds.requireValid(id);
+        if (text.indexOf('\u001b') >= 0 && text.contains("[201~")) {
+            // It would end the paste early and the rest would be typed as keys.
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
+        }
+        if (!text.isEmpty()) {
+            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            boolean paste = backend instanceof dev.limpet.daemon.backend.PasteMode p && p.bracketedPaste(id);
+            if (paste) {
+                byte[] framed = new byte[PASTE_START.length + bytes.length + PASTE_END.length];
+                System.arraycopy(PASTE_START, 0, framed, 0, PASTE_START.length);
+                System.arraycopy(bytes, 0, framed, PASTE_START.length, bytes.length);
+                System.arraycopy(PASTE_END, 0, framed, PASTE_START.length + bytes.length, PASTE_END.length);
+                bytes = framed;
+            }
+            input(id, bytes);
+        }
+        if (enter) {
+            input(id, new byte[] {'\r'});
+        }
+    }
+
     public void resize(String id, int cols, int rows) {
         barrier.check();
         Sizes.requireValid(cols, rows);
