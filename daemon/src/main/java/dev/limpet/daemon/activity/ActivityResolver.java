@@ -35,6 +35,10 @@ import java.util.Optional;
  * no evidence until a person types into it (or a hook reports), so it stays {@code unknown}
  * instead of flipping between {@code working} and {@code waiting_input} on redraws.
  *
+ * <p>A person who submits a line (Enter) to an agent a hook last said waits for input has answered
+ * it: that report no longer holds, and the heuristics speak until the next report. Agents whose only
+ * hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input} for good.
+ *
  * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
  * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
  * just after it. Evidence from inside the grace never overrides the report.
@@ -100,14 +104,18 @@ public final class ActivityResolver {
         return r;
     }
 
-    /** A person typed into the program. */
-    public void input() {
+    /** A person typed into the program; {@code submitted}: what they typed holds Enter. */
+    public void input(boolean submitted) {
         outputCounts = true;
+        if (submitted && hookState == Activity.WAITING_INPUT) {
+            hookState = null;
+            hookAt = null;
+        }
     }
 
-    /** Whether a keystroke would change what output means (so the caller need not report every one). */
+    /** Whether a keystroke would change anything (so the caller need not report every one). */
     public boolean awaitsInput() {
-        return !outputCounts;
+        return !outputCounts || hookState == Activity.WAITING_INPUT;
     }
 
     /** A hook reported {@code state}. */

@@ -63,8 +63,8 @@ final class ActivityLedger {
     }
 
     /** A person typed into the session (a revived agent's output counts from then on). */
-    void inputSeen(String id) {
-        activity.inputSeen(id);
+    void inputSeen(String id, byte[] data) {
+        activity.inputSeen(id, data);
     }
 
     void titleChanged(String id, String title) {

@@ -88,16 +88,23 @@ final class SessionActivity {
         });
     }
 
-    /** A person typed into the session: costs a map look-up unless the session waits for that (a revived agent). */
-    void inputSeen(String sessionId) {
+    /**
+     * A person typed {@code data} into the session: costs a map look-up unless the session waits
+     * for that (a revived agent, or one a hook said waits for input).
+     */
+    void inputSeen(String sessionId, byte[] data) {
         Tracked t = sessions.get(sessionId);
         if (t == null || !t.awaitsInput) {
             return;
         }
+        boolean submitted = false;
+        for (byte b : data) {
+            submitted |= b == '\r';
+        }
         synchronized (t) {
-            t.awaitsInput = false;
             if (!t.ended) {
-                t.resolver.input();
+                t.resolver.input(submitted);
+                settle(sessionId, t, "input");
             }
         }
     }
@@ -192,6 +199,7 @@ final class SessionActivity {
 
     /** Resolves, publishes a change, and arms the timer for the next change without evidence. Under t's lock. */
     private void settle(String sessionId, Tracked t, String cause) {
+        t.awaitsInput = t.resolver.awaitsInput();
         Activity now = t.resolver.resolve();
         if (now != t.published) {
             Activity before = t.published;

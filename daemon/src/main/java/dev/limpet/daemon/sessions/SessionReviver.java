@@ -160,7 +160,8 @@ final class SessionReviver {
         RuntimeInfo runtime;
         try {
             runtime = backend.spawn(new SpawnSpec(id, environment.withHooks(plan.argv(), plan.agentKind(), revive.profiles()),
-                    environment.variables(id, intent.env()), plan.cwd(), c, r, j));
+                    environment.withHookVariables(environment.variables(id, intent.env()), plan.agentKind(), revive.profiles()),
+                    plan.cwd(), c, r, j));
         } catch (BackendException e) {
             activity.ended(id);
             untouched.forget(id);

@@ -162,7 +162,8 @@ public final class SessionService implements BackendListener {
         activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
             List<String> hooked = environment.withHooks(launch.argv(), launch.agentKind(), reviver.settings().profiles());
-            runtime = backend.spawn(new SpawnSpec(id, hooked, env, cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
+            runtime = backend.spawn(new SpawnSpec(id, hooked, environment.withHookVariables(env, launch.agentKind(),
+                    reviver.settings().profiles()), cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
         } catch (BackendException e) {
             activity.ended(id);
             store.delete(id);
@@ -276,7 +277,7 @@ public final class SessionService implements BackendListener {
         barrier.check();
         SessionIds.requireValid(id);
         untouched.typed(id);
-        activity.inputSeen(id);
+        activity.inputSeen(id, data);
         backend.input(id, data);
     }
 
