@@ -72,6 +72,10 @@ abstract class RealAgentSuite {
                 daemon.close();
             }
             dev.limpet.it.WorkerProcessesAccess.killAll(root);
+            // Anything an agent left running on its own (a background server, a tool's process).
+            String marker = tmp.toString();
+            ProcessHandle.allProcesses().filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
+                    .forEach(ProcessHandle::destroyForcibly);
             if (model != null) {
                 model.close();
             }

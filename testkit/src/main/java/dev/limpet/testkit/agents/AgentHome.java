@@ -77,6 +77,15 @@ public final class AgentHome {
         toml.append("model = \"").append(CODEX_MODEL).append("\"\n");
         toml.append("model_provider = \"limpet\"\n");
         toml.append("check_for_update_on_startup = false\n\n");
+        // Codex 0.171 starts a shared background server by default, out of the session's process
+        // group; in a namespace without a network it cannot, and the TUI gives up. In-process
+        // instead, without its apps and in-app updates (each seen reaching out).
+        toml.append("[features]\n");
+        toml.append("daemon_auto_start = false\n");
+        toml.append("apps = false\n");
+        toml.append("in_app_updates = false\n\n");
+        toml.append("[analytics]\n");
+        toml.append("enabled = false\n\n");
         toml.append("[model_providers.limpet]\n");
         toml.append("name = \"limpet fake model server\"\n");
         toml.append("base_url = \"").append(model).append("/v1\"\n");
