@@ -71,6 +71,9 @@ abstract class RealAgentSuite {
             if (daemon != null) {
                 daemon.close();
             }
+            if (root == null) {
+                return;
+            }
             dev.limpet.it.WorkerProcessesAccess.killAll(root);
             // Anything an agent left running on its own (a background server, a tool's process).
             String marker = tmp.toString();
@@ -83,7 +86,9 @@ abstract class RealAgentSuite {
                 files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         } finally {
-            assertThat(trap.attempts()).as("what the agents tried to reach outside loopback").isEmpty();
+            if (trap != null) {
+                assertThat(trap.attempts()).as("what the agents tried to reach outside loopback").isEmpty();
+            }
         }
     }
 
@@ -142,8 +147,13 @@ abstract class RealAgentSuite {
     /** Sends {@code text} and returns the model request that carried it, once the agent has answered and waits. */
     ModelRequest prompt(String id, String text) throws Exception {
         send(id, text);
-        ModelRequest r = model.await(q -> q.offersTools() && q.lastUserText().map(t -> t.contains(text)).orElse(false), WAIT,
-                "holding '" + text + "'");
+        ModelRequest r;
+        try {
+            r = model.await(q -> q.offersTools() && q.lastUserText().map(t -> t.contains(text)).orElse(false), WAIT,
+                    "holding '" + text + "'");
+        } catch (AssertionError e) {
+            throw new AssertionError(e.getMessage() + "\nthe session's screen:\n" + screen(id) + "\nits row: " + row(id), e);
+        }
         waitFor(id, "waiting_input");
         return r;
     }
