@@ -60,7 +60,9 @@ final class RestApi {
             if (b.data() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
-            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
+            String id = resolve(ctx);
+            sessions.personTyped(id);
+            sessions.input(id, b.data().getBytes(StandardCharsets.UTF_8));
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
