@@ -260,7 +260,7 @@ export class Workspace {
       case 'sessions_changed':
         return this.onSessions({ type: 'PUSHED', sessions: event.sessions });
       case 'session_state':
-        return this.onSessions({ type: 'ACTIVITY', sessionId: event.session_id, activity: event.activity });
+        return this.onSessions({ type: 'ACTIVITY', sessionId: event.session_id, activity: event.activity, waitingLine: event.waiting_line ?? null });
       case 'warning':
         this.addWarning(event.message);
         return this.changed();
