@@ -52,8 +52,10 @@ if (relayHost) {
     }, fetchStatusProbe(fetch.bind(globalThis), token));
     // Every other host this daemon's user reaches (hosts.json), each connected from this page: the
     // credentials stay in this page's memory, the end-to-end crypto of relayed hosts runs here.
-    void fetchCockpitHosts(fetch.bind(globalThis), token).then((hosts) => hosts.forEach((host) => void addHost(cockpit, host)),
-      (error: unknown) => console.warn(`limpet: cannot list the other hosts: ${String(error)}`));
+    void fetchCockpitHosts(fetch.bind(globalThis), token).then(async (hosts) => {
+      // In the file's order (a relayed host's key is derived first): the groups show in that order.
+      for (const host of hosts) await addHost(cockpit, host);
+    }).catch((error: unknown) => console.warn(`limpet: cannot reach the other hosts: ${String(error)}`));
   }
   // A link pasted into this page's address bar changes only the fragment, which loads nothing:
   // start again with it (the page without a token, or one whose token was refused, waits for this).
@@ -148,6 +150,7 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
     snapshot: () => workspace.snapshot,
     cockpit: () => cockpit.snapshot,
     screen: (tabId: string) => view!.screenText(tabId),
+    viewportTop: (tabId: string) => view!.viewportTop(tabId),
     probe: () => runtime.probe(),
     access: () => access.problem,
   };

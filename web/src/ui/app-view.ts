@@ -178,6 +178,11 @@ export class AppView {
     return lines.join('\n').replace(/\n+$/, '');
   }
 
+  /** The first scrollback line a tab's terminal shows (used by the browser tests). */
+  viewportTop(tabId: string): number {
+    return this.slots.get(tabId)?.xterm.term.buffer.active.viewportY ?? -1;
+  }
+
   // ---- keyboard and focus -------------------------------------------------------------------
 
   private onKeyDown(event: KeyboardEvent): void {

@@ -18,10 +18,9 @@ export interface BannerContext {
 export function banners(s: WorkspaceSnapshot, access: AccessProblem | null, context: BannerContext): HTMLElement[] {
   const out: HTMLElement[] = [];
   const { origin, via } = context;
-  const down = s.host.status !== 'online';
-  if (!context.online && down) {
+  if (!context.online) {
     out.push(h('div.banner.warn', { role: 'alert', 'data-testid': 'banner-network', 'data-part': 'network' },
-      h('strong', {}, 'No network. '), 'This device is offline; the page reconnects by itself once it is back.'));
+      h('strong', {}, 'No network. '), 'This device is offline (check its Wi-Fi or mobile data); the page reconnects by itself once it is back.'));
   } else if (access === 'wrong_token') {
     out.push(h('div.banner.error', { role: 'alert', 'data-testid': 'banner-wrong-token', 'data-part': 'daemon' },
       h('strong', {}, 'Wrong token. '),

@@ -168,6 +168,11 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */
+    /** The user's other hosts, for the page this daemon serves ({@code GET /api/hosts}, docs/ui.md "Every host in one place"). */
+    public void setCockpitHosts(dev.limpet.daemon.gateway.CockpitHost.Source hosts) {
+        gateway.setCockpitHosts(hosts);
+    }
+
     public static Daemon start(DaemonConfig config) throws IOException {
         Daemon d = new Daemon(config);
         d.recover();

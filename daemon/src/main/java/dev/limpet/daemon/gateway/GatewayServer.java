@@ -51,6 +51,7 @@ public final class GatewayServer implements AutoCloseable {
     private final String listenHost;
     private final Clock clock;
     private final DaemonMetrics metrics;
+    private final RestApi rest;
     private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
@@ -73,6 +74,7 @@ public final class GatewayServer implements AutoCloseable {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
+        this.rest = rest;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
@@ -163,6 +165,11 @@ public final class GatewayServer implements AutoCloseable {
                 closed(c);
             }
         };
+    }
+
+    /** Where the page learns the user's other hosts ({@code GET /api/hosts}); none until set. */
+    public void setCockpitHosts(CockpitHost.Source hosts) {
+        rest.setHosts(hosts);
     }
 
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
