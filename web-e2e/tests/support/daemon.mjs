@@ -20,7 +20,7 @@ export class Daemon {
   }
 
   /** Starts the daemon (on the previous port when restarting) and waits for its URL line. */
-  async start(timeoutMs = 30_000) {
+  async start(timeoutMs = 60_000) {
     const args = ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
     // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
