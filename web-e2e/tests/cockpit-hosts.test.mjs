@@ -82,6 +82,7 @@ test('the local page reaches the hosts of hosts.json, through the relay and dire
   await waitForCockpit((c) => c.hosts.length === 3 && c.hosts.every((h) => h.handshake === 'ready'), 'three hosts connected');
   const c = await cockpit();
   assert.deepEqual(c.hosts.map((h) => [h.key, h.kind]), [['local', 'local'], ['h:far', 'relay'], ['h:far-direct', 'direct']]);
+  assert.deepEqual(c.tabs.filter((t) => t.hostKey !== 'local'), [], 'another host\'s sessions open when chosen, not all at once');
   for (const host of ['h:far', 'h:far-direct']) {
     await page.locator(`[data-group="host-${host}"] button.session[data-session-id="${farSession}"]`).waitFor({ timeout: 15_000 });
   }

@@ -115,8 +115,9 @@ function hostRuntime(transportFactory: TransportFactory): HostRuntime {
   });
 }
 
-function workspaceFor(runtime: HostRuntime, session: KeyValueStore, tabPrefix: string): Workspace {
+function workspaceFor(runtime: HostRuntime, session: KeyValueStore, tabPrefix: string, own = true): Workspace {
   return new Workspace({
+    openEverySessionOnFreshPage: own,
     runtime,
     clock: systemClock,
     visibility,
@@ -176,7 +177,7 @@ async function addHost(cockpit: Cockpit, host: CockpitHostEntry): Promise<void> 
   const runtime = hostRuntime(transport);
   const key = `h:${host.name}`;
   // Each host keeps its tabs under its own keys in this browser tab's storage.
-  cockpit.add({ key, name: host.name, kind, workspace: workspaceFor(runtime, prefixedStore(stores.tab, `limpet.host.${host.name}.`), `${key}:`) });
+  cockpit.add({ key, name: host.name, kind, workspace: workspaceFor(runtime, prefixedStore(stores.tab, `limpet.host.${host.name}.`), `${key}:`, false) });
   addEventListener('online', () => runtime.reconnectNow());
   runtime.start();
 }

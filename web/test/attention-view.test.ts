@@ -34,7 +34,7 @@ describe('the attention view across hosts', () => {
 });
 
 describe('the cockpit', () => {
-  it('routes a tab to the workspace of its host and shows that host', async () => {
+  it('routes a tab to the workspace of its host and shows that host; a new terminal starts on the page\'s own host', async () => {
     const here = makeWorkspace();
     const far = makeWorkspace();
     await connectAndList(here, []);
@@ -48,5 +48,8 @@ describe('the cockpit', () => {
     expect(cockpit.workspaceOf(tab.tabId)).toBe(far.workspace);
     expect(far.daemon.sent('attach_session').map((m) => m.session_id)).toEqual(['b1']);
     expect(here.daemon.sent('attach_session')).toEqual([]);
+    cockpit.newTerminal();
+    expect(here.daemon.sent('spawn_session')).toHaveLength(1);
+    expect(far.daemon.sent('spawn_session')).toEqual([]);
   });
 });

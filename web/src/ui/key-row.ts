@@ -48,8 +48,9 @@ export function withModifiers(data: string, mods: Modifiers): string {
   return mods.alt ? `\u001b${out}` : out;
 }
 
+// Each accessible name starts with the button's visible text (speech users say what they see).
 const BUTTONS: { key: RowKey | 'ctrl' | 'alt'; text: string; label: string }[] = [
-  { key: 'Escape', text: 'Esc', label: 'Escape' },
+  { key: 'Escape', text: 'Esc', label: 'Esc' },
   { key: 'Tab', text: 'Tab', label: 'Tab' },
   { key: 'BackTab', text: '⇤Tab', label: 'Shift+Tab' },
   { key: 'ctrl', text: 'Ctrl', label: 'Ctrl (for the next key)' },
@@ -58,7 +59,7 @@ const BUTTONS: { key: RowKey | 'ctrl' | 'alt'; text: string; label: string }[] =
   { key: 'ArrowUp', text: '↑', label: 'Up' },
   { key: 'ArrowDown', text: '↓', label: 'Down' },
   { key: 'ArrowRight', text: '→', label: 'Right' },
-  { key: 'CtrlC', text: '^C', label: 'Ctrl+C (interrupt)' },
+  { key: 'CtrlC', text: '^C', label: '^C (Ctrl+C, interrupt)' },
   { key: 'Enter', text: '⏎', label: 'Enter' },
 ];
 

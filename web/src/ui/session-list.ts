@@ -81,7 +81,7 @@ export class SessionList {
     let body: HTMLElement;
     if (loading) body = h('div.list-loading', {}, h('div.spinner', { role: 'status', 'aria-label': 'Loading sessions' }));
     else if (error) body = h('div.list-error', {}, `Could not load sessions: ${error}`);
-    else if (rows.length === 0) body = h('div.list-empty', {}, group && group.kind !== 'local' && state !== 'connected' ? 'Not reachable yet.' : 'No sessions yet.');
+    else if (rows.length === 0) body = h('div.list-empty', {}, emptyText(s, group));
     else {
       body = h('ul.sessions', title ? { 'aria-labelledby': headingId } : { 'aria-label': 'Sessions' },
         ...rows.map((row) => this.row(row, s, showHost)));
@@ -142,6 +142,13 @@ export class SessionList {
     const [host, id] = [key.slice(0, key.lastIndexOf('/')), key.slice(key.lastIndexOf('/') + 1)];
     return this.element.querySelector<HTMLElement>(`button.session[data-host="${CSS.escape(host)}"][data-session-id="${CSS.escape(id)}"]`);
   }
+}
+
+/** What an empty group says: not reached yet, nothing running, or everything it has is above (it needs you). */
+function emptyText(s: CockpitSnapshot, group: HostGroup | undefined): string {
+  const host = group ? s.hosts.find((x) => x.key === group.key) : undefined;
+  if (host && host.snapshot.handshake !== 'ready' && !host.snapshot.sync.everLoaded) return 'Not reached yet.';
+  return host && host.snapshot.sessionRows.length > 0 ? 'Its other sessions are above: they need you.' : 'No sessions yet.';
 }
 
 /** A host's connection in words, for its group's heading. */

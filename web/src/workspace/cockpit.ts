@@ -112,9 +112,12 @@ export class Cockpit {
     this.changed();
   }
 
-  /** A new session on the host on show (the page's own when it has no tab). */
+  /**
+   * A new session, always on the page's own host: a program never starts on another machine
+   * because its tab happened to be on show (other hosts' sessions are opened from the list).
+   */
   newTerminal(spawn: SpawnOptions = {}): string {
-    const host = this.host(this.activeHost) ?? this.hosts[0]!;
+    const host = this.hosts[0]!;
     this.activeHost = host.key;
     const tabId = host.workspace.newTerminal(spawn);
     this.changed();

@@ -308,7 +308,7 @@ export class Workspace {
       tabs: this.tabs.map((t) => ({ ...t.record, renderedOffset: t.resumeOffset() ?? t.record.renderedOffset })),
       sessions: this.sync.sessions, daemonInstanceId: this.daemon!.instanceId, refused: this.refused,
       hasRenderedContent: (tabId) => this.tabById(tabId)?.hasContent ?? false,
-      firstPlanOfFreshPage: this.freshPage && !this.plannedOnce,
+      firstPlanOfFreshPage: this.freshPage && !this.plannedOnce && (this.options.openEverySessionOnFreshPage ?? true),
     });
     for (const step of plan.steps) carryOut(step, this.stepHost);
     for (const session of plan.open) this.openSession(session.id);
