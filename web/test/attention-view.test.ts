@@ -36,20 +36,21 @@ describe('the attention view across hosts', () => {
 describe('the cockpit', () => {
   it('routes a tab to the workspace of its host and shows that host; a new terminal starts on the page\'s own host', async () => {
     const here = makeWorkspace();
-    const far = makeWorkspace();
+    const far = makeWorkspace(undefined, undefined, undefined, { tabPrefix: 'far:', openEverySessionOnFreshPage: false });
     await connectAndList(here, []);
     await connectAndList(far, [session('b1')]);
+    here.workspace.newTerminal();
     const cockpit = new Cockpit({ key: 'local', name: 'this machine', kind: 'local', workspace: here.workspace });
     cockpit.add({ key: 'h:far', name: 'far', kind: 'direct', workspace: far.workspace });
+    expect(far.workspace.snapshot.tabs).toEqual([]);
     cockpit.openSession('h:far', 'b1');
     const tab = cockpit.snapshot.tabs.find((t) => t.sessionId === 'b1')!;
     expect(tab.hostKey).toBe('h:far');
     expect(cockpit.snapshot.activeTabId).toBe(tab.tabId);
     expect(cockpit.workspaceOf(tab.tabId)).toBe(far.workspace);
     expect(far.daemon.sent('attach_session').map((m) => m.session_id)).toEqual(['b1']);
-    expect(here.daemon.sent('attach_session')).toEqual([]);
     cockpit.newTerminal();
-    expect(here.daemon.sent('spawn_session')).toHaveLength(1);
+    expect(here.daemon.sent('spawn_session')).toHaveLength(2);
     expect(far.daemon.sent('spawn_session')).toEqual([]);
   });
 });

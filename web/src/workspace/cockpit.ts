@@ -133,11 +133,10 @@ export class Cockpit {
   private changed(): void {
     const hosts = this.hosts.map((h) => ({ key: h.key, name: h.name, kind: h.kind, snapshot: h.workspace.snapshot, access: h.access }));
     const tabs = hosts.flatMap((h) => h.snapshot.tabs.map((t) => ({ ...t, hostKey: h.key })));
-    // The host on show keeps it while it has a tab; otherwise the first host that has one shows.
-    let shown = hosts.find((h) => h.key === this.activeHost && h.snapshot.activeTabId !== null)
-      ?? hosts.find((h) => h.snapshot.activeTabId !== null);
-    if (shown) this.activeHost = shown.key;
-    this.current = { hosts, tabs, activeTabId: shown?.snapshot.activeTabId ?? null, activeHost: this.activeHost };
+    // The host a person chose shows while it has a tab; otherwise the first host that has one. The
+    // choice itself stays: a workspace reports changes while it builds a tab, before it is active.
+    const shown = hosts.find((h) => h.key === this.activeHost && h.snapshot.activeTabId !== null)
+      ?? hosts.find((h) => h.snapshot.activeTabId !== null);    this.current = { hosts, tabs, activeTabId: shown?.snapshot.activeTabId ?? null, activeHost: shown?.key ?? this.activeHost };
     this.listeners.emit(this.current);
   }
 
