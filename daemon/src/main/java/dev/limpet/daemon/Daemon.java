@@ -127,7 +127,7 @@ public final class Daemon implements AutoCloseable {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         LOG.info("relay uplink to {} as host {}", uris, credential.hostId());
-        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), gateway,
+        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), RelayUplink.Gateway.of(gateway),
                 clock, scheduler, RelayUplink.BACKOFF).start();
     }
 

@@ -1,11 +1,15 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.net.PageHeaders;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.staticfiles.Location;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves the browser UI bundled under {@code classpath:/limpet-web/}, or says loudly that it is missing. */
+/**
+ * Serves the browser UI bundled under {@code classpath:/limpet-web/}, or says loudly that it is
+ * missing; every file with the page headers ({@link PageHeaders}: a strict CSP, no framing).
+ */
 final class WebUi {
     private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
     static final String ROOT = "/limpet-web";
@@ -22,14 +26,15 @@ final class WebUi {
                 files.hostedPath = "/";
                 files.directory = ROOT;
                 files.location = Location.CLASSPATH;
-                files.headers = java.util.Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff",
-                        "Referrer-Policy", "no-referrer");
+                files.headers = PageHeaders.SAME_ORIGIN;
             });
             return;
         }
         LOG.warn("this build has no web UI bundled (classpath {} is empty); the browser will see a notice", ROOT);
-        config.routes.get("/", ctx -> ctx.status(503).contentType("text/html").result(
-                "<!doctype html><title>limpet</title><h1>limpet</h1><p>This daemon was built without its web UI. "
-                        + "Rebuild with <code>./limpet build</code> (it needs node and npm).</p>"));
+        config.routes.get("/", ctx -> {
+            PageHeaders.SAME_ORIGIN.forEach(ctx::header);
+            ctx.status(503).contentType("text/html").result("<!doctype html><title>limpet</title><h1>limpet</h1><p>This daemon was built "
+                    + "without its web UI. Rebuild with <code>./limpet build</code> (it needs node and npm).</p>");
+        });
     }
 }

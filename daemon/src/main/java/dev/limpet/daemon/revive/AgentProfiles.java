@@ -2,6 +2,8 @@ package dev.limpet.daemon.revive;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent profiles a daemon knows: the user's ({@code <config>/agents/*.json}, one profile a
  * file, read at start-up) before the built-in ones, so a user file may replace a built-in by name.
- * A file that does not parse is skipped with a warning naming it and why.
+ * A file that does not parse, or that someone else could have written (another user's, writable by
+ * others, a symbolic link: {@link PathTrust#readTrusted}), is skipped with a warning naming it and why.
  */
 public final class AgentProfiles {
     private static final Logger LOG = LoggerFactory.getLogger(AgentProfiles.class);
@@ -76,15 +79,11 @@ public final class AgentProfiles {
     }
 
     static AgentProfile read(Path file) throws IOException {
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("not a regular file");
-        }
-        if (Files.size(file) > MAX_FILE_BYTES) {
-            throw new IOException("larger than " + MAX_FILE_BYTES + " bytes");
-        }
+        // a profile says what runs in every new session: read only what nobody else could have written
+        byte[] bytes = PathTrust.forThisProcess().readTrusted(file, Exposure.SETTINGS, MAX_FILE_BYTES);
         AgentProfile p;
         try {
-            p = JSON.readValue(Files.readAllBytes(file), AgentProfile.class);
+            p = JSON.readValue(bytes, AgentProfile.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException("not a profile (" + e.getOriginalMessage() + ")", e);
         }
