@@ -99,7 +99,7 @@ public final class GatewayServer implements AutoCloseable {
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
             config.routes.before(this::requireOwnHost);
-            WebUi.register(config);
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             config.routes.before("/metrics", this::requireToken);

@@ -49,6 +49,11 @@ final class RestApi {
         this.hosts = hosts;
     }
 
+    /** The user's other hosts as the source reads them now. */
+    CockpitHost.Listing hosts() {
+        return hosts.read();
+    }
+
     void register(RoutesConfig routes) {
         routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
         routes.exception(BackendException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));

@@ -47,4 +47,27 @@ class CockpitHostsApiTest {
             assertThat(refused.body()).doesNotContain("t0ken");
         }
     }
+
+    @Test
+    void thePageMayConnectToTheOriginsOfTheOtherHostsAndToNothingElse() throws Exception {
+        try (DaemonHarness d = new DaemonHarness(root)) {
+            HttpClient http = HttpClient.newHttpClient();
+            java.util.function.Function<String, String> csp = path -> {
+                try {
+                    return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + path)).build(),
+                            HttpResponse.BodyHandlers.ofString()).headers().firstValue("Content-Security-Policy").orElseThrow();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            assertThat(csp.apply("/")).endsWith("connect-src 'self'");
+            d.daemon.setCockpitHosts(() -> new CockpitHost.Listing(List.of(CockpitHost.direct("box", "http://10.0.0.2:7420", "t0ken"),
+                    CockpitHost.relay("far", "https://relay.example/h/abcdefghijklmnopqrstuvwxyz", "s".repeat(43))), List.of()));
+            for (String page : List.of("/", "/index.html")) {
+                assertThat(csp.apply(page)).as(page).endsWith("connect-src 'self' ws://10.0.0.2:7420 wss://relay.example")
+                        .doesNotContain("abcdefghijklmnopqrstuvwxyz").doesNotContain("t0ken");
+            }
+            assertThat(csp.apply("/app.js")).as("the script is no page: its own CSP is the plain one").endsWith("connect-src 'self'");
+        }
+    }
 }
