@@ -67,6 +67,7 @@ before(async () => {
   browser = await launchBrowser();
   page = await newPage(browser);
   page.on('request', (r) => requests.push(r.url()));
+  if (process.env.DEBUG_COCKPIT) page.on('console', (m) => console.log('page:', m.type(), m.text()));
   await page.goto(local.url);
 });
 
