@@ -36,6 +36,8 @@ final class RestApi {
 
     record InputBody(String data) {}
 
+    record SendBody(String text, Boolean enter) {}
+
     record KillBody(String signal) {}
 
     record RenameBody(String label) {}
@@ -80,6 +82,14 @@ final class RestApi {
             String id = resolve(ctx);
             sessions.personTyped(id);
             sessions.input(id, b.data().getBytes(StandardCharsets.UTF_8));
+            ctx.json(Map.of("ok", true));
+        });
+        routes.post("/api/sessions/{id}/send", ctx -> {
+            SendBody b = body(ctx, SendBody.class);
+            if (b.text() == null) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "send needs \"text\"");
+            }
+            sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
