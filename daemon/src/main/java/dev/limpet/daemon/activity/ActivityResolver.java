@@ -39,6 +39,11 @@ import java.util.Optional;
  * it: that report no longer holds, and the heuristics speak until the next report. Agents whose only
  * hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input} for good.
  *
+ * <p>A person typing into a session that waits for them ({@link #typed()}) answers it: the session
+ * is {@code working} from then on until newer evidence says otherwise (the agent's next report, a
+ * title it sets, or, for an agent known only by its output, a quiet period after the echo). No
+ * client clears a waiting state on its own: every client sees the same answer, decided here.
+ *
  * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
  * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
  * just after it. Evidence from inside the grace never overrides the report.
@@ -70,6 +75,8 @@ public final class ActivityResolver {
     private Instant titleAt;
     private boolean titleSpeaks;
     private Instant outputAt;
+    /** When a person last answered a session whose title speaks for it (see {@link #typed()}). */
+    private Instant answeredAt;
     private boolean exited;
     private boolean outputCounts = true;
 
@@ -144,6 +151,28 @@ public final class ActivityResolver {
         }
     }
 
+    /**
+     * A person typed into the session (not a terminal's automatic reply). While the session waits
+     * for a person, this is the answer: it is {@code working} until newer evidence. Otherwise nothing changes.
+     */
+    public void typed() {
+        Activity now = resolve();
+        if (now != Activity.WAITING_INPUT && now != Activity.PENDING_APPROVAL) {
+            return;
+        }
+        Instant at = clock.instant();
+        if (hookState != null) {
+            // As if the agent had reported working: its next report, or its own title after the grace, moves it on.
+            hookState = Activity.WORKING;
+            hookAt = at;
+        } else if (titleSpeaks) {
+            answeredAt = at;
+        } else {
+            // Known by its output only: the answer's echo is output; a quiet period after it reads as waiting again.
+            outputAt = at;
+        }
+    }
+
     /** The program exited. */
     public void exited() {
         exited = true;
@@ -186,7 +215,8 @@ public final class ActivityResolver {
 
     private Activity heuristic(Instant now) {
         if (titleSpeaks) {
-            return spinning ? Activity.WORKING : Activity.WAITING_INPUT;
+            boolean answeredSinceTitle = answeredAt != null && !answeredAt.isBefore(titleAt);
+            return spinning || answeredSinceTitle ? Activity.WORKING : Activity.WAITING_INPUT;
         }
         if (outputAt == null) {
             return Activity.UNKNOWN;

@@ -160,6 +160,31 @@ final class SessionActivity {
         }
     }
 
+    /**
+     * A person typed into the session (a terminal's automatic reply is not a person). Cheap when the
+     * session waits for no one: a look-up and a read under the session's lock; otherwise resolved on
+     * the scheduler like other evidence.
+     */
+    void typed(String sessionId) {
+        Tracked t = sessions.get(sessionId);
+        if (t == null) {
+            return;
+        }
+        synchronized (t) {
+            if (!t.published.needsPerson()) {
+                return;
+            }
+        }
+        scheduler.execute(() -> {
+            synchronized (t) {
+                if (!t.ended) {
+                    t.resolver.typed();
+                    settle(sessionId, t, "typed");
+                }
+            }
+        });
+    }
+
     /** The program set its window title. Safe from any thread; the latest title wins. Only agents take it as evidence. */
     void titleChanged(String sessionId, String title) {
         Tracked t = sessions.get(sessionId);

@@ -79,7 +79,7 @@ class AgentEvidenceTest {
             public void sessionsChanged(List<SessionInfo> s) {}
             public void sessionExited(String id, Integer c, String sig) {}
             public void warning(String code, String message) {}
-            public void sessionState(String id, Activity a) {
+            public void sessionState(String id, Activity a, String waitingLine) {
                 published.add(id + " " + a.wireName());
             }
         });
