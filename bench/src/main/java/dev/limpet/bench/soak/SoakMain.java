@@ -234,7 +234,8 @@ public final class SoakMain {
     /** The pairing link through a node chosen at random: a relayed client lands on either, wherever the daemon's uplink is. */
     private String relayLink() {
         String link = pairingLink;
-        int n = chaos.nextInt(nodes.length);
+        // not the chaos loop's Random: client threads call this at their own pace, and the seed must replay the same chaos
+        int n = java.util.concurrent.ThreadLocalRandom.current().nextInt(nodes.length);
         return link.replace(nodes[0].url, "http://127.0.0.1:" + nodePorts[n] + "/");
     }
 

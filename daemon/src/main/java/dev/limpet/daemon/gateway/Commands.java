@@ -264,8 +264,11 @@ final class Commands {
                 LOG.debug("connection {}: a terminal reply for {} from an attachment that does not answer; dropped", c.id(), id);
                 return;
             }
-        } else if (stream != null) {
-            answerer.typed(id, stream);
+        } else {
+            if (stream != null) {
+                answerer.typed(id, stream);
+            }
+            sessions.personTyped(id);
         }
         if (stream != null && stream.cols() > 0) {
             // Resize policy "latest": the client that types sets the size (asked, never awaited).

@@ -3,7 +3,6 @@ package dev.limpet.daemon.sessions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.TmuxTestServers;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
@@ -75,12 +74,12 @@ class AgentEvidenceTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC")));
+        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
         sessions.setEvents(new SessionEvents() {
             public void sessionsChanged(List<SessionInfo> s) {}
             public void sessionExited(String id, Integer c, String sig) {}
             public void warning(String code, String message) {}
-            public void sessionState(String id, Activity a) {
+            public void sessionState(String id, Activity a, String waitingLine) {
                 published.add(id + " " + a.wireName());
             }
         });
@@ -116,7 +115,7 @@ class AgentEvidenceTest {
     }
 
     void type(String id, String line) {
-        sessions.input(id, (line + "\r").getBytes(StandardCharsets.UTF_8), InputOrigin.NONE);
+        sessions.input(id, (line + "\r").getBytes(StandardCharsets.UTF_8));
     }
 
     @ParameterizedTest

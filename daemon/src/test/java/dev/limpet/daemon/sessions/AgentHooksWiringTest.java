@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.revive.AgentProfiles;
@@ -60,7 +59,7 @@ class AgentHooksWiringTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC")));
+        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
         sessions.setAgentHooks(new AgentHooks(settings));
         sessions.recoverAndReconcile();
         barrier.lift();
@@ -93,7 +92,7 @@ class AgentHooksWiringTest {
         sessions.hookReport(s.id(), null, "4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         assertThat(store.intent(s.id()).conversationId()).isEqualTo("4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         // The program ends, then its session is lost as after a reboot: recoverable.
-        sessions.input(s.id(), "\r".getBytes(), InputOrigin.NONE);
+        sessions.input(s.id(), "\r".getBytes());
         await().atMost(T).until(() -> SessionInfo.EXITED.equals(sessions.info(s.id()).state()));
         backend.remove(s.id());
         sessions.sessionLost(s.id(), "test: as after a reboot");

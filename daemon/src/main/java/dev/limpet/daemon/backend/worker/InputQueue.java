@@ -123,8 +123,10 @@ final class InputQueue {
     }
 
     /**
-     * The frames to write now, in order, within the window; they count as sent. Consecutive keys
-     * go as one frame (a stopped worker's backlog crosses the link in few frames once it answers).
+     * The frames to write now, in order, within the window; they count as sent. Each offer goes as
+     * frames of its own (a large one cut at {@link #MAX_FRAME}), never joined to another: what a
+     * client sent as two writes reaches the PTY as two writes (an agent reads text and Enter in
+     * one write as a paste, and does not submit it).
      */
     List<Send> take() {
         List<Send> out = new ArrayList<>();
@@ -133,34 +135,14 @@ final class InputQueue {
             if (room <= 0) {
                 break;
             }
-            Send s = nextFrame(room);
-            out.add(s);
-            inFlight.addLast(s.end());
+            Chunk first = unsent.peekFirst();
+            int skip = (int) (sent - first.start());
+            int len = (int) Math.min(room, first.data.length - skip);
+            advance(len);
+            out.add(new Send(sent, first.data, skip, len));
+            inFlight.addLast(sent);
         }
         return out;
-    }
-
-    /** The next frame of at most {@code room} bytes from {@link #sent}, spanning chunks when there are several. */
-    private Send nextFrame(long room) {
-        Chunk first = unsent.peekFirst();
-        int skip = (int) (sent - first.start());
-        int firstLen = (int) Math.min(room, first.data.length - skip);
-        if (firstLen < first.data.length - skip || unsent.size() == 1 || firstLen == room) {
-            // One chunk (or part of one): the frame is a view of its bytes.
-            advance(firstLen);
-            return new Send(sent, first.data, skip, firstLen);
-        }
-        byte[] merged = new byte[(int) Math.min(room, end - sent)];
-        int filled = 0;
-        while (filled < merged.length) {
-            Chunk c = unsent.peekFirst();
-            int from = (int) (sent - c.start());
-            int n = Math.min(merged.length - filled, c.data.length - from);
-            System.arraycopy(c.data, from, merged, filled, n);
-            filled += n;
-            advance(n);
-        }
-        return new Send(sent, merged, 0, merged.length);
     }
 
     /** Counts {@code n} bytes of the first unsent chunk as sent, moving it on when it is all sent. */
