@@ -6,6 +6,7 @@ import dev.limpet.bench.client.PtyDrain;
 import dev.limpet.bench.client.TerminalText;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
+import dev.limpet.bench.proc.ThreadCpu;
 import dev.limpet.bench.proc.TmuxServer;
 import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
@@ -40,16 +41,25 @@ public final class EchoFigure implements Figure {
             List<List<Double>> raw = new ArrayList<>();
             List<List<Double>> limpet = new ArrayList<>();
             List<List<Double>> tmux = new ArrayList<>();
-            try (LimpetDaemon daemon = ctx.daemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
+            java.util.Map<String, String> env = java.util.Map.of();
+            if (ctx.options.profile()) {
+                env = Profiling.jfr(ctx, "echo-" + backend);
+            }
+            java.util.Map<String, Long> cpu = new java.util.TreeMap<>();
+            try (LimpetDaemon daemon = ctx.daemon(backend, env); WsClient ws = WsClient.connect(daemon.wsUrl())) {
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(keys));
+                    java.util.Map<String, Long> before = ThreadCpu.sample(daemon.pid());
                     limpet.add(limpetRun(ws, keys));
+                    ThreadCpu.spent(before, ThreadCpu.sample(daemon.pid())).forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum));
                     tmux.add(tmuxRun(keys));
                     ctx.log(String.format("echo [%s] run %d p50: raw %s, limpet %s, tmux %s", backend, i + 1,
                             Units.micros(Stats.percentile(raw.getLast(), 50)), Units.micros(Stats.percentile(limpet.getLast(), 50)),
                             Units.micros(Stats.percentile(tmux.getLast(), 50))));
                 }
             }
+            ctx.log("echo [" + backend + "]: CPU by thread over the limpet runs (" + runs * keys + " keys)\n"
+                    + ThreadCpu.format(ThreadCpu.spent(java.util.Map.of(), cpu)));
             String label = "2 echo [" + backend + "] ";
             String n = " (" + keys + " keys × " + runs + ")";
             ctx.add(row(label + "p50 vs tmux" + n, limpet, tmux, 50, "≤ 1.5× tmux"));

@@ -51,12 +51,9 @@ public final class ThroughputFigure implements Figure {
         for (String backend : ctx.backendsToMeasure()) {
             java.util.Map<String, String> env = java.util.Map.of();
             if (ctx.options.profile()) {
-                // Through the environment, so the daemon's pty-workers (and the flood program) are recorded too, one file per pid.
-                Path dir = ctx.options.repo().resolve("bench/target/jfr/throughput-" + backend);
-                java.nio.file.Files.createDirectories(dir);
-                env = java.util.Map.of("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir + "/%p.jfr");
-                ctx.log("recording the daemon and its workers with JFR into " + dir);
+                env = Profiling.jfr(ctx, "throughput-" + backend);
             }
+            java.util.Map<String, Long> cpu = new java.util.TreeMap<>();
             List<FloodRun> raw = new ArrayList<>();
             List<FloodRun> lossless = new ArrayList<>();
             List<FloodRun> live = new ArrayList<>();
@@ -70,6 +67,7 @@ public final class ThroughputFigure implements Figure {
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(bytes));
                     // Alternate which flow goes first, so neither always follows the raw run.
+                    java.util.Map<String, Long> before = dev.limpet.bench.proc.ThreadCpu.sample(daemon.pid());
                     if (i % 2 == 0) {
                         lossless.add(ws.flood(bytes, LOSSLESS));
                         live.add(ws.flood(bytes, LIVE));
@@ -77,6 +75,8 @@ public final class ThroughputFigure implements Figure {
                         live.add(ws.flood(bytes, LIVE));
                         lossless.add(ws.flood(bytes, LOSSLESS));
                     }
+                    dev.limpet.bench.proc.ThreadCpu.spent(before, dev.limpet.bench.proc.ThreadCpu.sample(daemon.pid()))
+                            .forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum));
                     tmux.add(tmuxRun(bytes));
                     ctx.log(String.format("throughput [%s] run %d: raw %s, lossless %s (%s), live %s (%s, %d desyncs), tmux %s (%s delivered)",
                             backend, i + 1, Units.mbPerSecond(raw.getLast().bytesPerSecond()),
@@ -85,6 +85,8 @@ public final class ThroughputFigure implements Figure {
                             live.getLast().desyncs(), Units.mbPerSecond(tmux.getLast().bytesPerSecond()),
                             Units.percent(tmux.getLast().deliveredFraction())));
                 }
+                ctx.log("throughput [" + backend + "]: CPU by thread over the limpet floods (" + 2 * runs + " × " + bytes / MB + " MB)\n"
+                        + dev.limpet.bench.proc.ThreadCpu.format(dev.limpet.bench.proc.ThreadCpu.spent(java.util.Map.of(), cpu)));
                 ackErrors = ws.ackErrors();
                 ctx.log(String.format("throughput [%s]: %d pty_ack sent, %d refused", backend, ws.acksSent(), ackErrors));
             }

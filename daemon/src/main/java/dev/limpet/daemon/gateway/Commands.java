@@ -68,7 +68,10 @@ final class Commands {
         }
         barrier.check();
         // Keys go to their session's queue at once; everything else runs on the session's lane, off
-        // the read loop (ClientConnection.later), so no command waits here for a data plane.
+        // the read loop (ClientConnection.later), so no command waits here for a data plane. What a
+        // command does to this connection's attachments (which stream is attached, read-only, its
+        // size) is decided here, in the order the commands came; only the data plane's part waits
+        // on the lane.
         switch (message) {
             case Hello h -> throw new IllegalStateException("unreachable");
             case PtyInput m -> input(c, validId(m.sessionId()), data(m), m.isReply());
@@ -76,14 +79,8 @@ final class Commands {
             case SpawnSession m -> c.later(m, () -> c.send(new ServerMessage.SpawnResult(m.reqId(),
                     sessions.spawn(new SpawnRequest(m.command(), m.cwd(), m.label(), m.cols(), m.rows(), m.env(), m.journal())))));
             case AttachSession m -> attach(c, m);
-            case DetachSession m -> {
-                String id = validId(m.sessionId());
-                c.later(m, () -> detach(c, id, m));
-            }
-            case PtyResize m -> {
-                String id = validId(m.sessionId());
-                c.later(m, () -> resize(c, id, m));
-            }
+            case DetachSession m -> detach(c, m);
+            case PtyResize m -> resize(c, m);
             case KillSession m -> {
                 String id = validId(m.sessionId());
                 c.later(m, () -> kill(c, id, m));
@@ -108,12 +105,13 @@ final class Commands {
                 if (m.offset() == null) {
                     throw new ProtocolException(ErrorCode.BAD_REQUEST, "pty_ack needs offset");
                 }
-                validId(m.sessionId());
-                c.soon(m, () -> attached(c, m.sessionId()).ack(m.offset()));
+                SessionStream stream = attached(c, m.sessionId());
+                c.soon(m, () -> stream.ack(m.offset()));
             }
             case PtyFlow m -> {
-                validId(m.sessionId());
-                c.soon(m, () -> attached(c, m.sessionId()).flow(flow(m.flow(), m.window())));
+                SessionStream stream = attached(c, m.sessionId());
+                SessionStream.Flow flow = flow(m.flow(), m.window());
+                c.soon(m, () -> stream.flow(flow));
             }
             case ReviveSession m -> {
                 String id = validId(m.sessionId());
@@ -166,13 +164,15 @@ final class Commands {
         SessionStream previous = c.streams().get(id);
         if (previous != null) {
             answerer.detached(id, previous);
-            previous.close();
         }
         c.track(stream);
         if (!readOnly) {
             answerer.attached(id, stream);
         }
         c.later(m, () -> {
+            if (previous != null) {
+                previous.close(); // replaced: the new attachment takes over from the data plane
+            }
             try {
                 attachBackend(c, m, id, stream, asked);
             } catch (RuntimeException e) {
@@ -233,15 +233,19 @@ final class Commands {
         return s.length() > 32 ? s.substring(0, 32) + "…" : s;
     }
 
-    private void detach(ClientConnection c, String id, DetachSession m) {
+    /** The stream leaves this connection now; it is released (the data plane's part) on the session's lane. */
+    private void detach(ClientConnection c, DetachSession m) {
+        String id = validId(m.sessionId());
         SessionStream stream = c.streams().remove(id);
         if (stream == null) {
             throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
         }
         answerer.detached(id, stream);
-        stream.close();
         clientSessions.detached(c.clientSession(), id);
-        c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+        c.later(m, () -> {
+            stream.close();
+            c.send(new ServerMessage.Ack(m.reqId(), m.type()));
+        });
     }
 
     /** A binary {@code pty_input} frame; {@code reply}: its offset field said 1 (see docs/protocol.md). */
@@ -277,15 +281,20 @@ final class Commands {
         sessions.input(id, data, c);
     }
 
-    private void resize(ClientConnection c, String id, PtyResize m) {
+    private void resize(ClientConnection c, PtyResize m) {
+        String id = validId(m.sessionId());
         SessionStream stream = c.streams().get(id);
         if (stream != null && stream.readOnly()) {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
         }
-        sessions.resize(id, m.cols() == null ? -1 : m.cols(), m.rows() == null ? -1 : m.rows());
-        if (stream != null) {
-            stream.rememberSize(m.cols(), m.rows());
-        }
+        int cols = m.cols() == null ? -1 : m.cols();
+        int rows = m.rows() == null ? -1 : m.rows();
+        c.later(m, () -> {
+            sessions.resize(id, cols, rows);
+            if (stream != null) {
+                stream.rememberSize(cols, rows);
+            }
+        });
     }
 
     private void kill(ClientConnection c, String id, KillSession m) {

@@ -36,6 +36,20 @@ class ResumeAndViewersTest {
     }
 
     @Test
+    void aDetachAndAnAttachSentBackToBackLeaveTheNewAttachmentAttachedWhateverTheLaneDoesMeanwhile() {
+        WsTestClient c = d.client("detach-attach");
+        SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
+        d.attach(c, s.id(), -1L);
+        // Commands run on the session's lane; which attachment is this connection's is decided in order.
+        c.send(new ClientMessage.DetachSession("d1", s.id()));
+        c.send(new ClientMessage.AttachSession("a2", s.id(), c.lastOffset.getOrDefault(s.id(), -1L), null, null, false));
+        c.awaitEach(m -> m instanceof ServerMessage.Ack a && "d1".equals(a.reqId()),
+                m -> m instanceof ServerMessage.AttachResult r && "a2".equals(r.reqId()));
+        c.send(new ClientMessage.PtyInput(null, s.id(), "still attached\r"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(s.id()).contains("got: still attached"));
+    }
+
+    @Test
     void reconnectWithSinceGetsExactlyTheBytesMissedWhileAway() {
         WsTestClient first = d.client("resume-key-1");
         SessionInfo s = d.spawn(first, DaemonHarness.program(Counter.class, "0", "20"));
