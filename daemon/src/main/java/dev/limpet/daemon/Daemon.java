@@ -182,7 +182,7 @@ public final class Daemon implements AutoCloseable {
                 recovery.missing(), recovery.failed(), recovery.quarantined());
         // Clients get the warnings in initial_state (sent on the lift, and to every later client).
         for (RecoveryReport.Warning w : recovery.warnings()) {
-            LOG.warn("{}: {}", w.code(), w.message());
+            LOG.warn("{}: {}", w.code().wire(), w.message());
         }
         long sampleMillis = sessions.reviveSettings().cwdSampleEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> {
@@ -238,7 +238,7 @@ public final class Daemon implements AutoCloseable {
     }
 
     private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
-        return r.warnings().stream().map(w -> new ServerMessage.Warning(w.code(), w.message())).toList();
+        return r.warnings().stream().map(RecoveryReport.Warning::toMessage).toList();
     }
 
     private Map<String, Object> status() {
@@ -257,7 +257,7 @@ public final class Daemon implements AutoCloseable {
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
                 "failed", r.failed(), "quarantined", r.quarantined()));
-        s.put("warnings", r.warnings());
+        s.put("warnings", r.warnings().stream().map(w -> Map.of("code", w.code().wire(), "message", w.message())).toList());
         s.put("connections", gateway.connections());
         s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);

@@ -135,7 +135,11 @@ public sealed interface ServerMessage {
     }
 
     @JsonTypeName("warning")
-    record Warning(String code, String message) implements ServerMessage {}
+    record Warning(String code, String message) implements ServerMessage {
+        public static Warning of(WarningCode code, String message) {
+            return new Warning(code.wire(), message);
+        }
+    }
 
     @JsonTypeName("command_error")
     record CommandError(

@@ -1,5 +1,7 @@
 package dev.limpet.daemon.backend;
 
+import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.WarningCode;
 import java.util.List;
 
 /**
@@ -12,11 +14,12 @@ import java.util.List;
 public record RecoveryReport(List<RuntimeInfo> recovered, int pruned, int missing, int failed, int quarantined,
         List<Warning> warnings, List<RecoveredSession> sessions) {
 
-    public record Warning(String code, String message) {}
-
-    public static final String WORKER_RECOVERY_PARTIAL = "worker_recovery_partial";
-    public static final String WORKER_REGISTRY_CORRUPT = "worker_registry_corrupt";
-    public static final String WORKER_PROTOCOL_MISMATCH = "worker_protocol_mismatch";
+    public record Warning(WarningCode code, String message) {
+        /** As clients get it, in {@code initial_state.warnings}. */
+        public ServerMessage.Warning toMessage() {
+            return ServerMessage.Warning.of(code, message);
+        }
+    }
 
     public static final RecoveryReport EMPTY = new RecoveryReport(List.of(), 0, 0, 0, 0, List.of());
 

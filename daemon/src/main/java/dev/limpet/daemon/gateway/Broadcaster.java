@@ -4,6 +4,7 @@ import dev.limpet.daemon.sessions.SessionEvents;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -61,7 +62,7 @@ final class Broadcaster implements SessionEvents {
     }
 
     @Override
-    public void warning(String code, String message) {
-        toAll(new ServerMessage.Warning(code, message));
+    public void warning(WarningCode code, String message) {
+        toAll(ServerMessage.Warning.of(code, message));
     }
 }

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.metrics.DaemonMetrics;
@@ -167,7 +168,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
-    public void warnAll(String code, String message) {
+    public void warnAll(WarningCode code, String message) {
         broadcaster.warning(code, message);
     }
 

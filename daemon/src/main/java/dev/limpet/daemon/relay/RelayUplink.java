@@ -6,6 +6,7 @@ import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayControl;
@@ -58,8 +59,6 @@ public final class RelayUplink implements AutoCloseable {
     static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
     /** Channels served at once: the relay is not trusted not to announce a flood of them. */
     static final int MAX_CHANNELS = 256;
-    /** The {@code warning} code pushed to clients when the uplink goes down (docs/protocol.md). */
-    public static final String WARNING_CODE = "relay_uplink_down";
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     /** How often pairings.json is looked at: a new pairing reaches the relay's gate, a revoked one's channels close, within this. */
     static final Duration PAIRINGS_EVERY = Duration.ofSeconds(1);
@@ -100,7 +99,7 @@ public final class RelayUplink implements AutoCloseable {
     public interface Gateway {
         GatewayServer.RelayedConnection openRelayed(FrameSink sink);
 
-        void warnAll(String code, String message);
+        void warnAll(WarningCode code, String message);
 
         static Gateway of(GatewayServer server) {
             return new Gateway() {
@@ -110,7 +109,7 @@ public final class RelayUplink implements AutoCloseable {
                 }
 
                 @Override
-                public void warnAll(String code, String message) {
+                public void warnAll(WarningCode code, String message) {
                     server.warnAll(code, message);
                 }
             };
@@ -220,7 +219,7 @@ public final class RelayUplink implements AutoCloseable {
         Duration delay = state.lost(reason, refused);
         if (before.phase() == UplinkState.Phase.CONNECTED || before.failures() == 0) {
             // Never silent: clients connected directly hear that the relay path is gone (once per outage).
-            gateway.warnAll(WARNING_CODE, "the relay uplink to " + relay + " is down (" + reason + "); retrying");
+            gateway.warnAll(WarningCode.RELAY_UPLINK_DOWN, "the relay uplink to " + relay + " is down (" + reason + "); retrying");
         }
         if (!state.isStopped()) {
             long w = waits.incrementAndGet();

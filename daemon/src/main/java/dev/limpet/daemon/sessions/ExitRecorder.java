@@ -5,6 +5,7 @@ import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import java.time.Clock;
@@ -103,7 +104,7 @@ final class ExitRecorder {
             LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
         }
         LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
-        events.get().warning("session_lost", "session " + sessionId + ": " + reason);
+        events.get().warning(WarningCode.SESSION_LOST, "session " + sessionId + ": " + reason);
         broadcastList.run();
     }
 

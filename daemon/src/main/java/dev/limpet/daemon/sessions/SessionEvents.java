@@ -2,6 +2,7 @@ package dev.limpet.daemon.sessions;
 
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import java.util.List;
 
 /** What the session service tells connected clients. Implementations must not block. */
@@ -10,7 +11,7 @@ public interface SessionEvents {
 
     void sessionExited(String sessionId, Integer exitCode, String exitSignal);
 
-    void warning(String code, String message);
+    void warning(WarningCode code, String message);
 
     /** A session's activity changed (issue 14). */
     default void sessionState(String sessionId, Activity activity) {}

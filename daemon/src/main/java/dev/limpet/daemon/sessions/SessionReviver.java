@@ -15,6 +15,7 @@ import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.journal.JournalFormat;
 import dev.limpet.terminal.journal.JournalReader;
 import java.nio.file.Files;
@@ -171,7 +172,7 @@ final class SessionReviver {
         LOG.info("session {} recoverable -> running (revive{}) argv0={} cwd={}{}", id, fresh ? ", fresh" : "",
                 Path.of(plan.argv().getFirst()).getFileName(), plan.cwd(), warning == null ? "" : " warnings: " + warning);
         if (warning != null) {
-            events.get().warning("session_revived_with_warnings", "session " + id + ": " + warning);
+            events.get().warning(WarningCode.SESSION_REVIVED_WITH_WARNINGS, "session " + id + ": " + warning);
         }
         return new Revived(started.broadcast(id), warnings);
     }

@@ -21,6 +21,7 @@ import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import java.nio.file.Files;
@@ -60,7 +61,7 @@ public final class SessionService implements BackendListener {
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
-        public void warning(String code, String message) {}
+        public void warning(WarningCode code, String message) {}
     };
 
     public SessionService(SessionStore store, Backend backend, RecoveryBarrier barrier, Clock clock,

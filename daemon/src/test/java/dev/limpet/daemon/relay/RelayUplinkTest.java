@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limpet.daemon.gateway.FrameSink;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.retry.Backoff;
 import io.javalin.Javalin;
 import java.net.URI;
@@ -26,7 +27,7 @@ class RelayUplinkTest {
     @TempDir
     Path root;
     final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    final List<String> warnings = new CopyOnWriteArrayList<>();
+    final List<WarningCode> warnings = new CopyOnWriteArrayList<>();
     final RelayUplink.Gateway gateway = new RelayUplink.Gateway() {
         @Override
         public GatewayServer.RelayedConnection openRelayed(FrameSink sink) {
@@ -34,7 +35,7 @@ class RelayUplinkTest {
         }
 
         @Override
-        public void warnAll(String code, String message) {
+        public void warnAll(WarningCode code, String message) {
             warnings.add(code);
         }
     };
@@ -86,7 +87,7 @@ class RelayUplinkTest {
         relay.stop();
         await().atMost(Duration.ofSeconds(30)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.WAITING);
         assertThat(Duration.between(java.time.Instant.now(), uplink.snapshot().nextAttemptAt())).isGreaterThan(Duration.ofSeconds(30));
-        assertThat(warnings).contains(RelayUplink.WARNING_CODE);
+        assertThat(warnings).contains(WarningCode.RELAY_UPLINK_DOWN);
 
         relay = relayOn(port);
         await().atMost(Duration.ofSeconds(15)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.CONNECTED);

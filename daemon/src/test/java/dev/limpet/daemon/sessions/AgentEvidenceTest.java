@@ -14,6 +14,7 @@ import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.testkit.TitleSpinner;
 import java.nio.charset.StandardCharsets;
@@ -78,7 +79,7 @@ class AgentEvidenceTest {
         sessions.setEvents(new SessionEvents() {
             public void sessionsChanged(List<SessionInfo> s) {}
             public void sessionExited(String id, Integer c, String sig) {}
-            public void warning(String code, String message) {}
+            public void warning(WarningCode code, String message) {}
             public void sessionState(String id, Activity a) {
                 published.add(id + " " + a.wireName());
             }

@@ -16,6 +16,7 @@ import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.output.OutputLog;
 import dev.limpet.terminal.pty.ExecutableResolver;
@@ -48,8 +49,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails {
     private static final Logger LOG = LoggerFactory.getLogger(TmuxBackend.class);
-    public static final String TMUX_SERVER_GONE = "tmux_server_gone";
-    public static final String TMUX_CHECKPOINT = "tmux_checkpoint";
     /** How often each running pane is asked whether its program ended (one control-mode command each). */
     static final long EXIT_POLL_MILLIS = 250;
     /** Sessions re-adopted at once at start-up. */
@@ -370,7 +369,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         CheckpointFile.Loaded loaded = checkpoint.load();
         if (loaded.problem() != null) {
             LOG.warn("{}", loaded.problem());
-            warnings.add(new RecoveryReport.Warning(TMUX_CHECKPOINT, loaded.problem()));
+            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_CHECKPOINT, loaded.problem()));
         }
         Map<String, Checkpoint.Entry> known = new ConcurrentHashMap<>();
         loaded.entries().forEach(e -> known.put(e.tmuxName(), e));
@@ -378,7 +377,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         try {
             listing = server.list();
         } catch (IOException e) {
-            warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, "the private tmux server does not answer (" + e.getMessage()
+            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, "the private tmux server does not answer (" + e.getMessage()
                     + "); its sessions cannot be recovered now"));
             return new RecoveryReport(List.of(), 0, 0, known.size(), 0, warnings);
         }
@@ -387,12 +386,12 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
                 String msg = "the private tmux server is not running: its " + known.size()
                         + " checkpointed session(s) are gone (host reboot or server killed) and become recoverable";
                 LOG.warn(msg);
-                warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, msg));
+                warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, msg));
             }
             try {
                 server.ensureRunning();
             } catch (TmuxUnavailableException e) {
-                warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, e.getMessage()));
+                warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, e.getMessage()));
             }
             saveCheckpoint();
             return new RecoveryReport(List.of(), 0, 0, 0, 0, warnings);
@@ -452,7 +451,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             LOG.info("{} checkpointed tmux session(s) are gone; the store makes them recoverable", gone);
         }
         if (failed > 0) {
-            warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted"));
+            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted"));
         }
         saveCheckpoint();
         return new RecoveryReport(recovered, pruned, 0, failed, 0, warnings, launch);

@@ -3,6 +3,7 @@ package dev.limpet.daemon.backend.worker;
 import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.protocol.WarningCode;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -30,7 +31,7 @@ final class RecoveryTally {
         int pruned = 0;
         int failed = 0;
         int quarantined = 0;
-        Map<String, List<String>> warned = new LinkedHashMap<>();
+        Map<WarningCode, List<String>> warned = new LinkedHashMap<>();
         for (RegistryRecovery.Outcome o : outcomes) {
             switch (o) {
                 case RegistryRecovery.Recovered r -> {
@@ -43,14 +44,14 @@ final class RecoveryTally {
                         r.link().close();
                         failed++;
                         LOG.warn("session {}: recovered but could not follow its worker: {}", r.entry().sessionId(), e.toString());
-                        warned.computeIfAbsent(RecoveryReport.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
+                        warned.computeIfAbsent(WarningCode.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
                                 .add(r.entry().sessionId() + " (" + e.getMessage() + ")");
                     }
                 }
                 case RegistryRecovery.Pruned p -> pruned++;
                 case RegistryRecovery.Reclaimed r -> {
                     pruned++;
-                    warned.computeIfAbsent(RecoveryReport.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
+                    warned.computeIfAbsent(WarningCode.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
                             .add(name(r.file()) + " (" + r.reason() + ")");
                 }
                 case RegistryRecovery.Quarantined q -> {
@@ -94,10 +95,10 @@ final class RecoveryTally {
         }
     }
 
-    private static String message(String code, List<String> what) {
+    private static String message(WarningCode code, List<String> what) {
         String head = switch (code) {
-            case RecoveryReport.WORKER_REGISTRY_CORRUPT -> "unreadable worker registry entries were quarantined: ";
-            case RecoveryReport.WORKER_PROTOCOL_MISMATCH -> "workers speaking an incompatible protocol were quarantined (still running): ";
+            case WORKER_REGISTRY_CORRUPT -> "unreadable worker registry entries were quarantined: ";
+            case WORKER_PROTOCOL_MISMATCH -> "workers speaking an incompatible protocol were quarantined (still running): ";
             default -> "some workers could not be recovered: ";
         };
         return head + String.join("; ", what);

@@ -12,6 +12,7 @@ import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
@@ -297,7 +298,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                     RECOVERY_ATTEMPTS, settings.rpcTimeout()).run();
         } catch (IOException e) {
             LOG.error("cannot read the worker registry {}: {}", registry.paths().registryDir(), e.toString());
-            return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(RecoveryReport.WORKER_RECOVERY_PARTIAL,
+            return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(WarningCode.WORKER_RECOVERY_PARTIAL,
                     "cannot read the worker registry: " + e.getMessage())));
         }
         RecoveryReport report = new RecoveryTally(outcomes, this::adoptRecovered).report();

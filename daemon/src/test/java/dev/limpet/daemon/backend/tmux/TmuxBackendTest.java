@@ -12,6 +12,7 @@ import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.daemon.backend.TmuxTestServers;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.stream.Splice;
 import dev.limpet.terminal.os.Posix;
@@ -316,7 +317,7 @@ class TmuxBackendTest {
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::sessionId).containsExactly("s-keep");
         assertThat(report.warnings()).anySatisfy(w -> {
-            assertThat(w.code()).isEqualTo(TmuxBackend.TMUX_CHECKPOINT);
+            assertThat(w.code()).isEqualTo(WarningCode.TMUX_CHECKPOINT);
             assertThat(w.message()).contains("not JSON");
         });
     }
