@@ -6,7 +6,7 @@ import dev.limpet.client.connection.ClientIdentityException;
 import dev.limpet.client.connection.HostsConfig;
 import dev.limpet.daemon.relay.Pairings;
 import dev.limpet.daemon.relay.RelayCredential;
-import dev.limpet.daemon.relay.RelayUplink;
+import dev.limpet.daemon.relay.RelayUrls;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.relay.PairingLink;
 import dev.limpet.protocol.relay.PairingSecret;
@@ -132,7 +132,7 @@ final class PairCommand implements Callable<Integer> {
             return 1;
         }
         PairingSecret secret = pairings.create(label, new SecureRandom());
-        PairingLink link = PairingLink.of(RelayUplink.clientBase(URI.create(relayUrl), credential.hostId()), secret);
+        PairingLink link = PairingLink.of(RelayUrls.clientBase(URI.create(relayUrl), credential.hostId()), secret);
         awaitGate(root, pairings.list().size(), err);
         out.println(link.link());
         out.println();

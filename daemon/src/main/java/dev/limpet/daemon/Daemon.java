@@ -10,6 +10,7 @@ import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.daemon.relay.Pairings;
 import dev.limpet.daemon.relay.RelayCredential;
 import dev.limpet.daemon.relay.RelayUplink;
+import dev.limpet.daemon.relay.RelayUrls;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.metrics.MetricsListener;
@@ -114,7 +115,7 @@ public final class Daemon implements AutoCloseable {
         }
         java.util.List<URI> uris;
         try {
-            uris = RelayUplink.parseList(config.relayUrl());
+            uris = RelayUrls.parseList(config.relayUrl());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
         }

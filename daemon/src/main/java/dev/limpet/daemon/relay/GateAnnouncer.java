@@ -1,0 +1,56 @@
+package dev.limpet.daemon.relay;
+
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.protocol.relay.RelayControlMessage;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * Keeps the relay's gate in step with this host's pairings: the relay keys of every pairing (never
+ * their secrets) are announced on each uplink open and whenever they change, so a revoked
+ * pairing's clients are stopped at the relay from then on and a new one's let through; the
+ * channels a revoked pairing still has here are closed.
+ */
+final class GateAnnouncer {
+    private final Pairings pairings;
+    private final UplinkSender sender;
+    /** The pairing ids last announced on the current uplink; null: not yet. */
+    private volatile Set<String> announced;
+
+    GateAnnouncer(Pairings pairings, UplinkSender sender) {
+        this.pairings = pairings;
+        this.sender = sender;
+    }
+
+    /** Announces the gate keys when they changed since the last time on this uplink, or {@code always} (a new uplink). */
+    void announce(boolean always) {
+        List<PairingSecret> secrets = pairings.secrets();
+        Set<String> ids = new TreeSet<>();
+        List<RelayControlMessage.GateKey> keys = new ArrayList<>();
+        for (PairingSecret secret : secrets) {
+            ids.add(secret.pairingId());
+            keys.add(new RelayControlMessage.GateKey(secret.pairingId(), HexFormat.of().formatHex(secret.relayKey())));
+        }
+        if (!always && ids.equals(announced)) {
+            return;
+        }
+        announced = ids;
+        sender.send(new RelayControlMessage.Pairings(keys));
+    }
+
+    /** Closes (and forgets) the channels whose pairing was revoked since they authenticated. */
+    void closeRevoked(Map<Long, RelayChannel> channels) {
+        for (RelayChannel c : channels.values()) {
+            String p = c.pairingId();
+            if (p != null && pairings.find(p).isEmpty()) {
+                c.refuse(ErrorCode.PAIRING_INVALID, "pairing " + p.substring(0, 8) + " was revoked");
+                channels.remove(c.id());
+            }
+        }
+    }
+}
