@@ -222,17 +222,18 @@ final class Commands {
                 LOG.debug("connection {}: a terminal reply for {} from an attachment that does not answer; dropped", c.id(), id);
                 return;
             }
-        } else {
-            if (stream != null) {
-                answerer.typed(id, stream);
-            }
-            sessions.personTyped(id);
+        } else if (stream != null) {
+            answerer.typed(id, stream);
         }
         if (stream != null && stream.cols() > 0) {
             // Resize policy "latest": the client that types sets the size.
             sessions.resizeIfChanged(id, stream.cols(), stream.rows());
         }
-        sessions.input(id, data);
+        if (reply) {
+            sessions.reply(id, data);
+        } else {
+            sessions.input(id, data);
+        }
     }
 
     private void resize(ClientConnection c, PtyResize m) {

@@ -79,9 +79,7 @@ final class RestApi {
             if (b.data() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
-            String id = resolve(ctx);
-            sessions.personTyped(id);
-            sessions.input(id, b.data().getBytes(StandardCharsets.UTF_8));
+            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
             ctx.json(Map.of("ok", true));
         });
         routes.post("/api/sessions/{id}/send", ctx -> {

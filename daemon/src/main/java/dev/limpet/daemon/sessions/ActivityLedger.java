@@ -72,16 +72,11 @@ final class ActivityLedger {
         activity.outputSeen(id);
     }
 
-    /** A person typed into the session (a revived agent's output counts from then on). */
-    void inputSeen(String id, byte[] data) {
-        activity.inputSeen(id, data);
-    }
-
     void titleChanged(String id, String title) {
         activity.titleChanged(id, title);
     }
 
-    /** A person typed into the session: a waiting session is answered (see {@link ActivityResolver#typed()}). */
+    /** A person typed into the session: a waiting session is answered, a revived agent's output counts (see {@link ActivityResolver#typed()}). */
     void typed(String id) {
         activity.typed(id);
     }

@@ -298,19 +298,27 @@ public final class SessionService implements BackendListener {
     }
 
     /**
-     * A person typed into the session (the client's own input, or {@code limpet send}; not a
-     * terminal's automatic reply): a session waiting for them is answered. Cheap, per keystroke.
+     * A person's keys (a client's typing, {@code limpet send}): to the program, and they count as a
+     * person at the session: one waiting for them is answered, a revived program has been used
+     * (see {@link ActivityLedger#typed}). The keystroke path: no store look-up (the backend knows its
+     * sessions).
      */
-    public void personTyped(String id) {
-        activity.typed(id);
-    }
-
-    /** The keystroke path: no store look-up (the backend knows its sessions). */
     public void input(String id, byte[] data) {
         barrier.check();
         SessionIds.requireValid(id);
         untouched.typed(id);
-        activity.inputSeen(id, data);
+        activity.typed(id);
+        backend.input(id, data);
+    }
+
+    /**
+     * A terminal's automatic answer to a query the program printed (a cursor position, colours):
+     * to the program only. No one typed it, so it answers no waiting session and does not count as
+     * use of a revived one (a viewer's terminal answers an agent's queries as soon as it attaches).
+     */
+    public void reply(String id, byte[] data) {
+        barrier.check();
+        SessionIds.requireValid(id);
         backend.input(id, data);
     }
 
