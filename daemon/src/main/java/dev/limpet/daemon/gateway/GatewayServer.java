@@ -53,6 +53,7 @@ public final class GatewayServer implements AutoCloseable {
     private final String listenHost;
     private final Clock clock;
     private final DaemonMetrics metrics;
+    private final RestApi rest;
     private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
@@ -75,6 +76,7 @@ public final class GatewayServer implements AutoCloseable {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
+        this.rest = rest;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
@@ -98,7 +100,7 @@ public final class GatewayServer implements AutoCloseable {
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
             config.routes.before(this::requireOwnHost);
-            WebUi.register(config);
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             config.routes.before("/metrics", this::requireToken);
@@ -165,6 +167,11 @@ public final class GatewayServer implements AutoCloseable {
                 closed(c);
             }
         };
+    }
+
+    /** Where the page learns the user's other hosts ({@code GET /api/hosts}); none until set. */
+    public void setCockpitHosts(CockpitHost.Source hosts) {
+        rest.setHosts(hosts);
     }
 
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */

@@ -27,16 +27,36 @@ public final class AgentProfiles {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final int MAX_FILE_BYTES = 64 * 1024;
 
-    /** Claude Code, Codex and Gemini CLI. */
+    /**
+     * Claude Code, Codex and Gemini CLI, as the pinned versions behave (agent-clis/package.json;
+     * each list read from that version's {@code --help}, each behaviour checked by the real-agent
+     * suite, docs/agent-activity.md has the table).
+     */
     public static final List<AgentProfile> BUILT_IN = List.of(
             new AgentProfile("claude", List.of("claude"), List.of(), List.of("--session-id", "{id}"), null,
-                    List.of("{program}", "--resume", "{id}"), null, AgentProfile.CLAUDE_HOOKS),
-            new AgentProfile("codex", List.of("codex"), List.of(), List.of(),
-                    "session id: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
-                    List.of("{program}", "resume", "{id}"), List.of("{program}", "resume", "--last")),
-            new AgentProfile("gemini", List.of("gemini"), List.of(), List.of(),
-                    "[Ss]ession(?: ID)?: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
-                    List.of("{program}", "--resume", "{id}"), List.of("{program}", "--resume")));
+                    List.of("{program}", "{options}", "--resume", "{id}"), null, AgentProfile.CLAUDE_HOOKS,
+                    List.of("--continue", "-c", "--resume=", "-r=", "--session-id=", "--fork-session", "--from-pr="),
+                    List.of("--add-dir", "--agent", "--agents", "--allowedTools", "--allowed-tools", "--append-system-prompt",
+                            "--betas", "--debug", "-d", "--debug-file", "--disallowedTools", "--disallowed-tools", "--effort",
+                            "--fallback-model", "--file", "--input-format", "--json-schema", "--max-budget-usd", "--mcp-config",
+                            "--model", "--name", "-n", "--output-format", "--permission-mode", "--plugin-dir", "--plugin-url",
+                            "--prompt-suggestions", "--remote-control", "--remote-control-session-name-prefix", "--setting-sources",
+                            "--settings", "--system-prompt", "--tmux", "--tools", "--worktree", "-w"),
+                    List.of(), "claude"),
+            new AgentProfile("codex", List.of("codex"), List.of(), List.of(), null,
+                    List.of("{program}", "resume", "{options}", "{id}"), null, AgentProfile.CODEX_HOOKS,
+                    List.of("resume=", "fork=", "--last"),
+                    List.of("-c", "--config", "--enable", "--disable", "--remote", "--remote-auth-token-env", "-i", "--image", "-m",
+                            "--model", "--local-provider", "-p", "--profile", "-s", "--sandbox", "-C", "--cd", "--add-dir", "-a",
+                            "--ask-for-approval"),
+                    List.of(), "codex"),
+            new AgentProfile("gemini", List.of("gemini"), List.of(), List.of("--session-id", "{id}"), null,
+                    List.of("{program}", "{options}", "--resume", "{id}"), null, AgentProfile.GEMINI_HOOKS,
+                    List.of("--resume=", "-r=", "--session-id=", "--session-file="),
+                    List.of("-m", "--model", "-w", "--worktree", "--approval-mode", "--policy", "--admin-policy",
+                            "--allowed-mcp-server-names", "--allowed-tools", "-e", "--extensions", "--include-directories", "-o",
+                            "--output-format"),
+                    List.of("-p", "--prompt", "-i", "--prompt-interactive"), "gemini"));
 
     private final List<AgentProfile> profiles;
     private final List<String> warnings;

@@ -40,17 +40,18 @@ class AgentProfilesTest {
     }
 
     @Test
-    void aProfileMayAskForClaudeHooksAndNothingElse() throws Exception {
+    void aProfileMayAskForAHookWiringLimpetKnowsAndNothingElse() throws Exception {
         Files.writeString(dir.resolve("hooked.json"), """
                 {"name": "hooked", "programs": ["hooked"], "launch": ["--id", "{id}"], "resume": ["{program}", "-r", "{id}"], "hooks": "claude"}""");
         Files.writeString(dir.resolve("wrong.json"), """
-                {"name": "wrong", "programs": ["wrong"], "launch": ["--id", "{id}"], "resume": ["{program}", "-r", "{id}"], "hooks": "codex"}""");
+                {"name": "wrong", "programs": ["wrong"], "launch": ["--id", "{id}"], "resume": ["{program}", "-r", "{id}"], "hooks": "aider"}""");
         AgentProfiles profiles = AgentProfiles.load(dir);
         assertThat(profiles.byName("hooked")).get().extracting(AgentProfile::hooks).isEqualTo("claude");
         assertThat(profiles.byName("wrong")).isEmpty();
-        assertThat(String.join("\n", profiles.warnings())).contains("wrong.json", "\"hooks\" must be \"claude\" or absent");
+        assertThat(String.join("\n", profiles.warnings())).contains("wrong.json", "\"hooks\" must be one of");
         assertThat(AgentProfiles.builtIn().byName("claude")).get().extracting(AgentProfile::hooks).isEqualTo("claude");
-        assertThat(AgentProfiles.builtIn().byName("codex")).get().extracting(AgentProfile::hooks).isNull();
+        assertThat(AgentProfiles.builtIn().byName("codex")).get().extracting(AgentProfile::hooks).isEqualTo("codex");
+        assertThat(AgentProfiles.builtIn().byName("gemini")).get().extracting(AgentProfile::hooks).isEqualTo("gemini");
     }
 
     @Test

@@ -45,7 +45,7 @@ import org.slf4j.LoggerFactory;
  * {@code list-panes} per tick, says which sessions tmux still holds; when the server is killed
  * every session becomes {@code recoverable} with a warning.
  */
-public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails {
+public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails, dev.limpet.daemon.backend.PasteMode {
     private static final Logger LOG = LoggerFactory.getLogger(TmuxBackend.class);
     /** How often each running pane is asked whether its program ended (one control-mode command each). */
     static final long EXIT_POLL_MILLIS = 250;
@@ -454,6 +454,11 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     @Override
     public String captureText(String sessionId) {
         return held(sessionId).session().captureText();
+    }
+
+    @Override
+    public boolean bracketedPaste(String sessionId) {
+        return held(sessionId).session().bracketedPaste();
     }
 
     private void transition(String sessionId, SessionHealth health, SessionHealth.Event event) {
