@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.relay.RelayServerTest.Recorder;
@@ -77,7 +78,7 @@ class NatsSecurityTest {
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
     final List<Connection> connections = new ArrayList<>();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(5));
     final PairingSecret pairing = PairingSecret.generate(new SecureRandom());
 
     @BeforeEach

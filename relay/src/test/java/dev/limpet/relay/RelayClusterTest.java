@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
@@ -45,7 +46,7 @@ class RelayClusterTest {
     NatsServer nats;
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(5));
 
     @BeforeEach
     void start() throws Exception {

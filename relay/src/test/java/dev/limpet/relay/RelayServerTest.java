@@ -3,6 +3,7 @@ package dev.limpet.relay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
@@ -33,7 +34,7 @@ class RelayServerTest {
     Path tmp;
     RelayServer relay;
     HostCredentials hosts;
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(5));
 
     @BeforeEach
     void start() {
