@@ -19,7 +19,7 @@ class AttachTmuxIT {
     @TempDir
     Path tmp;
 
-    private TmuxPane pane;
+    private TmuxTerminal pane;
     private final List<Process> processes = new ArrayList<>();
     private final List<DaemonProcess> daemons = new ArrayList<>();
     private TcpProxy proxy;
@@ -50,7 +50,7 @@ class AttachTmuxIT {
         String attach = String.join(" ", DaemonProcess.limpet()) + " attach " + id;
         String env = "LIMPET_URL=http://127.0.0.1:" + proxy.port() + "/ LIMPET_TOKEN=" + daemon.token()
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
-        pane = new TmuxPane(100, 30, "env " + env + " " + attach + "; echo ATTACH_EXIT=$?; sleep 600", () -> "");
+        pane = new TmuxTerminal(100, 30, "env " + env + " " + attach + "; echo ATTACH_EXIT=$?; sleep 600", () -> "");
 
         // Keys typed before the attachment is up are discarded by design: wait for the replayed prompt.
         pane.awaitScreen(s -> s.strip().startsWith("$"), "attached: the prompt is replayed");
@@ -75,7 +75,7 @@ class AttachTmuxIT {
         assertThat(screen.indexOf("while-away-4")).isLessThan(screen.indexOf("two-6"));
         // The commands show $((…)); only their output shows the results, so each appears exactly once.
         for (String output : List.of("one-2", "while-away-4", "two-6")) {
-            assertThat(TmuxPane.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
+            assertThat(TmuxTerminal.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
         }
 
         pane.typeHex("1c");
@@ -88,7 +88,7 @@ class AttachTmuxIT {
         daemons.add(daemon);
         String env = "LIMPET_URL=http://127.0.0.1:" + daemon.port() + "/ LIMPET_TOKEN=" + daemon.token()
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
-        pane = new TmuxPane(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach no-such-thing; echo ATTACH_EXIT=$?; sleep 600", () -> "");
+        pane = new TmuxTerminal(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach no-such-thing; echo ATTACH_EXIT=$?; sleep 600", () -> "");
         pane.awaitScreen(s -> s.contains("ATTACH_EXIT=2"), "exit 2");
         assertThat(pane.screen()).contains("no session 'no-such-thing'");
     }
@@ -109,7 +109,7 @@ class AttachTmuxIT {
         }
         String env = "LIMPET_URL=http://127.0.0.1:" + daemon.port() + "/ LIMPET_TOKEN=" + daemon.token()
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
-        pane = new TmuxPane(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach " + id
+        pane = new TmuxTerminal(100, 30, "env " + env + " " + String.join(" ", DaemonProcess.limpet()) + " attach " + id
                 + "; sleep 600", () -> "");
         pane.awaitScreen(s -> s.contains("asked"), "attached: the replay is shown");
         Thread.sleep(1500); // tmux answers as it parses the replay
