@@ -260,6 +260,10 @@ public final class WorkerMain {
         } catch (PtyException | RuntimeException e) {
             throw new LaunchFailed(3, "spawn failed: " + e.getMessage());
         }
+        if (!launch.probe() && dev.limpet.terminal.os.OomScore.raiseAboveSelf(pty.pid()).isEmpty()) {
+            WorkerLog.warn("session {}: cannot raise its program's oom_score_adj; when memory runs out the kernel may end this worker"
+                    + " (and every session in it) instead", launch.sessionId());
+        }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
         JournalWriter journal = openJournal(launch);
         PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new VtScreen(launch.cols(), launch.rows()), status -> {

@@ -389,6 +389,11 @@ public final class SessionService implements BackendListener {
         exits.lost(sessionId, reason);
     }
 
+    /** Sessions lost while this daemon ran and not revived yet, one warning per reason (see {@link ExitRecorder#lostWarnings}). */
+    public List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+        return exits.lostWarnings();
+    }
+
     /** The launch intent shown with a session: a recoverable session's reason (or a running one's revive warning), its last cwd. */
     private LaunchIntent reasonOf(StoredSession s) {
         LaunchIntent i = store.intent(s.id());

@@ -41,13 +41,13 @@ class BackendContractTest {
     static final Duration T = Duration.ofSeconds(30);
 
     enum Kind {
-        EMBEDDED, WORKER, DENSE_WORKER, TMUX;
+        EMBEDDED, ISOLATED_WORKER, DENSE_WORKER, TMUX;
 
         Backend open(Path dir) throws Exception {
             return switch (this) {
                 case EMBEDDED -> new EmbeddedBackend(1 << 16);
-                case WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
-                        "d-00000000000000aa", WorkerSettings.defaults(1 << 16).withStandby(0));
+                case ISOLATED_WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
+                        "d-00000000000000aa", WorkerSettings.defaults(1 << 16).isolated().withStandby(0));
                 // Two sessions per host: the suite's spawns fill hosts and start new ones.
                 case DENSE_WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
                         "d-00000000000000aa", WorkerSettings.defaults(1 << 16).withHostSessions(2));
@@ -246,7 +246,7 @@ class BackendContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"WORKER", "DENSE_WORKER", "TMUX"})
+    @EnumSource(value = Kind.class, names = {"ISOLATED_WORKER", "DENSE_WORKER", "TMUX"})
     void aNewBackendRecoversLiveSessionsWithTheSamePidAndResumesTheStreamExactlyWhereAClientStopped(Kind kind) throws Exception {
         Backend first = backend(kind);
         RuntimeInfo r = first.spawn(spec("stay", TestPrograms.command(Counter.class, "0", "20")));

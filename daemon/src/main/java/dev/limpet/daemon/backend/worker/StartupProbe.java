@@ -39,7 +39,8 @@ final class StartupProbe {
 
     /**
      * The start-up capability probe: start a worker (in probe mode: no registry entry), hello,
-     * info, remove. Throws with the reason when workers cannot run here.
+     * info, remove. In dense mode the probe is a session of a host, which stays as the warm host.
+     * Throws with the reason when workers cannot run here.
      */
     void run() {
         String id = "probe-" + Long.toHexString(System.nanoTime() & 0xffffffffL);
@@ -51,6 +52,7 @@ final class StartupProbe {
         } catch (WorkerRpcException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "worker probe failed: " + e.getMessage(), e);
         } finally {
+            w.settled().run();
             try {
                 Files.deleteIfExists(paths.log(id));
             } catch (IOException ignored) {

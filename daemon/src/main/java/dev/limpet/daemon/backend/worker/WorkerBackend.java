@@ -74,6 +74,10 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         this.launcher = new WorkerLauncher(registry.paths(), daemonInstanceId, lease, settings, runtimeDir);
         this.startupProbe = new StartupProbe(launcher, registry.paths(), settings);
         this.removeFallback = new RemoveFallback(registry, os);
+        if (settings.dense()) {
+            // From the start: the start-up probe runs in a host too, which then stays warm for the first spawn.
+            launcher.useHosts(this::servedIn, os, timer);
+        }
     }
 
     @Override
@@ -89,9 +93,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public void start(BackendListener listener) {
         this.listener = listener;
-        if (settings.dense()) {
-            launcher.useHosts(this::servedIn, os);
-        } else {
+        if (!settings.dense()) {
             launcher.startStandby(timer);
         }
     }
@@ -105,7 +107,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public String details() {
         if (!settings.dense()) {
-            return "a process per session";
+            return "isolated: a process per session";
         }
         return "dense: up to " + settings.hostSessions() + " sessions per process, " + launcher.hostPids().size() + " host(s) taking sessions";
     }
@@ -195,6 +197,11 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         @Override
         public void sessionExited(String sessionId, dev.limpet.terminal.pty.ExitStatus status) {
             listener.sessionExited(sessionId, status);
+        }
+
+        @Override
+        public void sessionLost(String sessionId, String reason) {
+            listener.sessionLost(sessionId, reason);
         }
 
         @Override
