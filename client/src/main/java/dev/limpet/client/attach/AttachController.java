@@ -39,9 +39,12 @@ import java.util.concurrent.CompletionException;
  * <p>The person's terminal answers queries it finds in the output ({@link ReplyGuard}): answers to
  * replayed output are dropped, answers to live queries are marked as replies.
  *
- * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are discarded with a
- * bell, never queued: the person cannot see what those keys would do, and replaying them later into a
- * screen that changed meanwhile could run something unintended.
+ * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are held, as a browser
+ * tab holds them: in order, up to 4 KiB ({@link TypeAhead}), shown on the status line, and sent once,
+ * as one input, right after the attach answers. Keys that do not fit ring the bell and are said on
+ * the status line; held keys that can no longer go (the session ended, a detach) are said too.
+ * Nothing typed is dropped without a word. Terminal replies are never held: their question belongs
+ * to a screen that has moved on.
  *
  * <p>Runs on the {@link Scheduler}'s loop; {@link #input} and {@link #resized} may be called from any
  * thread. {@link #outcome()} completes once, when attach ends.
@@ -61,6 +64,7 @@ public final class AttachController implements HostRuntime.Listener {
     private final OutputCursor cursor = new OutputCursor();
     private final AckPacer acks = new AckPacer();
     private final ReplyGuard replies = new ReplyGuard();
+    private final TypeAhead typeAhead = new TypeAhead();
     private final CompletableFuture<AttachOutcome> outcome = new CompletableFuture<>();
 
     // Loop-confined.
@@ -74,6 +78,8 @@ public final class AttachController implements HostRuntime.Listener {
     private String exitText;
     private Instant lastBell = Instant.MIN;
     private String statusShown;
+    /** The status line while not attached (reconnecting…), to which held keys are added; null while attached. */
+    private String waitingLine;
     private boolean ackFlushQueued;
     /** Where the current attachment's replay ends (live output follows). */
     private long replayEnd = -1;
@@ -120,7 +126,7 @@ public final class AttachController implements HostRuntime.Listener {
             case DISCONNECTED -> onDisconnected(t);
             case CONNECTING -> {
                 if (phase == Phase.RECONNECTING && t.changed()) {
-                    status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + t.attempt() + ")");
+                    waiting("limpet: reconnecting to " + settings.hostName() + "… (attempt " + t.attempt() + ")");
                 }
             }
             case DISPOSED -> finish(AttachOutcome.failure(1, "limpet: the connection to " + settings.hostName() + " was closed"));
@@ -215,7 +221,7 @@ public final class AttachController implements HostRuntime.Listener {
                     + "); reconnecting cannot fix this"));
         } else {
             phase = Phase.RECONNECTING;
-            status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + (t.attempt() + 1) + ")");
+            waiting("limpet: reconnecting to " + settings.hostName() + "… (attempt " + (t.attempt() + 1) + ")");
         }
     }
 
@@ -294,6 +300,7 @@ public final class AttachController implements HostRuntime.Listener {
         }
         phase = Phase.ATTACHED;
         everAttached = true;
+        waitingLine = null;
         replayEnd = r.endOffset();
         replies.replayStarted();
         replayWrittenIfDone();
@@ -315,7 +322,25 @@ public final class AttachController implements HostRuntime.Listener {
         if (info != null && !settings.readOnly() && (info.cols() != terminal.columns() || info.rows() != terminal.rows())) {
             onResize();
         }
+        sendHeldKeys();
         finishIfExitReached();
+    }
+
+    /** Keys typed while waiting go now, once, in the order typed, before anything typed later. */
+    private void sendHeldKeys() {
+        if (typeAhead.isEmpty()) {
+            return;
+        }
+        if (exitAt >= 0) {
+            notice("limpet: " + typeAhead.clear() + " key(s) typed while reconnecting were not sent: the session has exited");
+            return;
+        }
+        DaemonClient client = runtime.active();
+        if (client != null && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, 0, typeAhead.take()))) {
+            return;
+        }
+        // The link went again at once: what was held is lost with it; say so rather than pretend.
+        notice("limpet: key(s) typed while reconnecting could not be sent");
     }
 
     private void onCommandError(ServerMessage.CommandError e) {
@@ -387,18 +412,45 @@ public final class AttachController implements HostRuntime.Listener {
         if (verdict == ReplyGuard.Verdict.DROP) {
             return; // the person's terminal answering a query in replayed output: never typed into the session
         }
+        if (settings.readOnly()) {
+            bell();
+            return;
+        }
         DaemonClient client = runtime.active();
         // Offset 1 marks the terminal's automatic reply to a live query (docs/protocol.md, "Terminal replies").
         long kind = verdict == ReplyGuard.Verdict.REPLY ? 1 : 0;
-        boolean sent = !settings.readOnly() && phase == Phase.ATTACHED && client != null
-                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, kind, keys));
-        if (!sent) {
-            Instant now = scheduler.clock().instant();
-            if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {
-                lastBell = now;
-                terminal.bell();
-            }
+        if (phase == Phase.ATTACHED && typeAhead.isEmpty() && client != null
+                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, kind, keys))) {
+            return;
         }
+        if (verdict == ReplyGuard.Verdict.REPLY) {
+            return; // a terminal's answer is never held: its question belongs to a screen that has moved on
+        }
+        if (typeAhead.hold(keys)) {
+            status(withHeldKeys(waitingLine == null ? "limpet: waiting for session " + settings.sessionRef() : waitingLine));
+            return;
+        }
+        bell();
+        status(withHeldKeys(waitingLine == null ? "limpet: waiting for session " + settings.sessionRef() : waitingLine)
+                + "; more than " + TypeAhead.LIMIT + " bytes typed: the rest was not sent");
+    }
+
+    private void bell() {
+        Instant now = scheduler.clock().instant();
+        if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {
+            lastBell = now;
+            terminal.bell();
+        }
+    }
+
+    /** The status line while not attached. */
+    private void waiting(String line) {
+        waitingLine = line;
+        status(withHeldKeys(line));
+    }
+
+    private String withHeldKeys(String line) {
+        return typeAhead.isEmpty() ? line : line + " — " + typeAhead.keys() + " key(s) held, sent once reattached";
     }
 
     private void onResize() {
@@ -428,6 +480,11 @@ public final class AttachController implements HostRuntime.Listener {
         phase = Phase.DONE;
         clearStatus();
         runtime.stop();
+        if (!typeAhead.isEmpty()) {
+            int keys = typeAhead.clear();
+            result = new AttachOutcome(result.exitCode(), result.message() + " (" + keys + " key(s) typed while waiting were not sent)",
+                    result.error());
+        }
         outcome.complete(result);
     }
 

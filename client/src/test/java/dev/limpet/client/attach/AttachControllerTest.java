@@ -197,30 +197,58 @@ class AttachControllerTest {
     }
 
     @Test
-    void keystrokesWhileReconnectingAreDiscardedWithABellNotSentLater() {
+    void keystrokesWhileReconnectingAreHeldShownAndSentOnceInOrderAfterTheReattach() {
         attached();
         daemon().fail(DisconnectReason.NETWORK_ERROR);
-        type("rm -rf x");
-        scheduler.advance(Duration.ofMillis(300));
-        type("y");
-        assertThat(terminal.bells).isEqualTo(2);
+        type("echo ");
+        type("hi");
+        assertThat(terminal.bells).isZero();
+        assertThat(terminal.status).isEqualTo("limpet: reconnecting to box… (attempt 1) — 2 key(s) held, sent once reattached");
         scheduler.advance(BACKOFF.cap());
         daemon().handshake("d-1");
-        type("z"); // connected but not yet re-attached: still discarded
+        type("\r"); // connected but not yet re-attached: held behind the others
         assertThat(typedInto(daemon())).isEmpty();
         attachResult(lastAttach(), running, 0, 0, false);
+        assertThat(typedInto(daemon())).containsExactly("s1:echo hi\r");
         type("ok");
-        assertThat(typedInto(daemon())).containsExactly("s1:ok");
+        assertThat(typedInto(daemon())).containsExactly("s1:echo hi\r", "s1:ok");
     }
 
     @Test
-    void bellsAreRateLimitedDuringAPaste() {
+    void whatDoesNotFitTheHoldRingsTheBellAndIsSaidWhileWhatFitIsSent() {
         attached();
         daemon().fail(DisconnectReason.NETWORK_ERROR);
-        for (int i = 0; i < 50; i++) {
-            type("x");
-        }
+        type("a".repeat(TypeAhead.LIMIT - 1));
+        type("xy"); // does not fit whole: refused whole
+        type("b");
         assertThat(terminal.bells).isEqualTo(1);
+        assertThat(terminal.statuses).anySatisfy(st -> assertThat(st).contains("more than 4096 bytes typed: the rest was not sent"));
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        attachResult(lastAttach(), running, 0, 0, false);
+        assertThat(typedInto(daemon())).containsExactly("s1:" + "a".repeat(TypeAhead.LIMIT - 1) + "b");
+    }
+
+    @Test
+    void heldKeysThatCanNoLongerGoAreSaidNeverDroppedSilently() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        type("ls\r");
+        scheduler.advance(BACKOFF.cap());
+        daemon().handshake("d-1");
+        SessionInfo ended = Daemons.session("s1", "build", SessionInfo.EXITED, 0);
+        attachResult(lastAttach(), ended, 0, 0, false);
+        assertThat(typedInto(daemon())).isEmpty();
+        assertThat(terminal.statuses).contains("limpet: 1 key(s) typed while reconnecting were not sent: the session has exited");
+    }
+
+    @Test
+    void aDetachWhileKeysAreHeldSaysTheyWereNotSent() {
+        attached();
+        daemon().fail(DisconnectReason.NETWORK_ERROR);
+        type("top");
+        type("\u001c");
+        assertThat(outcome.join().message()).isEqualTo("[detached from s1] (1 key(s) typed while waiting were not sent)");
     }
 
     @Test
