@@ -38,7 +38,8 @@ final class HookCommand extends Verb {
             description = "working, waiting_input, pending_approval or idle (may be left out with --stdin-json)")
     String state;
 
-    @Option(names = "--session", paramLabel = "ID", description = "The session to report for (default: $LIMPET_SESSION_ID).")
+    @Option(names = "--session", paramLabel = "ID|LABEL", description = "The session to report for, by id or label"
+            + " (default: $LIMPET_SESSION_ID).")
     String session;
 
     @Option(names = "--stdin-json", description = "Read the hook's JSON object from stdin and record its session_id as the"
@@ -59,13 +60,17 @@ final class HookCommand extends Verb {
             throw new CliException(REFUSED, "name a STATE (" + Activity.reportableNames() + "), or give --stdin-json");
         }
         String conversation = stdinJson ? conversationFromStdin() : null;
-        String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
+        String id = session;
         if (id == null || id.isBlank()) {
-            throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
-                    + " name one with --session ID");
-        }
-        if (!SessionIds.isValid(id)) {
-            throw new CliException(REFUSED, "'" + id + "' is not a session id");
+            id = env.apply("LIMPET_SESSION_ID");
+            if (id == null || id.isBlank()) {
+                throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
+                        + " name one with --session ID|LABEL");
+            }
+            // limpet sets it to the session's id: anything else is not limpet's doing.
+            if (!SessionIds.isValid(id)) {
+                throw new CliException(REFUSED, "$LIMPET_SESSION_ID '" + SafeText.of(id, 40) + "' is not a session id");
+            }
         }
         Map<String, String> body = new LinkedHashMap<>();
         if (activity != null) {

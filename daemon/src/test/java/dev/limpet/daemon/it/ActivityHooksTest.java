@@ -85,6 +85,18 @@ class ActivityHooksTest {
     }
 
     @Test
+    void aReportMayNameItsSessionByLabelAsEveryVerbTakesIt() throws Exception {
+        SessionInfo s = sleeper();
+        HttpResponse<String> renamed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + "/api/sessions/"
+                + s.id() + "/rename")).header("Authorization", "Bearer " + d.token()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"label\":\"agent-10\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(200);
+        assertThat(report("agent-10", "waiting_input").status()).isEqualTo(200);
+        assertThat(listed(s.id()).activity()).isEqualTo(Activity.WAITING_INPUT);
+        assertThat(report("no-such-label", "working").body().path("code").asText()).isEqualTo("session_not_found");
+    }
+
+    @Test
     void repeatedReportsOfTheSameStateAreCoalescedIntoOneEvent() throws Exception {
         SessionInfo s = sleeper();
         for (int i = 0; i < 200; i++) {
