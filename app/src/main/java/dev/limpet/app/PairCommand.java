@@ -137,8 +137,8 @@ final class PairCommand implements Callable<Integer> {
         try {
             dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
             while (System.nanoTime() < deadline) {
-                JsonNode relay = daemon.get("/api/status").path("relay");
-                if (relay.path("gate_pairings").asInt(-1) >= pairings) {
+                var relay = daemon.get("/api/status").path("relay");
+                if (relay.path("gate_pairings").isNumber() && relay.path("gate_pairings").asLong() >= pairings) {
                     return;
                 }
                 Thread.sleep(100);

@@ -80,6 +80,23 @@ class CliVerbsIT {
         assertThat(ok("ls", "--json").out()).doesNotContain(id);
     }
 
+    /** A verb is a JVM per call: the daily ones read and print the daemon's JSON without Jackson's databind (~700 classes). */
+    @Test
+    void theDailyVerbsLoadNoJacksonDatabind() throws Exception {
+        String id = ok("new", "--", "sleep", "600").out().strip();
+        String[][] verbs = {{"ls"}, {"ls", "--json"}, {"status"}, {"status", "--json"}, {"send", id, "x"}, {"capture", id}};
+        for (String[] verb : verbs) {
+            Path classes = dir.resolve("classes-" + String.join("-", verb).replace("--", "") + ".log");
+            LimpetCli.Result r = LimpetCli.run(java.util.List.of("-Xlog:class+load=info:file=" + classes), java.util.Map.of("LIMPET_HOME",
+                    root.toString()), verb);
+            assertThat(r.exitCode()).as("limpet %s: %s", String.join(" ", verb), r.err()).isZero();
+            String loaded = java.nio.file.Files.readString(classes);
+            assertThat(loaded).as("limpet %s loads", String.join(" ", verb)).contains("dev.limpet.client.cli.JsonTree")
+                    .doesNotContain("com.fasterxml.jackson.databind");
+        }
+        ok("rm", id);
+    }
+
     @Test
     void sendWithoutEnterLeavesTheLineUnsubmitted() throws Exception {
         String id = ok("new", "--", "bash", "--norc", "--noprofile").out().strip();

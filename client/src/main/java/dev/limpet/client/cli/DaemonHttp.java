@@ -1,7 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.limpet.protocol.ProtocolCodec;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -29,21 +27,21 @@ public final class DaemonHttp {
         return endpoint;
     }
 
-    public JsonNode get(String path) {
+    public JsonTree get(String path) {
         return send("GET", path, null);
     }
 
-    public JsonNode post(String path, Object body) {
+    public JsonTree post(String path, Object body) {
         return send("POST", path, body);
     }
 
-    public JsonNode delete(String path) {
+    public JsonTree delete(String path) {
         return send("DELETE", path, null);
     }
 
-    private JsonNode send(String method, String path, Object body) {
+    private JsonTree send(String method, String path, Object body) {
         URI uri = endpoint.baseUrl().resolve(path.startsWith("/") ? path.substring(1) : path);
-        String json = body == null ? null : ProtocolCodec.write(body);
+        String json = body == null ? null : JsonTree.write(body);
         PlainHttp.Response res;
         try {
             // Plain http (the local daemon, on loopback): a socket of our own, no java.net.http (see
@@ -61,10 +59,10 @@ public final class DaemonHttp {
             Thread.currentThread().interrupt();
             throw new CliException(CliException.FAILED, "interrupted");
         }
-        JsonNode answer = parse(res.body());
+        JsonTree answer = parse(res.body());
         if (res.status() >= 400) {
-            String code = answer.path("code").asText("http_" + res.status());
-            String message = answer.path("message").asText(res.body());
+            String code = answer.path("code").text("http_" + res.status());
+            String message = answer.path("message").text(res.body());
             int exit = switch (code) {
                 case "session_not_found", "ambiguous_session", "invalid_session_id" -> CliException.NO_SESSION;
                 case "unauthorized" -> CliException.NO_DAEMON;
@@ -101,11 +99,11 @@ public final class DaemonHttp {
         }
     }
 
-    private static JsonNode parse(String body) {
+    private static JsonTree parse(String body) {
         try {
-            return ProtocolCodec.mapper().readTree(body.isBlank() ? "{}" : body);
+            return JsonTree.parse(body.isBlank() ? "{}" : body);
         } catch (IOException e) {
-            return ProtocolCodec.mapper().createObjectNode().put("message", body);
+            return new JsonTree(java.util.Map.of("message", body));
         }
     }
 }

@@ -1,9 +1,7 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ConversationIds;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
 import java.io.IOException;
@@ -102,23 +100,23 @@ final class HookCommand extends Verb {
         if (new String(input, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
             throw refusedInput("stdin is empty; the hook's JSON was expected there");
         }
-        JsonNode json;
+        JsonTree json;
         try {
-            json = ProtocolCodec.mapper().readTree(input);
+            json = JsonTree.parse(new String(input, java.nio.charset.StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw refusedInput("stdin is not JSON");
         }
-        if (json == null || !json.isObject()) {
+        if (!json.isObject()) {
             throw refusedInput("stdin is not a JSON object (an agent's hook input is one)");
         }
-        JsonNode id = json.get("session_id");
-        if (id == null || !id.isTextual()) {
+        JsonTree id = json.path("session_id");
+        if (!id.isText()) {
             throw refusedInput("the hook's JSON has no \"session_id\" string");
         }
-        if (!ConversationIds.isValid(id.asText())) {
-            throw refusedInput("\"session_id\" '" + SafeText.of(id.asText(), 40) + "' is not a conversation id");
+        if (!ConversationIds.isValid(id.text())) {
+            throw refusedInput("\"session_id\" '" + SafeText.of(id.text(), 40) + "' is not a conversation id");
         }
-        return id.asText();
+        return id.text();
     }
 
     private static CliException refusedInput(String why) {

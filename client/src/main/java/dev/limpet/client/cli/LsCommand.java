@@ -1,12 +1,10 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -20,7 +18,7 @@ final class LsCommand extends Verb {
 
     @Override
     public Integer call() {
-        ArrayNode rows = ProtocolCodec.mapper().createArrayNode();
+        List<Map<String, Object>> rows = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         if (allHosts) {
             List<DaemonEndpoint> endpoints = new ArrayList<>();
@@ -61,27 +59,35 @@ final class LsCommand extends Verb {
         return problems.isEmpty() ? 0 : CliException.NO_DAEMON;
     }
 
-    private static void collect(DaemonHttp daemon, ArrayNode rows) {
-        JsonNode status = daemon.get("/api/status");
-        for (JsonNode s : daemon.get("/api/sessions")) {
-            ObjectNode row = ProtocolCodec.mapper().createObjectNode();
-            row.put("host", daemon.endpoint().hostName());
-            row.put("daemon_instance_id", status.path("daemon_instance_id").asText());
-            for (String f : List.of("id", "label", "command", "state", "activity", "pid", "exit_code", "exit_signal", "created_at",
-                    "cwd")) {
-                row.set(f, s.path(f).isMissingNode() ? null : s.path(f));
-            }
-            rows.add(row);
+    private static void collect(DaemonHttp daemon, List<Map<String, Object>> rows) {
+        JsonTree status = daemon.get("/api/status");
+        for (JsonTree s : daemon.get("/api/sessions")) {
+            rows.add(row(daemon.endpoint().hostName(), status.path("daemon_instance_id").text(""), s));
         }
     }
 
+    /** One session's row of {@code ls --json}: its host and daemon, then the fields docs/cli.md lists, in order. */
+    static Map<String, Object> row(String host, String daemonInstanceId, JsonTree session) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("host", host);
+        row.put("daemon_instance_id", daemonInstanceId);
+        for (String f : ROW_FIELDS) {
+            JsonTree v = session.path(f);
+            row.put(f, v.isMissing() ? null : v.value());
+        }
+        return row;
+    }
+
+    static final List<String> ROW_FIELDS = List.of("id", "label", "command", "state", "activity", "pid", "exit_code", "exit_signal",
+            "created_at", "cwd");
+
     /** Ids, then labels that are plain words (a completion offers them as they are). */
-    private void printNames(ArrayNode rows) {
+    private void printNames(List<Map<String, Object>> rows) {
         var out = out();
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             out.println(text(r, "id"));
         }
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             String label = text(r, "label");
             if (!label.isEmpty() && label.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || "@%+=:,./_-".indexOf(ch) >= 0)) {
                 out.println(label);
@@ -90,16 +96,20 @@ final class LsCommand extends Verb {
         out.flush();
     }
 
-    private void print(ArrayNode rows) {
+    private static List<JsonTree> trees(List<Map<String, Object>> rows) {
+        return rows.stream().map(JsonTree::new).toList();
+    }
+
+    private void print(List<Map<String, Object>> rows) {
         var out = out();
         String fmt = "%-10s %-10s %-18s %-16s %-8s %-5s %-20s %s%n";
         out.printf(fmt, "HOST", "ID", "LABEL", "STATE", "PID", "EXIT", "CREATED", "COMMAND");
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             List<String> argv = new ArrayList<>();
-            r.path("command").forEach(a -> argv.add(a.asText()));
-            String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissingNode()
-                    ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissingNode() ? "-" : "SIG" + r.path("exit_signal").asText())
-                    : r.path("exit_code").asText();
+            r.path("command").forEach(a -> argv.add(a.text()));
+            String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissing()
+                    ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissing() ? "-" : "SIG" + r.path("exit_signal").text())
+                    : r.path("exit_code").text();
             out.printf(fmt, shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 18),
                     shown(stateShown(text(r, "state"), text(r, "activity"))),
                     shown(text(r, "pid")), shown(exit), shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")),

@@ -22,7 +22,7 @@ class StatusCommandTest {
 
     @Test
     void theSettingsTableShowsEachKeyItsValueAndWhereItCameFromWithControlCharactersEscaped() throws Exception {
-        var json = dev.limpet.protocol.ProtocolCodec.mapper().readTree("""
+        var json = JsonTree.parse("""
                 [{"key":"port","value":"7420","source":"default"},
                  {"key":"ring_bytes","value":"8388608","source":"file /home/u/.config/limpet/config.toml"},
                  {"key":"listen","value":"127.0.0.1\\u001b[31m","source":"env LIMPET_LISTEN"}]""");
@@ -36,15 +36,14 @@ class StatusCommandTest {
 
     @Test
     void aRelayUplinkThatIsDownIsLoudAndAConnectedOneIsOneQuietLine() throws Exception {
-        var mapper = dev.limpet.protocol.ProtocolCodec.mapper();
-        var down = mapper.readTree("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"waiting\","
+        var down = JsonTree.parse("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"waiting\","
                 + "\"since\":\"2026-11-26T10:00:00Z\",\"failures\":3,\"last_error\":\"ConnectException\","
                 + "\"next_attempt_at\":\"2026-11-26T10:00:04Z\",\"channels\":0}");
         assertThat(StatusCommand.relayLine(down)).startsWith("RELAY DOWN: relay https://relay.example/ as host abcdefghijklmnopqrstuvwxyz: waiting")
                 .contains("last error: ConnectException").contains("next attempt 2026-11-26T10:00:04Z");
-        var up = mapper.readTree("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"connected\","
+        var up = JsonTree.parse("{\"url\":\"https://relay.example/\",\"host_id\":\"abcdefghijklmnopqrstuvwxyz\",\"state\":\"connected\","
                 + "\"since\":\"2026-11-26T10:00:00Z\",\"failures\":0,\"last_error\":null,\"next_attempt_at\":null,\"channels\":2}");
         assertThat(StatusCommand.relayLine(up)).doesNotContain("DOWN").contains("connected").contains("2 client(s)");
-        assertThat(StatusCommand.relayLine(mapper.nullNode())).isNull();
+        assertThat(StatusCommand.relayLine(JsonTree.parse("null"))).isNull();
     }
 }

@@ -28,6 +28,15 @@ class VerbClassGraphTest {
     }
 
     @Test
+    void theDailyRestVerbsAndTheirPlumbingNeedNoJacksonDatabind() {
+        noClasses().that().belongToAnyOf(LsCommand.class, StatusCommand.class, SendCommand.class, CaptureCommand.class, Verb.class,
+                        DaemonHttp.class, DaemonLocator.class, JsonTree.class, PlainHttp.class, CommonOptions.class, CliException.class)
+                .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson.databind..")
+                .because("databind's ~700 classes were the largest part of a verb's start-up; JsonTree reads with the streaming core")
+                .check(CLIENT);
+    }
+
+    @Test
     void verbsReachJavaNetHttpOnlyForHttpsDaemons() {
         noClasses().that().resideInAPackage("dev.limpet.client.cli..")
                 .and().doNotHaveFullyQualifiedName(DaemonHttp.class.getName() + "$Tls")
