@@ -33,6 +33,9 @@ public final class Main {
         if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
             System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
         }
+        if (args.length == 1 && args[0].equals(TRAIN_CACHES)) {
+            System.exit(trainCaches());
+        }
         if (args.length == 0 || !(args[0].equals("daemon") || args[0].equals("relay"))) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
@@ -57,6 +60,27 @@ public final class Main {
         String shown = dev.limpet.protocol.SafeText.of(typed, 40);
         return "limpet: '" + shown + "' is not a limpet command" + (close.isEmpty() ? "" : "; did you mean "
                 + String.join(" or ", close.stream().map(c -> "'" + c + "'").toList()) + "?") + " (limpet --help lists them)";
+    }
+
+    /** Hidden: trains the AOT caches beside this jar (launchers run it; {@link dev.limpet.app.service.CacheTraining}). */
+    static final String TRAIN_CACHES = "train-caches";
+
+    private static int trainCaches() {
+        var jar = dev.limpet.daemon.startup.StartupCaches.jarOfThisProcess();
+        if (jar.isEmpty()) {
+            System.err.println("limpet: train-caches needs limpet run from its jar");
+            return 2;
+        }
+        try {
+            java.nio.file.Path javaCommand = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java");
+            var outcome = new dev.limpet.app.service.CacheTraining(javaCommand, jar.get(), java.time.Clock.systemUTC()).run(System.err);
+            return outcome == dev.limpet.app.service.CacheTraining.Outcome.FAILED ? 1 : 0;
+        } catch (java.io.IOException e) {
+            System.err.println("limpet: cannot train the start-up caches: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            return 1;
+        }
     }
 
     /** Hidden: the launcher's training run for the client verbs' AOT cache (see {@link #trainVerbs}). */

@@ -266,6 +266,11 @@ public final class Daemon implements AutoCloseable {
         s.put("connections", gateway.connections());
         s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);
+        // Never silent: a daemon or verbs without their start-up cache are slower at every start and recovery.
+        s.put("startup_caches", dev.limpet.daemon.startup.StartupCaches.jarOfThisProcess()
+                .map(jar -> dev.limpet.daemon.startup.StartupCaches.beside(jar).status(dev.limpet.daemon.startup.StartupCaches
+                        .cacheOfThisProcess(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])))))
+                .orElse(null));
         return s;
     }
 

@@ -82,6 +82,28 @@ class LauncherAotCacheIT {
         assertThat(afterRebuild.out()).contains(MAIN_FROM_CACHE);
     }
 
+    /** A training that failed (a loaded machine) is retried after its backoff, in the background: the verb does not wait for it. */
+    @Test
+    void aFailedTrainingIsRetriedInTheBackgroundOnceItsBackoffIsOverAndNotBefore() throws Exception {
+        Path next = home.resolve("app/target/limpet-aot.next");
+        Files.writeString(next, (Instant.now().getEpochSecond() + 3600) + " 2\n");
+        LimpetCli.Result waiting = verb("--version");
+        assertThat(waiting.exitCode()).as(waiting.err()).isZero();
+        assertThat(waiting.err()).doesNotContain("training").doesNotContain("trying again");
+        assertThat(waiting.out()).doesNotContain(MAIN_FROM_CACHE);
+        LimpetCli.Result doctor = verb("doctor");
+        assertThat(doctor.out()).contains("not trained (its training failed)").contains("training failed 2 times");
+
+        Files.writeString(next, (Instant.now().getEpochSecond() - 1) + " 2\n");
+        LimpetCli.Result due = verb("--version");
+        assertThat(due.exitCode()).as(due.err()).isZero();
+        assertThat(due.err()).containsOnlyOnce("training failed 2 time(s)): trying again in the background");
+        assertThat(due.out()).as("this verb runs on without the cache").doesNotContain(MAIN_FROM_CACHE);
+        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(5)).until(() -> !Files.exists(next) && Files.exists(cache)
+                && Files.exists(daemonCache));
+        assertThat(verb("--version").out()).contains(MAIN_FROM_CACHE);
+    }
+
     @Test
     void theDaemonStartsFromItsOwnCacheOnceTrained() throws Exception {
         assertThat(verb("--version").err()).contains(TRAINING);
@@ -100,6 +122,9 @@ class LauncherAotCacheIT {
                 }
             }
             assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
+            LimpetCli.Result status = verb("status", "--json", "--data-root", home.resolve("root").toString());
+            assertThat(status.out()).contains("\"startup_caches\":{\"verbs\":\"fresh\",\"daemon\":\"fresh\","
+                    + "\"daemon_started_with_cache\":true,\"failed_trainings\":0,\"next_training\":null,\"problem\":null}");
         } finally {
             daemon.destroy();
             daemon.waitFor();

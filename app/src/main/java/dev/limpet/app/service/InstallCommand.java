@@ -57,11 +57,10 @@ public final class InstallCommand implements Callable<Integer> {
         Files.writeString(launcherTmp, launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        train(from.java(), jar, aot, daemonAot);
+        Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
+        out.flush();
+        new CacheTraining(from.java(), jar, java.time.Clock.systemUTC()).run(System.err);
         out.println("installed " + launcher + " (jar: " + jar + ")");
-        if (!Files.exists(aot) || !Files.exists(daemonAot)) {
-            err.println("limpet: the start-up caches could not be trained; the daemon and the verbs start without them, slower");
-        }
         String path = System.getenv("PATH");
         if (path == null || !List.of(path.split(":")).contains(bin.toString())) {
             out.println("add it to your PATH: export PATH=\"" + bin + ":$PATH\"");
@@ -78,11 +77,22 @@ public final class InstallCommand implements Callable<Integer> {
         return """
                 #!/bin/sh
                 %s The daemon is long-lived (full JIT); verbs start fast (C1). Each
-                # starts from its AOT cache while that is newer than the jar.
+                # starts from its AOT cache while that is newer than the jar. A cache that is not (a
+                # training that failed, a jar replaced) is trained again in the background, at most
+                # once per the backoff in limpet-aot.next (docs/operations.md, "Start-up caches").
                 java=%s
                 jar=%s
                 aot=%s
                 daemon_aot=%s
+                if ! { [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; }; then
+                  next="${jar%%/*}/limpet-aot.next"
+                  due=0
+                  if [ -f "$next" ] && ! [ "$jar" -nt "$next" ]; then read -r due _ < "$next" || due=0; fi
+                  if [ "$(date +%%s)" -ge "${due:-0}" ] 2>/dev/null; then
+                    echo "limpet: the start-up caches are missing or older than the jar: training them in the background" >&2
+                    ( setsid "$java" %s -jar "$jar" train-caches >/dev/null 2>&1 & )
+                  fi
+                fi
                 if [ "${1:-}" = daemon ]; then
                   if [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; then
                     exec "$java" %s -XX:AOTCache="$daemon_aot" -Xlog:aot=off -Xlog:cds=off ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
@@ -94,55 +104,9 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                shellQuote(daemonAot.toString()), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
+                shellQuote(daemonAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
-    }
-
-    /**
-     * Trains both AOT caches the way {@code ./limpet} does: one run of the hidden
-     * {@code aot-training} verb (new, ls, status, send, capture, kill, rm) against a scratch daemon
-     * on the default backend, so a real answer's classes land in the verbs' cache, while that daemon
-     * records its own cache until it stops. Without a cache the launcher runs all the same, only
-     * slower: a failed training is said, not an error.
-     */
-    private static void train(Path java, Path jar, Path aot, Path daemonAot) throws IOException, InterruptedException {
-        Path scratch = Files.createTempDirectory("limpet-train");
-        Path root = scratch.resolve("root");
-        Process daemon = null;
-        try {
-            List<String> start = new ArrayList<>(List.of(java.toString()));
-            start.addAll(Installation.DAEMON_JVM);
-            start.addAll(List.of("-XX:AOTCacheOutput=" + daemonAot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
-                    "--data-root", root.toString(), "--port", "0"));
-            daemon = new ProcessBuilder(start).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(root.resolve("daemon.json")) && daemon.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            if (!Files.exists(root.resolve("daemon.json"))) {
-                return;
-            }
-            List<String> cmd = new ArrayList<>(List.of(java.toString()));
-            cmd.addAll(Installation.CLIENT_JVM);
-            cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(),
-                    "aot-training", root.toString()));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        } finally {
-            if (daemon != null) {
-                // A normal stop (SIGTERM): the JVM writes the daemon's cache as it exits.
-                daemon.destroy();
-                if (!daemon.waitFor(120, TimeUnit.SECONDS)) {
-                    daemon.destroyForcibly();
-                }
-            }
-            try (var files = Files.walk(scratch)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
     }
 
     static String shellQuote(String s) {

@@ -46,6 +46,10 @@ final class StatusCommand extends Verb {
         for (JsonTree d : s.path("degraded")) {
             out.println("DEGRADED: " + d.text());
         }
+        String caches = cachesLine(s.path("startup_caches"));
+        if (caches != null) {
+            out.println(caches);
+        }
         for (JsonTree w : s.path("warnings")) {
             out.println("WARNING: " + w.path("code").text() + ": " + w.path("message").text());
         }
@@ -71,6 +75,23 @@ final class StatusCommand extends Verb {
             out.printf(row, n.path("key").text(""), dev.limpet.protocol.SafeText.of(n.path("value").text(""), 200),
                     dev.limpet.protocol.SafeText.of(n.path("source").text(""), 300));
         }
+    }
+
+    /**
+     * The start-up caches' line: null when the daemon runs from its fresh cache and the verbs' is
+     * fresh (or the daemon runs from classes, not a jar); loud otherwise, with what to do.
+     */
+    static String cachesLine(JsonTree caches) {
+        if (!caches.isObject()) {
+            return null;
+        }
+        String problem = caches.path("problem").text(null);
+        boolean started = caches.path("daemon_started_with_cache").asBoolean();
+        if (problem == null && started) {
+            return null;
+        }
+        String line = problem != null ? problem : "this daemon was started without its start-up cache (not through the limpet launcher?)";
+        return "STARTUP CACHE: " + line + "; `limpet doctor` says more";
     }
 
     /** The web UI's address; its token only when asked for, since a terminal's scrollback is often shared. */

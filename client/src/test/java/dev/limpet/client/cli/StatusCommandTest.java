@@ -46,4 +46,16 @@ class StatusCommandTest {
         assertThat(StatusCommand.relayLine(up)).doesNotContain("DOWN").contains("connected").contains("2 client(s)");
         assertThat(StatusCommand.relayLine(JsonTree.parse("null"))).isNull();
     }
+
+    @Test
+    void startUpCachesAreQuietWhenFreshAndInUseAndLoudOtherwise() throws Exception {
+        assertThat(StatusCommand.cachesLine(JsonTree.parse("{\"verbs\":\"fresh\",\"daemon\":\"fresh\",\"daemon_started_with_cache\":true,"
+                + "\"problem\":null}"))).isNull();
+        assertThat(StatusCommand.cachesLine(JsonTree.MISSING)).isNull();
+        assertThat(StatusCommand.cachesLine(JsonTree.parse("{\"verbs\":\"failed\",\"daemon\":\"failed\",\"daemon_started_with_cache\":false,"
+                + "\"problem\":\"the start-up caches of the verbs and the daemon are not trained (its training failed)\"}")))
+                .startsWith("STARTUP CACHE: the start-up caches").contains("limpet doctor");
+        assertThat(StatusCommand.cachesLine(JsonTree.parse("{\"verbs\":\"fresh\",\"daemon\":\"fresh\",\"daemon_started_with_cache\":false,"
+                + "\"problem\":null}"))).contains("started without its start-up cache");
+    }
 }
