@@ -39,6 +39,30 @@ public final class CacheTraining {
 
     public enum Outcome { TRAINED, FAILED, ALREADY_RUNNING }
 
+    /** Where a training started by {@link #inTheBackground} writes its output, beside the jar. */
+    public static final String LOG = "limpet-aot.log";
+
+    /**
+     * Starts {@code limpet train-caches} of {@code jar} as a process of its own (its own session, so
+     * closing the terminal does not end it) and waits up to {@code wait} for it: TRAINED or FAILED
+     * when it ended by then, ALREADY_RUNNING when it goes on in the background.
+     */
+    public static Outcome inTheBackground(Path java, Path jar, Duration wait) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(Path.of("/usr/bin/setsid"))) {
+            cmd.add("/usr/bin/setsid");
+        }
+        cmd.add(java.toString());
+        cmd.addAll(Installation.CLIENT_JVM);
+        cmd.addAll(List.of("-jar", jar.toString(), "train-caches"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(jar.resolveSibling(LOG).toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        if (!p.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+            return Outcome.ALREADY_RUNNING;
+        }
+        return p.exitValue() == 0 ? Outcome.TRAINED : Outcome.FAILED;
+    }
+
     private final Path java;
     private final Path jar;
     private final Clock clock;

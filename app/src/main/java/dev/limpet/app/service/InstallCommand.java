@@ -58,9 +58,17 @@ public final class InstallCommand implements Callable<Integer> {
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
-        out.flush();
-        new CacheTraining(from.java(), jar, java.time.Clock.systemUTC()).run(System.err);
         out.println("installed " + launcher + " (jar: " + jar + ")");
+        out.flush();
+        err.println("limpet: training the start-up caches of the verbs and the daemon on real runs…");
+        err.flush();
+        switch (CacheTraining.inTheBackground(from.java(), jar, TRAINING_WAIT)) {
+            case TRAINED -> { }
+            case FAILED -> err.println("limpet: the training failed (" + jar.resolveSibling(CacheTraining.LOG) + "); the launcher tries again"
+                    + " later by itself; until then verbs and the daemon start slower (limpet doctor says more)");
+            case ALREADY_RUNNING -> err.println("limpet: the training goes on in the background (slow on a loaded machine; its output: "
+                    + jar.resolveSibling(CacheTraining.LOG) + "); until it is done verbs and the daemon start without their caches");
+        }
         String path = System.getenv("PATH");
         if (path == null || !List.of(path.split(":")).contains(bin.toString())) {
             out.println("add it to your PATH: export PATH=\"" + bin + ":$PATH\"");
@@ -68,6 +76,9 @@ public final class InstallCommand implements Callable<Integer> {
         out.println("run the daemon as a user service with: limpet service install");
         return 0;
     }
+
+    /** How long install waits for the caches' training before it leaves it to run on in the background. */
+    static final java.time.Duration TRAINING_WAIT = java.time.Duration.ofSeconds(90);
 
     /** The launcher's first comment: how a service recognises a launcher this command wrote. */
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";

@@ -1,14 +1,42 @@
 package dev.limpet.daemon.gateway;
 
 import io.javalin.config.JavalinConfig;
-import io.javalin.http.staticfiles.Location;
+import io.javalin.http.Context;
+import io.javalin.http.NotFoundResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Serves the browser UI bundled under {@code classpath:/limpet-web/}, or says loudly that it is missing. */
+/**
+ * Serves the browser UI bundled under {@code classpath:/limpet-web/} (a handful of files, ~0.5 MB),
+ * or says loudly that it is missing. Each file is read from the class path when first asked for and
+ * kept; an idle daemon nobody opened in a browser holds none of them. Why not the web server's
+ * static files: Jetty serves class path resources by mounting the jar as a zip file system, whose
+ * index of every entry of limpet's ~14,000-entry jar stayed in the daemon's heap (~15 MB of an idle
+ * daemon's ~27 MB, measured with a class histogram).
+ */
 final class WebUi {
     private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
     static final String ROOT = "/limpet-web";
+    /** A file of the bundle: no directories, nothing hidden. */
+    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,120}");
+    private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8", "js", "text/javascript; charset=utf-8",
+            "css", "text/css; charset=utf-8", "txt", "text/plain; charset=utf-8", "svg", "image/svg+xml", "png", "image/png",
+            "ico", "image/x-icon", "json", "application/json", "map", "application/json");
+
+    /** One file of the bundle: its bytes, type and entity tag. */
+    record Asset(byte[] bytes, String type, String etag) {}
+
+    private final Map<String, Asset> loaded = new ConcurrentHashMap<>();
 
     private WebUi() {}
 
@@ -16,20 +44,50 @@ final class WebUi {
         return WebUi.class.getResource(ROOT + "/index.html") != null;
     }
 
+    /** Registers {@code /} and {@code /FILE}; call it after every other route, which win over a file of the same name. */
     static void register(JavalinConfig config) {
         if (bundled()) {
-            config.staticFiles.add(files -> {
-                files.hostedPath = "/";
-                files.directory = ROOT;
-                files.location = Location.CLASSPATH;
-                files.headers = java.util.Map.of("Cache-Control", "no-cache", "X-Content-Type-Options", "nosniff",
-                        "Referrer-Policy", "no-referrer");
-            });
+            WebUi ui = new WebUi();
+            config.routes.get("/", ctx -> ui.serve(ctx, "index.html"));
+            config.routes.get("/{file}", ctx -> ui.serve(ctx, ctx.pathParam("file")));
             return;
         }
         LOG.warn("this build has no web UI bundled (classpath {} is empty); the browser will see a notice", ROOT);
         config.routes.get("/", ctx -> ctx.status(503).contentType("text/html").result(
                 "<!doctype html><title>limpet</title><h1>limpet</h1><p>This daemon was built without its web UI. "
                         + "Rebuild with <code>./limpet build</code> (it needs node and npm).</p>"));
+    }
+
+    private void serve(Context ctx, String name) {
+        Asset a = NAME.matcher(name).matches() ? loaded.computeIfAbsent(name, WebUi::load) : null;
+        if (a == null) {
+            throw new NotFoundResponse("no such file: " + dev.limpet.protocol.SafeText.of(name, 60));
+        }
+        ctx.header("Cache-Control", "no-cache");
+        ctx.header("X-Content-Type-Options", "nosniff");
+        ctx.header("Referrer-Policy", "no-referrer");
+        ctx.header("ETag", a.etag());
+        if (a.etag().equals(ctx.header("If-None-Match"))) {
+            ctx.status(304);
+            return;
+        }
+        ctx.contentType(a.type()).result(a.bytes());
+    }
+
+    /** The file from the class path, or null when the bundle has no such file (a miss is not kept: names are the client's). */
+    private static Asset load(String name) {
+        try (InputStream in = WebUi.class.getResourceAsStream(ROOT + "/" + name)) {
+            if (in == null) {
+                return null;
+            }
+            byte[] bytes = in.readAllBytes();
+            String ext = name.substring(name.lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
+            String etag = "\"" + HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(bytes), 0, 12) + "\"";
+            return new Asset(bytes, TYPES.getOrDefault(ext, "application/octet-stream"), etag);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

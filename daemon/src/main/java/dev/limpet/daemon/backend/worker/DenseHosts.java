@@ -61,8 +61,8 @@ final class DenseHosts {
     private final java.util.Map<Host, Integer> pending = new java.util.HashMap<>();
     /** Hosts let go on purpose (stale, refused a launch, the daemon stopping): their end is expected. */
     private final java.util.Set<Host> released = new java.util.HashSet<>();
-    /** How hosts this daemon started and fed ended, by pid, while they were still taking sessions. */
-    private final java.util.Map<Long, String> died = new java.util.concurrent.ConcurrentHashMap<>();
+    /** Every host this daemon started, by pid: how one ended is asked for after it did ({@link #exitOf}). */
+    private final java.util.Map<Long, Process> started = new java.util.concurrent.ConcurrentHashMap<>();
     private boolean warming;
     private boolean closed;
 
@@ -156,6 +156,11 @@ final class DenseHosts {
 
     private Host add(Host h) {
         hosts.add(h);
+        if (started.size() >= 256) {
+            // A daemon that ran for months: hosts long gone are not asked about any more.
+            started.values().removeIf(p -> !p.isAlive());
+        }
+        started.put(h.pid(), h.process());
         LOG.info("worker host pid {} started for up to {} sessions", h.pid(), capacity);
         h.process().onExit().thenAccept(p -> exited(h));
         return h;
@@ -189,7 +194,6 @@ final class DenseHosts {
         }
         if (fed) {
             String how = describeExit(h.process().exitValue());
-            died.put(h.pid(), how);
             int sessions = served.applyAsInt(h.pid());
             if (sessions == 0) {
                 LOG.error("worker host pid {} died ({}) before serving a session (its log: {})", h.pid(), how, h.log());
@@ -200,9 +204,22 @@ final class DenseHosts {
         }
     }
 
-    /** How a host this daemon fed ended ({@code killed by signal 9}), when it did. */
+    /**
+     * How a host this daemon started ended ({@code killed by signal 9}); empty for another process
+     * or one still running. A session's link can notice the end before the JVM has reaped the
+     * process, so this waits a moment for it.
+     */
     java.util.Optional<String> exitOf(long pid) {
-        return java.util.Optional.ofNullable(died.get(pid));
+        Process p = started.get(pid);
+        try {
+            if (p == null || !p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
+                return java.util.Optional.empty();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(describeExit(p.exitValue()));
     }
 
     /** Java reports a child killed by signal N as exit status 128 + N. */
