@@ -51,17 +51,22 @@ if (relayHost) {
 
 /**
  * The page as served by a relay: the secret comes from the link's fragment (never sent to the
- * relay) and is kept in this origin's storage for this host; the URL loses the fragment at once.
+ * relay) and is kept for this tab's lifetime only (sessionStorage: a reload reconnects, a closed
+ * tab forgets it); the URL loses the fragment at once. Never in the relay origin's lasting
+ * storage, where any later page the relay serves could read it. This page trusts the relay to
+ * serve honest code (docs/security.md); the daemon's own page does not.
  * The transport seals everything end to end; the rest of the page is the same as direct.
  */
 function startThroughRelay(hostPath: string): void {
   const key = `limpet.relay.secret.${hostPath}`;
+  // what an earlier version left in the origin's lasting storage goes, whatever happens next
+  stores.origin.removeItem(key);
   const fromLink = location.hash.replace(/^#/, '');
   if (/^[A-Za-z0-9_-]{43}$/.test(fromLink)) {
-    stores.origin.setItem(key, fromLink);
+    stores.tab.setItem(key, fromLink);
     history.replaceState(history.state, '', location.pathname + location.search);
   }
-  const secret = stores.origin.getItem(key);
+  const secret = stores.tab.getItem(key);
   addEventListener('hashchange', () => /^#[A-Za-z0-9_-]{43}$/.test(location.hash) && location.reload());
   if (!secret) {
     fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),
@@ -75,9 +80,9 @@ function startThroughRelay(hostPath: string): void {
     const probe: StatusProbe = () => fetch(`${hostPath}/online`, { cache: 'no-store' })
       .then((r) => r.json() as Promise<{ online?: boolean }>).then((j) => (j.online ? 0 : 'no_answer' as const), () => 'no_answer' as const);
     start(relayTransportFactory(relayWebSocketUrl(location, hostPath), pair, WebSocket as unknown as WebSocketConstructor, random), {
-      remembered: () => stores.origin.getItem(key) !== null,
-      forget: () => stores.origin.removeItem(key),
-      remember: () => stores.origin.setItem(key, secret),
+      remembered: () => stores.tab.getItem(key) !== null,
+      forget: () => stores.tab.removeItem(key),
+      remember: () => stores.tab.setItem(key, secret),
       kind: 'pairing',
     }, probe, 'through relay');
   }, () => fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),

@@ -1,12 +1,12 @@
 // Starts a real limpet daemon from the built jar on a temporary data root, reads the URL it
 // prints, and can kill -9 it and start it again on the same data root and port.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { javaBinary, limpetJar } from './paths.mjs';
 
-const LISTENING = /listening on (http:\/\/[^\s/]+)\/#token=([A-Za-z0-9_-]+)/;
+const LISTENING = /listening on (http:\/\/[^\s/]+)\//;
 
 export class Daemon {
   constructor({ extraArgs = [] } = {}) {
@@ -47,7 +47,8 @@ export class Daemon {
     });
     child.removeAllListeners('exit');
     this.origin = found[1];
-    this.token = found[2];
+    // the daemon prints its token to a terminal only (stdout is a pipe here): it is in the data root
+    this.token = readFileSync(join(this.dataRoot, 'auth-token'), 'utf8').trim();
     this.port = Number(new URL(this.origin).port);
     this.url = `${this.origin}/#token=${this.token}`;
     return this;

@@ -125,7 +125,7 @@ public final class Daemon implements AutoCloseable {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         LOG.info("relay uplink to {} as host {}", uris, credential.hostId());
-        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), gateway,
+        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), RelayUplink.Gateway.of(gateway),
                 clock, scheduler, RelayUplink.BACKOFF).start();
     }
 
@@ -144,25 +144,34 @@ public final class Daemon implements AutoCloseable {
         LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
-                java.time.ZoneId.systemDefault());
+                java.time.ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
     }
 
     /**
-     * Writes the Claude Code hook settings (issue 14) for agent profiles that ask for them. A file
-     * that cannot be written turns hooks off, loudly: agents still run, their activity then comes
-     * from their title and output only.
+     * Writes the hook settings of Claude Code and Gemini CLI for agent profiles that ask for them
+     * (Codex's go on its command line). A file that cannot be written turns hooks off, loudly:
+     * agents still run, their activity then comes from their title and output only.
      */
     private static dev.limpet.daemon.activity.AgentHooks agentHooks(DataRoot root) {
+        List<String> hook;
+        java.nio.file.Path claude;
         try {
             String classPath = dev.limpet.daemon.backend.worker.RuntimeJar.classPath(root.runtime());
-            java.nio.file.Path file = dev.limpet.daemon.files.ClaudeSettingsFile.write(root,
-                    dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath));
-            LOG.info("agent hooks: Claude Code sessions get --settings {}", file);
-            return new dev.limpet.daemon.activity.AgentHooks(file);
+            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath);
+            claude = dev.limpet.daemon.files.ClaudeSettingsFile.write(root, hook);
+            LOG.info("agent hooks: Claude Code sessions get --settings {}, Codex sessions -c notify", claude);
         } catch (IOException | RuntimeException e) {
             LOG.warn("agent hooks off: cannot write {}: {}", root.hooks(), e.toString());
             return dev.limpet.daemon.activity.AgentHooks.NONE;
         }
+        java.nio.file.Path gemini = null;
+        try {
+            gemini = dev.limpet.daemon.files.GeminiDefaultsFile.write(root, hook, System.getenv());
+            LOG.info("agent hooks: Gemini CLI sessions get GEMINI_CLI_SYSTEM_DEFAULTS_PATH={}", gemini);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Gemini CLI hooks off: cannot write {}: {}", root.hooks(), e.toString());
+        }
+        return new dev.limpet.daemon.activity.AgentHooks(claude, hook, gemini);
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */

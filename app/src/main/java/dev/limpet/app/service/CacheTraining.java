@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -55,7 +56,10 @@ public final class CacheTraining {
         cmd.add(java.toString());
         cmd.addAll(Installation.CLIENT_JVM);
         cmd.addAll(List.of("-jar", jar.toString(), "train-caches"));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(jar.resolveSibling(LOG).toFile())
+        Path log = jar.resolveSibling(LOG);
+        Files.deleteIfExists(log);
+        Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         if (!p.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
             return Outcome.ALREADY_RUNNING;
@@ -76,7 +80,8 @@ public final class CacheTraining {
     /** Trains both caches beside the jar; {@code err} gets one line when it fails. */
     public Outcome run(PrintStream err) throws IOException, InterruptedException {
         Path dir = jar.toAbsolutePath().getParent();
-        try (FileChannel lockFile = FileChannel.open(dir.resolve("limpet-aot.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try (FileChannel lockFile = FileChannel.open(dir.resolve("limpet-aot.lock"), Set.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE), READABLE);
                 FileLock lock = tryLock(lockFile)) {
             if (lock == null) {
                 return Outcome.ALREADY_RUNNING;
@@ -101,6 +106,17 @@ public final class CacheTraining {
         }
     }
 
+    /** Files beside the jar that every user of the launcher reads, none but its owner writes. */
+    private static final java.nio.file.attribute.FileAttribute<?> READABLE = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rw-r--r--"));
+
+    /** {@code argv} run with umask 022: the JVM writes its AOT cache with the process's umask, whatever ours is. */
+    private static List<String> underUmask022(List<String> argv) {
+        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\""));
+        wrapped.addAll(argv);
+        return wrapped;
+    }
+
     /** The lock, or null when another training (another process, or this one) holds it. */
     private static FileLock tryLock(FileChannel ch) throws IOException {
         try {
@@ -112,7 +128,8 @@ public final class CacheTraining {
 
     private static void next(Path dir, Instant notBefore, int failures) throws IOException {
         Path tmp = dir.resolve(StartupCaches.NEXT_TRAINING + ".tmp");
-        Files.writeString(tmp, notBefore.getEpochSecond() + " " + failures + "\n", StandardCharsets.US_ASCII);
+        Files.deleteIfExists(tmp);
+        Files.writeString(Files.createFile(tmp, READABLE), notBefore.getEpochSecond() + " " + failures + "\n", StandardCharsets.US_ASCII);
         Files.move(tmp, dir.resolve(StartupCaches.NEXT_TRAINING), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -132,7 +149,7 @@ public final class CacheTraining {
             Path settings = Files.createFile(scratch.resolve("config.toml"), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
             start.addAll(List.of("-XX:AOTCacheOutput=" + daemonTmp, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
                     "--data-root", root.toString(), "--port", "0", "--config", settings.toString()));
-            daemon = new ProcessBuilder(start).redirectErrorStream(true).redirectOutput(scratch.resolve("daemon.log").toFile()).start();
+            daemon = new ProcessBuilder(underUmask022(start)).redirectErrorStream(true).redirectOutput(scratch.resolve("daemon.log").toFile()).start();
             why = trainVerbs(daemon, root, verbsTmp, scratch);
         } finally {
             if (daemon != null) {
@@ -150,6 +167,10 @@ public final class CacheTraining {
             Files.deleteIfExists(verbsTmp);
             Files.deleteIfExists(daemonTmp);
             return why + "; logs in " + scratch;
+        }
+        for (Path cache : List.of(verbsTmp, daemonTmp)) {
+            // Readable by the launcher's other users, writable by none of them: whatever the umask was.
+            Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rw-r--r--"));
         }
         Files.move(verbsTmp, dir.resolve(StartupCaches.VERBS_CACHE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.move(daemonTmp, dir.resolve(StartupCaches.DAEMON_CACHE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
@@ -173,7 +194,8 @@ public final class CacheTraining {
         cmd.addAll(Installation.CLIENT_JVM);
         cmd.addAll(List.of("-XX:AOTCacheOutput=" + verbsTmp, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(),
                 "aot-training", root.toString()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(scratch.resolve("verbs.log").toFile()).start();
+        Process p = new ProcessBuilder(underUmask022(cmd)).redirectErrorStream(true).redirectOutput(scratch.resolve("verbs.log").toFile())
+                .start();
         if (!p.waitFor(VERBS.toSeconds(), TimeUnit.SECONDS)) {
             p.destroyForcibly();
             return "the verbs' training run did not finish within " + VERBS.toSeconds() + " s";

@@ -1,17 +1,20 @@
 package dev.limpet.app.service;
 
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PrivateFiles;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -42,11 +45,24 @@ public final class InstallCommand implements Callable<Integer> {
             err.println("limpet: install needs limpet run from its jar (it runs from " + from.jar() + ")");
             return 1;
         }
-        Path lib = Files.createDirectories(prefix.resolve("lib").resolve("limpet"));
-        Path bin = Files.createDirectories(prefix.resolve("bin"));
+        // Modes are set here, never left to the umask (under umask 000 everything would be writable by everyone,
+        // and whoever can replace the jar or the launcher runs code as each user of this command).
+        Path lib = Files.createDirectories(prefix.resolve("lib").resolve("limpet"), DIR_0755);
+        Path bin = Files.createDirectories(prefix.resolve("bin"), DIR_0755);
         Path jar = lib.resolve("limpet.jar");
+        try {
+            PathTrust.forThisProcess().requireTrustedParents(jar);
+            PathTrust.forThisProcess().requireTrustedParents(bin.resolve("limpet"));
+        } catch (UnsafePathException e) {
+            err.println("limpet: refusing to install there: " + e.getMessage());
+            return 1;
+        }
         Path tmp = lib.resolve("limpet.jar.tmp");
-        Files.copy(from.jar(), tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(tmp);
+        try (var to = Files.newOutputStream(Files.createFile(tmp, PRIVATE))) {
+            Files.copy(from.jar(), to);
+        }
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Path aot = lib.resolve("limpet-cli.aot");
         Path daemonAot = lib.resolve("limpet-daemon.aot");
@@ -54,7 +70,8 @@ public final class InstallCommand implements Callable<Integer> {
         Files.deleteIfExists(daemonAot);
         Path launcher = bin.resolve("limpet");
         Path launcherTmp = bin.resolve(".limpet.tmp");
-        Files.writeString(launcherTmp, launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
+        Files.deleteIfExists(launcherTmp);
+        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
@@ -76,6 +93,10 @@ public final class InstallCommand implements Callable<Integer> {
         out.println("run the daemon as a user service with: limpet service install");
         return 0;
     }
+
+    private static final FileAttribute<Set<PosixFilePermission>> DIR_0755 = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwxr-xr-x"));
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE = PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600);
 
     /** How long install waits for the caches' training before it leaves it to run on in the background. */
     static final java.time.Duration TRAINING_WAIT = java.time.Duration.ofSeconds(90);
@@ -115,7 +136,8 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                shellQuote(daemonAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
+                shellQuote(daemonAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
+                String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
     }

@@ -31,6 +31,14 @@ import java.util.Optional;
  * Sessions that are not agents (plain shells) take no heuristics: {@code unknown} until a hook
  * reports, then the hook's state. A session whose program exited is {@code idle}.
  *
+ * <p>A revived agent ({@link #revived}) redraws its screen without doing anything: its output is
+ * no evidence until a person types into it (or a hook reports), so it stays {@code unknown}
+ * instead of flipping between {@code working} and {@code waiting_input} on redraws.
+ *
+ * <p>A person who submits a line (Enter) to an agent a hook last said waits for input has answered
+ * it: that report no longer holds, and the heuristics speak until the next report. Agents whose only
+ * hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input} for good.
+ *
  * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
  * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
  * just after it. Evidence from inside the grace never overrides the report.
@@ -63,6 +71,7 @@ public final class ActivityResolver {
     private boolean titleSpeaks;
     private Instant outputAt;
     private boolean exited;
+    private boolean outputCounts = true;
 
     /**
      * @param agent whether the session runs a coding agent (its launch has an agent kind); only
@@ -88,6 +97,27 @@ public final class ActivityResolver {
         return r;
     }
 
+    /** A revived agent: its output counts as work only once a person typed into it ({@link #input()}). */
+    public static ActivityResolver revived(Clock clock, Settings settings, boolean agent) {
+        ActivityResolver r = new ActivityResolver(clock, settings, agent);
+        r.outputCounts = false;
+        return r;
+    }
+
+    /** A person typed into the program; {@code submitted}: what they typed holds Enter. */
+    public void input(boolean submitted) {
+        outputCounts = true;
+        if (submitted && hookState == Activity.WAITING_INPUT) {
+            hookState = null;
+            hookAt = null;
+        }
+    }
+
+    /** Whether a keystroke would change anything (so the caller need not report every one). */
+    public boolean awaitsInput() {
+        return !outputCounts || hookState == Activity.WAITING_INPUT;
+    }
+
     /** A hook reported {@code state}. */
     public void hook(Activity state) {
         Objects.requireNonNull(state, "state");
@@ -97,6 +127,7 @@ public final class ActivityResolver {
         }
         hookState = state;
         hookAt = clock.instant();
+        outputCounts = true;
     }
 
     /** The program set its window title (OSC 0 or 2) to {@code title}; null or "" clears it. */
@@ -108,7 +139,9 @@ public final class ActivityResolver {
 
     /** The program wrote output. */
     public void output() {
-        outputAt = clock.instant();
+        if (outputCounts) {
+            outputAt = clock.instant();
+        }
     }
 
     /** The program exited. */

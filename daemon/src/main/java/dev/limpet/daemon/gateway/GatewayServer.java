@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
@@ -189,12 +190,21 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private void requireOwnHost(Context ctx) {
-        String host = ctx.header("Host");
-        if (!auth.hostAllowed(host, listenHost, port())) {
-            refusals.warn("refused a request for host {} ({} {} from {})", SafeText.of(host, 100), ctx.method(), SafeText.of(ctx.path(), 100),
-                    ctx.ip());
-            throw new HttpResponseException(403, "this daemon does not answer to host " + SafeText.of(host, 100),
-                    Map.of("code", ErrorCode.HOST_FORBIDDEN.wire()));
+        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        switch (auth.host(hosts, listenHost)) {
+            case OURS -> { }
+            case AMBIGUOUS -> {
+                refusals.warn("refused a request with {} Host headers ({} {} from {})", hosts.size(), ctx.method(), SafeText.of(ctx.path(), 100),
+                        ctx.ip());
+                throw new HttpResponseException(400, "a request names one Host", Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+            }
+            case FOREIGN -> {
+                String host = hosts.getFirst();
+                refusals.warn("refused a request for host {} ({} {} from {})", SafeText.of(host, 100), ctx.method(), SafeText.of(ctx.path(), 100),
+                        ctx.ip());
+                throw new HttpResponseException(403, "this daemon does not answer to host " + SafeText.of(host, 100),
+                        Map.of("code", ErrorCode.HOST_FORBIDDEN.wire()));
+            }
         }
     }
 
@@ -203,10 +213,17 @@ public final class GatewayServer implements AutoCloseable {
      * exception alone would leave the body empty on this path.
      */
     private void checkUpgrade(Context ctx) {
-        String host = ctx.header("Host");
-        if (!auth.hostAllowed(host, listenHost, port())) {
-            refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(host, 100), ctx.ip());
-            refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(host, 100));
+        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        switch (auth.host(hosts, listenHost)) {
+            case OURS -> { }
+            case AMBIGUOUS -> {
+                refusals.warn("refused a WebSocket upgrade with {} Host headers ({})", hosts.size(), ctx.ip());
+                refuse(ctx, 400, ErrorCode.BAD_REQUEST, "a request names one Host");
+            }
+            case FOREIGN -> {
+                refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(hosts.getFirst(), 100), ctx.ip());
+                refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(hosts.getFirst(), 100));
+            }
         }
         List<String> protocols = java.util.Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
         if (!auth.authorized(ctx.header("Authorization"), ctx.queryParam("token"), protocols)) {

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
@@ -34,6 +35,8 @@ final class RestApi {
 
     record InputBody(String data) {}
 
+    record SendBody(String text, Boolean enter) {}
+
     record KillBody(String signal) {}
 
     record RenameBody(String label) {}
@@ -61,6 +64,14 @@ final class RestApi {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
             sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
+            ctx.json(Map.of("ok", true));
+        });
+        routes.post("/api/sessions/{id}/send", ctx -> {
+            SendBody b = body(ctx, SendBody.class);
+            if (b.text() == null) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "send needs \"text\"");
+            }
+            sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.net.PageHeaders;
 import io.javalin.config.JavalinConfig;
 import io.javalin.http.Context;
 import io.javalin.http.NotFoundResponse;
@@ -18,11 +19,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Serves the browser UI bundled under {@code classpath:/limpet-web/} (a handful of files, ~0.5 MB),
- * or says loudly that it is missing. Each file is read from the class path when first asked for and
- * kept; an idle daemon nobody opened in a browser holds none of them. Why not the web server's
- * static files: Jetty serves class path resources by mounting the jar as a zip file system, whose
- * index of every entry of limpet's ~14,000-entry jar stayed in the daemon's heap (~15 MB of an idle
- * daemon's ~27 MB, measured with a class histogram).
+ * or says loudly that it is missing; every file with the page headers ({@link PageHeaders}: a strict
+ * CSP, no framing). Each file is read from the class path when first asked for and kept; an idle
+ * daemon nobody opened in a browser holds none of them. Why not the web server's static files:
+ * Jetty serves class path resources by mounting the jar as a zip file system, whose index of every
+ * entry of limpet's ~14,000-entry jar stayed in the daemon's heap (~15 MB of an idle daemon's
+ * ~27 MB, measured with a class histogram).
  */
 final class WebUi {
     private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
@@ -53,9 +55,11 @@ final class WebUi {
             return;
         }
         LOG.warn("this build has no web UI bundled (classpath {} is empty); the browser will see a notice", ROOT);
-        config.routes.get("/", ctx -> ctx.status(503).contentType("text/html").result(
-                "<!doctype html><title>limpet</title><h1>limpet</h1><p>This daemon was built without its web UI. "
-                        + "Rebuild with <code>./limpet build</code> (it needs node and npm).</p>"));
+        config.routes.get("/", ctx -> {
+            PageHeaders.SAME_ORIGIN.forEach(ctx::header);
+            ctx.status(503).contentType("text/html").result("<!doctype html><title>limpet</title><h1>limpet</h1><p>This daemon was built "
+                    + "without its web UI. Rebuild with <code>./limpet build</code> (it needs node and npm).</p>");
+        });
     }
 
     private void serve(Context ctx, String name) {
@@ -63,9 +67,7 @@ final class WebUi {
         if (a == null) {
             throw new NotFoundResponse("no such file: " + dev.limpet.protocol.SafeText.of(name, 60));
         }
-        ctx.header("Cache-Control", "no-cache");
-        ctx.header("X-Content-Type-Options", "nosniff");
-        ctx.header("Referrer-Policy", "no-referrer");
+        PageHeaders.SAME_ORIGIN.forEach(ctx::header);
         ctx.header("ETag", a.etag());
         if (a.etag().equals(ctx.header("If-None-Match"))) {
             ctx.status(304);

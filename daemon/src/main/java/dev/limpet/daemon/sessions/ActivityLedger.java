@@ -62,6 +62,11 @@ final class ActivityLedger {
         activity.outputSeen(id);
     }
 
+    /** A person typed into the session (a revived agent's output counts from then on). */
+    void inputSeen(String id, byte[] data) {
+        activity.inputSeen(id, data);
+    }
+
     void titleChanged(String id, String title) {
         activity.titleChanged(id, title);
     }
@@ -145,7 +150,7 @@ final class ActivityLedger {
 
     /** A revived session runs a new program: nothing is known of what it does until it shows it. */
     void restarted(String id, boolean agent, Activity before) {
-        activity.track(id, agent, Activity.UNKNOWN);
+        activity.trackRevived(id, agent);
         if (before != Activity.UNKNOWN) {
             publish(id, before, Activity.UNKNOWN, "revive");
         }

@@ -44,6 +44,7 @@ final class SessionActivity {
         final boolean agent;
         final AtomicBoolean outputPending = new AtomicBoolean();
         final AtomicReference<String> titlePending = new AtomicReference<>();
+        volatile boolean awaitsInput;
         Activity published;
         ScheduledFuture<?> timer;
         boolean ended;
@@ -52,6 +53,7 @@ final class SessionActivity {
             this.resolver = resolver;
             this.agent = agent;
             this.published = published;
+            this.awaitsInput = resolver.awaitsInput();
         }
     }
 
@@ -74,6 +76,37 @@ final class SessionActivity {
             }
             return new Tracked(ActivityResolver.resumedFrom(from, clock, settings, agent), agent, from);
         });
+    }
+
+    /** Starts following a revived session's new program: unknown, its output no evidence until a person types (see {@link ActivityResolver#revived}). */
+    void trackRevived(String sessionId, boolean agent) {
+        sessions.compute(sessionId, (id, old) -> {
+            if (old != null) {
+                stop(old);
+            }
+            return new Tracked(ActivityResolver.revived(clock, settings, agent), agent, Activity.UNKNOWN);
+        });
+    }
+
+    /**
+     * A person typed {@code data} into the session: costs a map look-up unless the session waits
+     * for that (a revived agent, or one a hook said waits for input).
+     */
+    void inputSeen(String sessionId, byte[] data) {
+        Tracked t = sessions.get(sessionId);
+        if (t == null || !t.awaitsInput) {
+            return;
+        }
+        boolean submitted = false;
+        for (byte b : data) {
+            submitted |= b == '\r';
+        }
+        synchronized (t) {
+            if (!t.ended) {
+                t.resolver.input(submitted);
+                settle(sessionId, t, "input");
+            }
+        }
     }
 
     /** Whether the session is followed (it runs). */
@@ -166,6 +199,7 @@ final class SessionActivity {
 
     /** Resolves, publishes a change, and arms the timer for the next change without evidence. Under t's lock. */
     private void settle(String sessionId, Tracked t, String cause) {
+        t.awaitsInput = t.resolver.awaitsInput();
         Activity now = t.resolver.resolve();
         if (now != t.published) {
             Activity before = t.published;

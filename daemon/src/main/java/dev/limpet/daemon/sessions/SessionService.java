@@ -57,6 +57,7 @@ public final class SessionService implements BackendListener {
     private final SessionReviver reviver;
     private final SessionCloser closer;
     private final ExitRecorder exits;
+    private final UntouchedRevivals untouched = new UntouchedRevivals();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -73,7 +74,7 @@ public final class SessionService implements BackendListener {
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
         this.activity = new ActivityLedger(store, clock, scheduler, () -> events);
-        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, new SessionReviver.Started() {
+        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
                 appliedSize.put(id, packSize(cols, rows));
@@ -86,7 +87,7 @@ public final class SessionService implements BackendListener {
                 return info(id);
             }
         });
-        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList);
+        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList, untouched);
     }
 
     /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
@@ -161,7 +162,8 @@ public final class SessionService implements BackendListener {
         activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
             List<String> hooked = environment.withHooks(launch.argv(), launch.agentKind(), reviver.settings().profiles());
-            runtime = backend.spawn(new SpawnSpec(id, hooked, env, cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
+            runtime = backend.spawn(new SpawnSpec(id, hooked, environment.withHookVariables(env, launch.agentKind(),
+                    reviver.settings().profiles()), cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
         } catch (BackendException e) {
             activity.ended(id);
             store.delete(id);
@@ -274,7 +276,44 @@ public final class SessionService implements BackendListener {
     public void input(String id, byte[] data) {
         barrier.check();
         SessionIds.requireValid(id);
+        untouched.typed(id);
+        activity.inputSeen(id, data);
         backend.input(id, data);
+    }
+
+    /** ESC [ 200 ~ and ESC [ 201 ~: the start and end of a bracketed paste. */
+    static final byte[] PASTE_START = {0x1b, '[', '2', '0', '0', '~'};
+    static final byte[] PASTE_END = {0x1b, '[', '2', '0', '1', '~'};
+
+    /**
+     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text,
+     * then Enter as a write of its own. A program that turned on bracketed paste gets the text as
+     * a paste; one that did not gets it as keys. Text and Enter in one write are a paste to Codex
+     * and Gemini CLI (they take a burst of keys as pasted, and a pasted newline is not a submit),
+     * so the text would sit in their input box.
+     */
+    public void send(String id, String text, boolean enter) {
+        barrier.check();
+        SessionIds.requireValid(id);
+        if (text.indexOf('\u001b') >= 0 && text.contains("[201~")) {
+            // It would end the paste early and the rest would be typed as keys.
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
+        }
+        if (!text.isEmpty()) {
+            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            boolean paste = backend instanceof dev.limpet.daemon.backend.PasteMode p && p.bracketedPaste(id);
+            if (paste) {
+                byte[] framed = new byte[PASTE_START.length + bytes.length + PASTE_END.length];
+                System.arraycopy(PASTE_START, 0, framed, 0, PASTE_START.length);
+                System.arraycopy(bytes, 0, framed, PASTE_START.length, bytes.length);
+                System.arraycopy(PASTE_END, 0, framed, PASTE_START.length + bytes.length, PASTE_END.length);
+                bytes = framed;
+            }
+            input(id, bytes);
+        }
+        if (enter) {
+            input(id, new byte[] {'\r'});
+        }
     }
 
     public void resize(String id, int cols, int rows) {
@@ -331,6 +370,7 @@ public final class SessionService implements BackendListener {
         }
         activity.ended(id);
         store.delete(id);
+        untouched.forget(id);
         reviver.deleteJournal(id);
         viewers.forget(id);
         appliedSize.remove(id);

@@ -130,7 +130,15 @@ public final class WorkerPayloads {
     /** A signal name as {@code Signal.parse} reads it: {@code "HUP"}, {@code "SIGKILL"}, {@code "15"}. */
     public record SignalParams(String signal) {}
 
-    public record CaptureResult(String text) {}
+    /**
+     * The {@code capture} answer: the visible screen as text and, since 1.4 (additive, null from
+     * an older worker), whether the program turned on bracketed paste.
+     */
+    public record CaptureResult(String text, Boolean bracketedPaste) {
+        public CaptureResult(String text) {
+            this(text, null);
+        }
+    }
 
     public record HealthResult(boolean ok, long workerPid) {}
 

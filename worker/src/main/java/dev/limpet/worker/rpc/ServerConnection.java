@@ -217,7 +217,8 @@ public final class ServerConnection implements ServedSession.Watcher {
                     running().signal(s);
                     answer(req, new WorkerPayloads.Empty());
                 }
-                case WorkerRpc.CAPTURE -> answer(req, new WorkerPayloads.CaptureResult(served.session().captureText()));
+                case WorkerRpc.CAPTURE -> answer(req, new WorkerPayloads.CaptureResult(served.session().captureText(),
+                        served.session().bracketedPaste()));
                 case WorkerRpc.WATCH -> {
                     if (!watching) {
                         watching = true;
