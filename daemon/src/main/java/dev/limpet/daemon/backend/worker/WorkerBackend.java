@@ -34,10 +34,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sessions in {@code limpet pty-worker} processes that outlive the daemon: one process per session,
- * or in dense mode a host process serving several, each session with its own socket, token and
- * registry entry either way ({@link DenseHostLauncher}). The daemon keeps a control connection per
- * session (lifecycle pushed by {@code watch}) and, while
+ * Sessions in {@code limpet pty-worker} processes that outlive the daemon: by default host processes
+ * serving several sessions each ({@link DenseHostLauncher}, a warm one always ready), or one process
+ * per session ({@code --worker-mode isolated}), each session with its own socket, token and registry
+ * entry either way. A worker that dies loses its sessions: they are reported lost (recoverable),
+ * not exited. The daemon keeps a control connection per session (lifecycle pushed by {@code watch})
+ * and, while
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
