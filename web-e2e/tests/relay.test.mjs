@@ -51,8 +51,10 @@ test('the pairing link opens the UI through the relay and the secret leaves the 
   assert.equal(url.origin, relay.origin, 'the page comes from the relay');
   assert.equal(url.hash, '', 'the secret is not left in the URL');
   assert.match(url.pathname, /\/h\/[a-z2-7]{26}\/$/);
-  assert.equal(await page.locator('[data-testid=token-button]').textContent(), 'Forget pairing');
   await page.locator('.meta', { hasText: 'through relay' }).waitFor({ timeout: 10_000 });
+  await page.click('[data-testid=more-button]');
+  assert.equal(await page.locator('[data-testid=token-button]').textContent(), 'Forget pairing');
+  await page.keyboard.press('Escape');
   const { activeTabId: tabId } = await snapshot(page);
   await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'echo through-the-$((6*7))-relay\n');

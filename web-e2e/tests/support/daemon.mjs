@@ -9,20 +9,22 @@ import { javaBinary, limpetJar } from './paths.mjs';
 const LISTENING = /listening on (http:\/\/[^\s/]+)\//;
 
 export class Daemon {
-  constructor({ extraArgs = [] } = {}) {
+  /** `env`: variables for the daemon on top of this process's (XDG_CONFIG_HOME for its hosts.json, say). */
+  constructor({ extraArgs = [], env = {} } = {}) {
     this.dataRoot = mkdtempSync(join(tmpdir(), 'limpet-e2e-'));
     this.extraArgs = extraArgs;
+    this.env = env;
     this.process = null;
     this.port = 0;
     this.output = '';
   }
 
   /** Starts the daemon (on the previous port when restarting) and waits for its URL line. */
-  async start(timeoutMs = 30_000) {
+  async start(timeoutMs = 60_000) {
     const args = ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
     // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
-    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env };
+    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env, ...this.env };
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.process = child;
     let buffered = '';

@@ -152,6 +152,7 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: WARNING: listening on " + listen + " without TLS (--insecure-listen)");
         }
         LogSetup.daemonInstance(daemon.daemonInstanceId());
+        daemon.setCockpitHosts(new HostsFileForPage(dev.limpet.client.connection.HostsConfig::defaultPath));
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "limpet-shutdown"));
         System.out.println(listeningLine(daemon.url(), daemon.token(), dataRoot(config), stdoutIsATerminal()));
         System.out.flush();

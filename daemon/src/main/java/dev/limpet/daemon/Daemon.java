@@ -17,7 +17,9 @@ import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import java.io.IOException;
@@ -175,6 +177,11 @@ public final class Daemon implements AutoCloseable {
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */
+    /** The user's other hosts, for the page this daemon serves ({@code GET /api/hosts}, docs/ui.md "Every host in one place"). */
+    public void setCockpitHosts(dev.limpet.daemon.gateway.CockpitHost.Source hosts) {
+        gateway.setCockpitHosts(hosts);
+    }
+
     public static Daemon start(DaemonConfig config) throws IOException {
         Daemon d = new Daemon(config);
         d.recover();
@@ -266,7 +273,11 @@ public final class Daemon implements AutoCloseable {
             s.put("backend_details", d.details());
         }
         s.put("daemon_instance_id", daemonInstanceId);
-        s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
+        List<SessionInfo> listed = barrier.isUp() ? List.of() : sessions.list();
+        s.put("sessions", listed.size());
+        // How many sessions wait for a person (docs/operations.md, "Which agent needs me"): approvals, then input.
+        s.put("pending_approval", listed.stream().filter(x -> x.running() && x.activity() == Activity.PENDING_APPROVAL).count());
+        s.put("waiting_input", listed.stream().filter(x -> x.running() && x.activity() == Activity.WAITING_INPUT).count());
         s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),

@@ -35,6 +35,10 @@ final class StatusCommand extends Verb {
         String backend = text(s, "backend") + (!s.path("backend_details").isNull() && !s.path("backend_details").isMissing() ? " (" + text(s, "backend_details") + ")" : "");
         out.printf("daemon_instance_id %s, backend %s, %s session(s)%s%n", text(s, "daemon_instance_id"), backend,
                 text(s, "sessions"), s.path("recovering").asBoolean() ? ", recovering" : "");
+        String waiting = waitingLine(s);
+        if (waiting != null) {
+            out.println(waiting);
+        }
         JsonTree r = s.path("recovery");
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),
                 text(r, "pruned"), text(r, "missing"), text(r, "failed"), text(r, "quarantined"));
@@ -92,6 +96,17 @@ final class StatusCommand extends Verb {
         }
         String line = problem != null ? problem : "this daemon was started without its start-up cache (not through the limpet launcher?)";
         return "STARTUP CACHE: " + line + "; `limpet doctor` says more";
+    }
+
+    /** "3 sessions wait for you: 1 pending approval, 2 waiting for input (limpet ls --attention)", or null when none does. */
+    static String waitingLine(JsonTree status) {
+        long approval = status.path("pending_approval").asLong();
+        long input = status.path("waiting_input").asLong();
+        if (approval + input == 0) {
+            return null;
+        }
+        return (approval + input) + (approval + input == 1 ? " session waits" : " sessions wait") + " for you: " + approval
+                + " pending approval, " + input + " waiting for input (limpet ls --attention)";
     }
 
     /** The web UI's address; its token only when asked for, since a terminal's scrollback is often shared. */

@@ -58,4 +58,13 @@ class StatusCommandTest {
         assertThat(StatusCommand.cachesLine(JsonTree.parse("{\"verbs\":\"fresh\",\"daemon\":\"fresh\",\"daemon_started_with_cache\":false,"
                 + "\"problem\":null}"))).contains("started without its start-up cache");
     }
+
+    @Test
+    void statusSaysHowManySessionsWaitForAPersonAndIsSilentWhenNoneDoes() throws Exception {
+        assertThat(StatusCommand.waitingLine(JsonTree.parse("{\"pending_approval\":1,\"waiting_input\":2}")))
+                .isEqualTo("3 sessions wait for you: 1 pending approval, 2 waiting for input (limpet ls --attention)");
+        assertThat(StatusCommand.waitingLine(JsonTree.parse("{\"pending_approval\":0,\"waiting_input\":1}"))).startsWith("1 session waits");
+        assertThat(StatusCommand.waitingLine(JsonTree.parse("{\"pending_approval\":0,\"waiting_input\":0}"))).isNull();
+        assertThat(StatusCommand.waitingLine(JsonTree.parse("{}"))).as("an older daemon").isNull();
+    }
 }

@@ -229,7 +229,11 @@ final class Commands {
             // Resize policy "latest": the client that types sets the size.
             sessions.resizeIfChanged(id, stream.cols(), stream.rows());
         }
-        sessions.input(id, data);
+        if (reply) {
+            sessions.reply(id, data);
+        } else {
+            sessions.input(id, data);
+        }
     }
 
     private void resize(ClientConnection c, PtyResize m) {

@@ -52,6 +52,7 @@ public final class GatewayServer implements AutoCloseable {
     private final String listenHost;
     private final Clock clock;
     private final DaemonMetrics metrics;
+    private final RestApi rest;
     private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
@@ -74,6 +75,7 @@ public final class GatewayServer implements AutoCloseable {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
+        this.rest = rest;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
@@ -103,7 +105,7 @@ public final class GatewayServer implements AutoCloseable {
             config.routes.get("/metrics", ctx -> ctx.contentType(DaemonMetrics.contentType()).result(metrics.scrape()));
             rest.register(config.routes);
             // Last: a route above wins over a file of the bundle with the same name.
-            WebUi.register(config);
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -165,6 +167,11 @@ public final class GatewayServer implements AutoCloseable {
                 closed(c);
             }
         };
+    }
+
+    /** Where the page learns the user's other hosts ({@code GET /api/hosts}); none until set. */
+    public void setCockpitHosts(CockpitHost.Source hosts) {
+        rest.setHosts(hosts);
     }
 
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */

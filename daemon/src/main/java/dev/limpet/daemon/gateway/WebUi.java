@@ -7,12 +7,17 @@ import io.javalin.http.NotFoundResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,7 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the browser UI bundled under {@code classpath:/limpet-web/} (a handful of files, ~0.5 MB),
  * or says loudly that it is missing; every file with the page headers ({@link PageHeaders}: a strict
- * CSP, no framing). Each file is read from the class path when first asked for and kept; an idle
+ * CSP, no framing). The page itself ({@code /}, {@code /index.html}) gets its headers per request:
+ * its CSP lets it connect to the WebSocket origins of the user's other hosts (hosts.json, read then),
+ * and to nothing else. Each file is read from the class path when first asked for and kept; an idle
  * daemon nobody opened in a browser holds none of them. Why not the web server's static files:
  * Jetty serves class path resources by mounting the jar as a zip file system, whose index of every
  * entry of limpet's ~14,000-entry jar stayed in the daemon's heap (~15 MB of an idle daemon's
@@ -40,16 +47,44 @@ final class WebUi {
 
     private final Map<String, Asset> loaded = new ConcurrentHashMap<>();
 
-    private WebUi() {}
+    private final Supplier<List<CockpitHost>> hosts;
+
+    private WebUi(Supplier<List<CockpitHost>> hosts) {
+        this.hosts = hosts;
+    }
+
+    /**
+     * The WebSocket origins the page reaches its other hosts at: {@code ws://host:port} for an
+     * {@code http} address, {@code wss://} for {@code https}. Only origins: a host id or a path
+     * never appears in a header anyone on this machine can read.
+     */
+    static Set<String> connectSources(List<CockpitHost> hosts) {
+        Set<String> out = new LinkedHashSet<>();
+        for (CockpitHost h : hosts) {
+            try {
+                URI u = URI.create(h.url());
+                String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+                if ((scheme.equals("http") || scheme.equals("https")) && u.getHost() != null && u.getHost().matches("[A-Za-z0-9.:\\[\\]-]+")) {
+                    out.add((scheme.equals("https") ? "wss://" : "ws://") + u.getHost().toLowerCase(Locale.ROOT) + (u.getPort() > 0 ? ":" + u.getPort() : ""));
+                }
+            } catch (IllegalArgumentException e) {
+                // not an address: the page cannot reach it anyway
+            }
+        }
+        return out;
+    }
 
     static boolean bundled() {
         return WebUi.class.getResource(ROOT + "/index.html") != null;
     }
 
-    /** Registers {@code /} and {@code /FILE}; call it after every other route, which win over a file of the same name. */
-    static void register(JavalinConfig config) {
+    /**
+     * Registers {@code /} and {@code /FILE}; call it after every other route, which win over a file
+     * of the same name. {@code hosts}: the user's other hosts, whose origins the page may connect to.
+     */
+    static void register(JavalinConfig config, Supplier<List<CockpitHost>> hosts) {
         if (bundled()) {
-            WebUi ui = new WebUi();
+            WebUi ui = new WebUi(hosts);
             config.routes.get("/", ctx -> ui.serve(ctx, "index.html"));
             config.routes.get("/{file}", ctx -> ui.serve(ctx, ctx.pathParam("file")));
             return;
@@ -66,6 +101,12 @@ final class WebUi {
         Asset a = NAME.matcher(name).matches() ? loaded.computeIfAbsent(name, WebUi::load) : null;
         if (a == null) {
             throw new NotFoundResponse("no such file: " + dev.limpet.protocol.SafeText.of(name, 60));
+        }
+        if (name.equals("index.html")) {
+            // The page's CSP names the other hosts as they are now, so it is never answered from a cache.
+            PageHeaders.withConnectSources(String.join(" ", connectSources(hosts.get()))).forEach(ctx::header);
+            ctx.contentType(a.type()).result(a.bytes());
+            return;
         }
         PageHeaders.SAME_ORIGIN.forEach(ctx::header);
         ctx.header("ETag", a.etag());

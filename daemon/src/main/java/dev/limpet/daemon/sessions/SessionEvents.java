@@ -12,6 +12,6 @@ public interface SessionEvents {
 
     void warning(String code, String message);
 
-    /** A session's activity changed (issue 14). */
-    default void sessionState(String sessionId, Activity activity) {}
+    /** A session's activity changed, or the line it waits on was read ({@code waitingLine}: null unless waiting). */
+    default void sessionState(String sessionId, Activity activity, String waitingLine) {}
 }

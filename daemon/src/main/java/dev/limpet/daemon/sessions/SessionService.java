@@ -54,6 +54,8 @@ public final class SessionService implements BackendListener {
     private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
     private final ActivityLedger activity;
     private final SessionEnvironment environment = new SessionEnvironment();
+    /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
+    private final Map<String, String> titles = new ConcurrentHashMap<>();
     private final SessionReviver reviver;
     private final SessionCloser closer;
     private final ExitRecorder exits;
@@ -73,7 +75,7 @@ public final class SessionService implements BackendListener {
         this.orphans = new OrphanPolicy(orphanGrace, clock);
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
-        this.activity = new ActivityLedger(store, clock, scheduler, () -> events);
+        this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
         this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
@@ -186,7 +188,7 @@ public final class SessionService implements BackendListener {
         }
         List<SessionInfo> out = new ArrayList<>();
         for (StoredSession s : activity.stored()) {
-            out.add(SessionViews.toInfo(s, live.get(s.id()), viewers.count(s.id()), reasonOf(s)));
+            out.add(view(s, live.get(s.id())));
         }
         return out;
     }
@@ -194,7 +196,16 @@ public final class SessionService implements BackendListener {
     public SessionInfo info(String id) {
         StoredSession s = activity.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(s, runtime, viewers.count(id), reasonOf(s));
+        return view(s, runtime);
+    }
+
+    private SessionInfo view(StoredSession s, RuntimeInfo runtime) {
+        SessionInfo info = SessionViews.toInfo(s, runtime, viewers.count(s.id()), reasonOf(s));
+        boolean running = SessionInfo.RUNNING.equals(info.state());
+        return new SessionInfo(info.id(), info.label(), info.command(), info.cwd(), info.state(), info.pid(), info.exitCode(),
+                info.exitSignal(), info.createdAt(), info.cols(), info.rows(), info.endOffset(), info.attached(), info.reason(),
+                info.lastCwd(), info.activity(), running ? titles.get(s.id()) : null,
+                running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
     /** A hook's report of a state (issue 14); see {@link ActivityLedger#report}. */
@@ -216,6 +227,20 @@ public final class SessionService implements BackendListener {
     @Override
     public void titleChanged(String sessionId, String title) {
         activity.titleChanged(sessionId, title);
+        String clean = title == null ? "" : title.replaceAll("\\p{Cntrl}", "").strip();
+        if (clean.isEmpty()) {
+            titles.remove(sessionId);
+        } else {
+            titles.put(sessionId, clean.length() > 120 ? clean.substring(0, 119) + "…" : clean);
+        }
+    }
+
+    /** The last non-blank line of a running session's screen, or null (see {@link WaitingLines}). */
+    private String lastScreenLine(String id) {
+        if (backend instanceof ScreenCapture capture && backend.isRunning(id)) {
+            return WaitingLines.lastNonBlank(capture.captureText(id));
+        }
+        return null;
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -272,12 +297,28 @@ public final class SessionService implements BackendListener {
         return viewers.counted(id, backend.attach(id, since, window, listener));
     }
 
-    /** The keystroke path: no store look-up (the backend knows its sessions). */
+    /**
+     * A person's keys (a client's typing, {@code limpet send}): to the program, and they count as a
+     * person at the session: one waiting for them is answered, a revived program has been used
+     * (see {@link ActivityLedger#typed}). The keystroke path: no store look-up (the backend knows its
+     * sessions).
+     */
     public void input(String id, byte[] data) {
         barrier.check();
         SessionIds.requireValid(id);
         untouched.typed(id);
-        activity.inputSeen(id, data);
+        activity.typed(id);
+        backend.input(id, data);
+    }
+
+    /**
+     * A terminal's automatic answer to a query the program printed (a cursor position, colours):
+     * to the program only. No one typed it, so it answers no waiting session and does not count as
+     * use of a revived one (a viewer's terminal answers an agent's queries as soon as it attaches).
+     */
+    public void reply(String id, byte[] data) {
+        barrier.check();
+        SessionIds.requireValid(id);
         backend.input(id, data);
     }
 
@@ -369,6 +410,7 @@ public final class SessionService implements BackendListener {
             }
         }
         activity.ended(id);
+        titles.remove(id);
         store.delete(id);
         untouched.forget(id);
         reviver.deleteJournal(id);

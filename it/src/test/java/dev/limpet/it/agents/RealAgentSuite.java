@@ -57,8 +57,9 @@ abstract class RealAgentSuite {
             }
         }
         model = FakeModelServer.start();
-        // Not under /tmp: Codex will not set up its helpers in a home there, and says so on screen.
-        tmp = Files.createTempDirectory(Path.of("/var/tmp"), "limpet-agents-" + cli() + "-");
+        // Under the module's target/: Codex will not set up its helpers in a home under /tmp, and Gemini CLI
+        // skips a settings file (limpet's hooks) with a world-writable parent such as /var/tmp.
+        tmp = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()), "agents-" + cli() + "-");
         root = tmp.resolve("root");
         project = Files.createDirectories(tmp.resolve("project"));
         env = AgentHome.create(tmp.resolve("home"), model.baseUri(), List.of(project));

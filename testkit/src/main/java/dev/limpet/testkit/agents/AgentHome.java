@@ -22,8 +22,8 @@ import java.util.Map;
 public final class AgentHome {
     /** The dummy key: its last 20 characters are what Claude Code records as approved. */
     public static final String ANTHROPIC_KEY = "sk-ant-limpet-test-0000000000000000dumm";
-    /** The name of Codex's provider key variable in the written config. */
-    public static final String CODEX_KEY_VARIABLE = "LIMPET_FAKE_MODEL_KEY";
+    /** The name of Codex's provider key variable in the written config (not LIMPET_*: limpet keeps its own variables from sessions). */
+    public static final String CODEX_KEY_VARIABLE = "FAKE_MODEL_API_KEY";
     /** A model name no CLI knows, so none shows a "new model" notice. */
     public static final String CODEX_MODEL = "limpet-test-model";
 
