@@ -155,7 +155,12 @@ class RebootIT {
         LimpetCli.Result fresh = LimpetCli.run(root(), "revive", "--fresh", second);
         assertThat(fresh.exitCode()).as(fresh.err()).isZero();
         assertThat(fresh.out()).contains("revived " + second);
-        await().atMost(WAIT).until(() -> Files.readAllLines(tmp.resolve("agent2-state/argv.log")).size() == 2);
+        try {
+            await().atMost(WAIT).until(() -> Files.readAllLines(tmp.resolve("agent2-state/argv.log")).size() == 2);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("argv.log:\n" + Files.readString(tmp.resolve("agent2-state/argv.log")) + "\njournal:\n" + journal(second)
+                    + "\nsession: " + session(second) + "\ndaemon log:\n" + daemon.log(), e);
+        }
         assertThat(Files.readAllLines(tmp.resolve("agent2-state/argv.log")).get(1)).doesNotContain("--resume");
         await().atMost(WAIT).until(() -> {
             Matcher m = CONVERSATION.matcher(journal(second));
