@@ -127,10 +127,24 @@ public final class WorkerPayloads {
 
     public record ResizeParams(int cols, int rows) {}
 
+    /**
+     * The answer to {@code resize} (1.5; before it the answer was empty): the stream offset from
+     * which output is at the new size, null from an older worker.
+     */
+    public record ResizeResult(Long offset) {}
+
     /** A signal name as {@code Signal.parse} reads it: {@code "HUP"}, {@code "SIGKILL"}, {@code "15"}. */
     public record SignalParams(String signal) {}
 
-    public record CaptureResult(String text) {}
+    /** {@code capture}'s parameters (1.5; absent before): {@code cells} asks for the screen cell by cell too. */
+    public record CaptureParams(Boolean cells) {}
+
+    /** {@code screen} (1.5): the screen cell by cell, when asked for; null from an older worker. */
+    public record CaptureResult(String text, dev.limpet.protocol.ScreenDump screen) {
+        public CaptureResult(String text) {
+            this(text, null);
+        }
+    }
 
     public record HealthResult(boolean ok, long workerPid) {}
 
