@@ -115,12 +115,13 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
     createTerminal: (tabId) => view.createTerminal(tabId),
   });
   view.bind(workspace);
-  addEventListener('pagehide', () => workspace.persist(true));
-  visibility.subscribe((hidden) => hidden && workspace.persist(true));
+  addEventListener('pagehide', () => workspace.persist());
+  visibility.subscribe((hidden) => hidden && workspace.persist());
   addEventListener('online', () => runtime.reconnectNow());
   (globalThis as { limpet?: unknown }).limpet = {
     snapshot: () => workspace.snapshot,
     screen: (tabId: string) => view.screenText(tabId),
+    terminal: (tabId: string) => view.terminalOf(tabId),
     probe: () => runtime.probe(),
     access: () => access.problem,
   };

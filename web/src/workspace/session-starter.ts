@@ -30,7 +30,8 @@ export class SessionStarter {
   constructor(private readonly host: StarterHost) {}
 
   start(tab: TabSession): void {
-    const { cols, rows } = tab.terminal.size();
+    // The size of the viewer the person asked in; a tab never shown yet has the terminal's.
+    const { cols, rows } = tab.terminal.viewerSize() ?? tab.terminal.size();
     const { command, cwd } = tab.record;
     const label = tab.personLabel();
     tab.startSent();

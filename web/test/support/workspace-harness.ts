@@ -96,13 +96,10 @@ async function answerList(h: Harness, sessions: SessionInfo[], instance: string)
   await flush();
 }
 
-/** A page that remembers `tabs` (as after a reload), with saved screens for those given. */
-export function rememberedStore(tabs: Record<string, unknown>[], screens: Record<string, { offset: number; data: string }> = {}) {
+/** A page that remembers `tabs` (as after a reload). */
+export function rememberedStore(tabs: Record<string, unknown>[]) {
   const store = new MemoryStore();
   const defaults = { daemonInstanceId: 'd-1', renderedOffset: -1, command: ['bash', '-l'], cwd: '/home/me', start: null, listed: true, title: null, userNamed: false };
   store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: tabs[0]?.tabId ?? null, tabs: tabs.map((t) => ({ ...defaults, ...t })) }));
-  for (const [tabId, screen] of Object.entries(screens)) {
-    store.setItem(`limpet.screen.${tabId}`, JSON.stringify({ ...screen, daemonInstanceId: 'd-1' }));
-  }
   return store;
 }
