@@ -2,18 +2,16 @@ package dev.limpet.protocol.stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limpet.testkit.Seeds;
 import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /**
- * Properties (jqwik) of {@link Splice} on its own: live chunks offered in any cuts, repeated and
+ * Properties of {@link Splice} on its own, each checked over many seeded random cases (a failing
+ * case names its seed, so it can be run again alone): live chunks offered in any cuts, repeated and
  * overlapping (a stream re-sent after a reconnect, a replay that overlaps live output), held while a
  * replay is queued and released at any point. What passes on is the stream from the release point,
  * each byte once and in order; a chunk that starts after the stream's position stops the splice
@@ -37,19 +35,27 @@ class SplicePropertyTest {
     /** A chunk relative to the furthest end offered so far: its start back by {@code back}, its length. */
     record Offer(int back, int length, boolean view) {}
 
-    @Provide
-    Arbitrary<List<Offer>> offers() {
-        Arbitrary<Integer> back = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(5, Arbitraries.just(0)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(1, 50)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(50, 500)));
-        Arbitrary<Offer> offer = Combinators.combine(back, Arbitraries.integers().between(0, 300), Arbitraries.of(true, false)).as(Offer::new);
-        return offer.list().ofMaxSize(40);
+    /** Mostly chunks that continue the stream, some that go back a little, a few that go back far. */
+    static List<Offer> offers(SplittableRandom r) {
+        List<Offer> offers = new ArrayList<>();
+        int n = r.nextInt(41);
+        for (int i = 0; i < n; i++) {
+            int pick = r.nextInt(9);
+            int back = pick < 5 ? 0 : pick < 8 ? r.nextInt(1, 51) : r.nextInt(50, 501);
+            offers.add(new Offer(back, r.nextInt(301), r.nextBoolean()));
+        }
+        return offers;
     }
 
-    @Property(tries = 500)
-    void heldAndLiveChunksPassOnAsTheStreamOnceAndInOrder(@ForAll("offers") List<Offer> offers,
-            @ForAll @IntRange(min = 0, max = 40) int releaseAfter, @ForAll @IntRange(min = 0, max = 400) int replayBack) {
+    @Test
+    void heldAndLiveChunksPassOnAsTheStreamOnceAndInOrder() {
+        Seeds.check(500, SplicePropertyTest::heldAndLiveChunksPassOn);
+    }
+
+    static void heldAndLiveChunksPassOn(SplittableRandom r) {
+        List<Offer> offers = offers(r);
+        int releaseAfter = r.nextInt(41);
+        int replayBack = r.nextInt(401);
         Splice splice = Splice.holding();
         ByteArrayOutputStream passed = new ByteArrayOutputStream();
         long[] passedFrom = {-1};
@@ -95,14 +101,22 @@ class SplicePropertyTest {
             assertThat(passedFrom[0]).isEqualTo(expectedFrom);
         }
         for (int i = 0; i < got.length; i++) {
-            assertThat(got[i]).as("byte at %d", expectedFrom + i).isEqualTo(streamByte(expectedFrom + i));
+            if (got[i] != streamByte(expectedFrom + i)) {
+                throw new AssertionError("wrong byte at offset " + (expectedFrom + i));
+            }
         }
     }
 
-    @Property(tries = 300)
-    void aChunkBeyondTheStreamsPositionStopsTheSpliceAndNothingPassesAfter(@ForAll @IntRange(min = 0, max = 1000) int at,
-            @ForAll @IntRange(min = 1, max = 100) int gap, @ForAll @IntRange(min = 1, max = 100) int length,
-            @ForAll @IntRange(min = 0, max = 5) int moreOffers) {
+    @Test
+    void aChunkBeyondTheStreamsPositionStopsTheSpliceAndNothingPassesAfter() {
+        Seeds.check(300, SplicePropertyTest::aGapStopsTheSplice);
+    }
+
+    static void aGapStopsTheSplice(SplittableRandom r) {
+        int at = r.nextInt(1001);
+        int gap = r.nextInt(1, 101);
+        int length = r.nextInt(1, 101);
+        int moreOffers = r.nextInt(6);
         Splice splice = Splice.at(at);
         int[] passed = {0};
         Splice.Sink sink = c -> {

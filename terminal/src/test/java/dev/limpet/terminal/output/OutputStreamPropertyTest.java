@@ -5,19 +5,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.stream.Splice;
+import dev.limpet.testkit.Seeds;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
-import net.jqwik.api.constraints.Size;
+import java.util.Optional;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
 
 /**
- * Properties (jqwik) of a session's output stream as the data planes build it: an {@link OutputLog}
+ * Properties of a session's output stream as the data planes build it: an {@link OutputLog}
  * (a ring that starts small and grows lazily up to its capacity) fed with chunks of any size, and
  * clients that attach at any time with any {@code since}, join the replay to live output through a
  * {@link Splice} (live chunks arrive while the replay is being queued, as in the daemon), detach and
@@ -26,6 +23,7 @@ import net.jqwik.api.constraints.Size;
  * client asked for them are reported (truncated), never skipped silently.
  *
  * <p>Stream byte {@code n} is {@link #streamByte(long)}, so any byte can be checked by its offset.
+ * Each property runs over many seeded random cases; a failing case names its seed.
  */
 class OutputStreamPropertyTest {
 
@@ -62,35 +60,41 @@ class OutputStreamPropertyTest {
     /** Any reader reads the log directly. */
     record Read(int sinceChoice, int max) implements Step {}
 
-    @Provide
-    Arbitrary<Integer> capacities() {
-        // Tiny rings, rings below the initial 64 KiB, and rings that grow past it.
-        return Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(1, 64)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(65, 20_000)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(64 * 1024 - 100, 300_000)));
+    /** Tiny rings, rings below the initial 64 KiB, and rings that grow past it. */
+    static int capacity(SplittableRandom r) {
+        int pick = r.nextInt(7);
+        return pick < 2 ? r.nextInt(1, 65) : pick < 5 ? r.nextInt(65, 20_001) : r.nextInt(64 * 1024 - 100, 300_001);
     }
 
-    @Provide
-    Arbitrary<List<Step>> steps() {
-        Arbitrary<Integer> small = Arbitraries.integers().between(0, 5000);
-        Arbitrary<Integer> lengths = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(0, 300)),
-                net.jqwik.api.Tuple.of(3, Arbitraries.integers().between(300, 20_000)),
-                net.jqwik.api.Tuple.of(1, Arbitraries.integers().between(20_000, 400_000)));
-        Arbitrary<Integer> clients = Arbitraries.integers().between(0, 5);
-        Arbitrary<Step> step = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(8, lengths.map(Append::new)),
-                net.jqwik.api.Tuple.of(3, small.map(Attach::new)),
-                net.jqwik.api.Tuple.of(3, Combinators.combine(clients, Arbitraries.integers().between(1, 100_000)).as(QueueReplay::new)),
-                net.jqwik.api.Tuple.of(3, clients.map(Release::new)),
-                net.jqwik.api.Tuple.of(1, clients.map(Resume::new)),
-                net.jqwik.api.Tuple.of(2, Combinators.combine(small, Arbitraries.integers().between(0, 100_000)).as(Read::new)));
-        return step.list().ofMinSize(1).ofMaxSize(60);
+    /** Mostly small writes, some medium, a few large ones. */
+    static int length(SplittableRandom r) {
+        int pick = r.nextInt(10);
+        return pick < 6 ? r.nextInt(301) : pick < 9 ? r.nextInt(300, 20_001) : r.nextInt(20_000, 400_001);
     }
 
-    @Property(tries = 250)
-    void everyClientReceivesTheStreamWithoutGapOrDuplicate(@ForAll("capacities") int capacity, @ForAll("steps") List<Step> steps) {
+    static List<Step> steps(SplittableRandom r) {
+        List<Step> steps = new ArrayList<>();
+        int n = r.nextInt(1, 61);
+        for (int i = 0; i < n; i++) {
+            int pick = r.nextInt(20);
+            steps.add(pick < 8 ? new Append(length(r))
+                    : pick < 11 ? new Attach(r.nextInt(5001))
+                    : pick < 14 ? new QueueReplay(r.nextInt(6), r.nextInt(1, 100_001))
+                    : pick < 17 ? new Release(r.nextInt(6))
+                    : pick < 18 ? new Resume(r.nextInt(6))
+                    : new Read(r.nextInt(5001), r.nextInt(100_001)));
+        }
+        return steps;
+    }
+
+    @Test
+    void everyClientReceivesTheStreamWithoutGapOrDuplicate() {
+        Seeds.check(250, OutputStreamPropertyTest::everyClientReceivesTheStream);
+    }
+
+    static void everyClientReceivesTheStream(SplittableRandom r) {
+        int capacity = capacity(r);
+        List<Step> steps = steps(r);
         Session session = new Session(capacity);
         for (Step s : steps) {
             session.apply(s);
@@ -106,11 +110,16 @@ class OutputStreamPropertyTest {
         }
     }
 
-    @Property(tries = 200)
-    void readsMatchAModelOfTheStreamHowEverTheRingGrew(@ForAll("capacities") int capacity,
-            @ForAll @Size(max = 30) List<@IntRange(min = 0, max = 150_000) Integer> appends,
-            @ForAll @Size(max = 8) List<@IntRange(min = 0, max = 300_000) Integer> sinces,
-            @ForAll @IntRange(min = 0, max = 70_000) int max) {
+    @Test
+    void readsMatchAModelOfTheStreamHowEverTheRingGrew() {
+        Seeds.check(200, OutputStreamPropertyTest::readsMatchAModel);
+    }
+
+    static void readsMatchAModel(SplittableRandom r) {
+        int capacity = capacity(r);
+        List<Integer> appends = r.ints(r.nextInt(31), 0, 150_001).boxed().toList();
+        List<Integer> sinces = r.ints(r.nextInt(9), 0, 300_001).boxed().toList();
+        int max = r.nextInt(70_001);
         OutputLog log = new OutputLog(capacity);
         long end = 0;
         byte[] scratch = new byte[Math.max(1, max)];
@@ -130,9 +139,7 @@ class OutputStreamPropertyTest {
                 assertThat(slice.data()).isEqualTo(streamBytes(from, (int) Math.min(end - from, max)));
                 int n = log.readInto(s, scratch, max);
                 assertThat(n).isEqualTo(slice.data().length);
-                for (int k = 0; k < n; k++) {
-                    assertThat(scratch[k]).isEqualTo(slice.data()[k]);
-                }
+                assertThat(Arrays.mismatch(scratch, 0, n, slice.data(), 0, n)).as("readInto differs from read at").isEqualTo(-1);
             }
             long ahead = end + 1;
             assertThatThrownBy(() -> log.read(ahead, 1)).isInstanceOf(IllegalArgumentException.class);
@@ -159,8 +166,8 @@ class OutputStreamPropertyTest {
             }
         }
 
-        java.util.Optional<Client> client(int i) {
-            return clients.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(clients.get(i % clients.size()));
+        Optional<Client> client(int i) {
+            return clients.isEmpty() ? Optional.empty() : Optional.of(clients.get(i % clients.size()));
         }
 
         /** Nothing yet (-1), the stream's start, a ring boundary, the end, or anything between. */

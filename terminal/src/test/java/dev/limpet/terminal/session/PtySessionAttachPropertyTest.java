@@ -6,28 +6,25 @@ import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
+import dev.limpet.testkit.Seeds;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.Combinators;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 /**
- * A property (jqwik) over a live {@link PtySession} on a real PTY: while {@code seq 1 N} writes, clients
+ * A property over a live {@link PtySession} on a real PTY: while {@code seq 1 N} writes, clients
  * attach at any moment with any {@code since}, some leave and come back from the last offset they
  * have. The PTY reader appends and fans out on its own thread, concurrently with the attaches: each
  * client's replay plus live chunks is the stream from where it asked (or, when that left the ring, a
- * snapshot and the stream from its end), without gap or duplicate, up to the end.
+ * snapshot and the stream from its end), without gap or duplicate, up to the end. It runs over
+ * seeded random cases; a failing case names its seed.
  */
 class PtySessionAttachPropertyTest {
 
@@ -43,16 +40,18 @@ class PtySessionAttachPropertyTest {
     /** A client: attach after {@code delayMicros} with a since chosen by {@code sinceChoice}; leave and resume once if {@code resume}. */
     record Plan(int delayMicros, int sinceChoice, boolean resume) {}
 
-    @Provide
-    Arbitrary<List<Plan>> plans() {
-        return Combinators.combine(Arbitraries.integers().between(0, 30_000), Arbitraries.integers().between(0, 1000),
-                Arbitraries.of(true, false)).as(Plan::new).list().ofMinSize(1).ofMaxSize(4);
+    @Test
+    void clientsAttachingAtAnyMomentWithAnySinceGetTheStreamWithoutGapOrDuplicate() {
+        Seeds.check(25, PtySessionAttachPropertyTest::clientsGetTheStream);
     }
 
-    @Property(tries = 25)
-    void clientsAttachingAtAnyMomentWithAnySinceGetTheStreamWithoutGapOrDuplicate(
-            @ForAll @IntRange(min = 1, max = 40_000) int lines, @ForAll @IntRange(min = 64, max = 300_000) int ring,
-            @ForAll("plans") List<Plan> plans) throws Exception {
+    static void clientsGetTheStream(SplittableRandom r) throws Exception {
+        int lines = r.nextInt(1, 40_001);
+        int ring = r.nextInt(64, 300_001);
+        List<Plan> plans = new ArrayList<>();
+        for (int i = r.nextInt(1, 5); i > 0; i--) {
+            plans.add(new Plan(r.nextInt(30_001), r.nextInt(1001), r.nextBoolean()));
+        }
         byte[] expected = seqOutput(lines);
         CountDownLatch exited = new CountDownLatch(1);
         PtyProcess pty = PtyProcess.spawn(new PtySpawnSpec(List.of("seq", "1", Integer.toString(lines)),
