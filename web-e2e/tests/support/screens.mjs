@@ -86,7 +86,7 @@ export async function browserScreen(page, tabId) {
 /** What a tmux pane shows (`capture-pane -e`), read back by a headless xterm.js of its size, and its cursor. */
 export async function tmuxScreen(tmux, target) {
   const [cols, rows, cursorX, cursorY] = tmux.display(target, '#{pane_width} #{pane_height} #{cursor_x} #{cursor_y}').split(' ').map(Number);
-  const captured = tmux.run('capture-pane', '-p', '-e', '-t', target);
+  const captured = tmux.run('capture-pane', '-p', '-e', '-N', '-t', target);
   const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
   // capture-pane ends each row with a newline: rows that fill the width must not wrap into the next.
   const text = captured.replace(/\n$/, '').split('\n').map((row, y) => `\x1b[${y + 1};1H${row}`).join('');

@@ -59,8 +59,10 @@ public final class ScreenPainter {
     public byte[] enter() {
         invalidate();
         // Title stack push (xterm, tmux), the alternate screen (it saves the cursor), a clear with
-        // the default background.
-        return "\u001b[22;0t\u001b[?1049h\u001b[0m\u001b[H\u001b[2J".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        // the default background, and no autowrap: a row painted while the terminal is narrower
+        // than we were told (a resize it has not finished) is cut at its edge, never wrapped into
+        // the rows below (or scrolled at the bottom).
+        return "\u001b[22;0t\u001b[?1049h\u001b[?7l\u001b[0m\u001b[H\u001b[2J".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
     }
 
     /**
@@ -70,7 +72,7 @@ public final class ScreenPainter {
     public byte[] leave() {
         AnsiOut out = new AnsiOut(new Links());
         applied.restore(out);
-        out.ascii("\u001b[0m\u001b[?1049l\u001b[23;0t");
+        out.ascii("\u001b[0m\u001b[?7h\u001b[?1049l\u001b[23;0t");
         return out.toByteArray();
     }
 
@@ -102,7 +104,7 @@ public final class ScreenPainter {
                 out.cup(r, 0);
                 out.pen(0, 0, 0, true);
                 out.csi("2K");
-                new LineWriter(out, cols, rows).write(want, null, false);
+                new LineWriter(out, cols, rows, true).write(want, null, false);
                 shown[r] = want;
                 if (statusGone) {
                     shownStatus = null;

@@ -27,8 +27,10 @@ class ScreenPainterTest {
                 int mx = left + x;
                 int my = top + y;
                 Cell c = mx < m.cols() && my < m.rows() ? m.cell(mx, my) : null;
-                line.append(c == null || c.chars().isEmpty() && c.bg().mode() == Cell.Color.DEFAULT && c.flags() == 0 ? "·"
-                        : c.chars() + "{" + c.width() + "," + c.fg() + "," + c.bg() + "," + c.flags() + "," + c.underlineStyle() + "}");
+                // As a person sees it: an empty cell looks like a space (the painter writes spaces where a snapshot erases).
+                String chars = c == null || c.chars().isEmpty() && c.width() != 0 ? " " : c.chars();
+                line.append(c == null || chars.equals(" ") && c.bg().mode() == Cell.Color.DEFAULT && c.flags() == 0 ? "·"
+                        : chars + "{" + c.width() + "," + c.fg() + "," + c.bg() + "," + c.flags() + "," + c.underlineStyle() + "}");
             }
             out.add("row " + y + ": " + line);
         }
@@ -150,6 +152,18 @@ class ScreenPainterTest {
         assertThat(display.cell(0, 2).has(Cell.INVERSE)).isTrue();
         display.feed(painter.paint(session, null));
         assertThat(cells(display, 0, 0, 30, 3)).isEqualTo(cells(session, 0, 0, 30, 3));
+    }
+
+    @Test
+    void aTerminalStillNarrowerThanItSaidGetsRowsCutAtItsEdgeNeverWrappedIntoTheRowsBelow() {
+        ScreenModel session = ScreenModel.create(30, 3, 100);
+        session.feed(bytes("first row that is long enough\r\nsecond\r\nthird row that is also long"));
+        ScreenModel display = ScreenModel.create(10, 3, 0); // told 30 columns, still 10 wide
+        ScreenPainter painter = new ScreenPainter(30, 3);
+        display.feed(painter.enter());
+        display.feed(painter.paint(session, null));
+        assertThat(display.text()).isEqualTo("first rowh\nsecond\nthird rowg"); // the last column takes what did not fit
+        assertThat(display.scrollbackLength()).isZero();
     }
 
     @Test

@@ -55,6 +55,7 @@ public final class AttachController implements HostRuntime.Listener {
     private static final Duration RECOVERING_RETRY = Duration.ofMillis(500);
     private static final Duration NOTICE_TIME = Duration.ofSeconds(4);
     private static final Duration BELL_INTERVAL = Duration.ofMillis(250);
+    private static final Duration RESIZE_SETTLE = Duration.ofMillis(100);
     private static final String LOSSLESS = "lossless";
 
     private enum Phase { CONNECTING, RESOLVING, ATTACHING, ATTACHED, RECONNECTING, DONE }
@@ -83,6 +84,7 @@ public final class AttachController implements HostRuntime.Listener {
     private Instant lastBell = Instant.MIN;
     private String statusShown;
     private boolean ackFlushQueued;
+    private long resizeGeneration;
     /** The size the session has as of the last attach (until a session_resized says otherwise). */
     private int sessionCols;
     private int sessionRows;
@@ -125,9 +127,20 @@ public final class AttachController implements HostRuntime.Listener {
         scheduler.execute(() -> onInput(copy));
     }
 
-    /** The person's window changed size. */
+    /**
+     * The person's window changed size. Taken once it holds still for a moment: a window dragged
+     * sends many, and a terminal (tmux resizing a pane) may signal the new size before it has
+     * resized its own screen, which a paint at the new size would garble.
+     */
     public void resized() {
-        scheduler.execute(this::onResize);
+        scheduler.execute(() -> {
+            long generation = ++resizeGeneration;
+            scheduler.schedule(RESIZE_SETTLE, () -> {
+                if (generation == resizeGeneration) {
+                    onResize();
+                }
+            });
+        });
     }
 
     // ---- runtime events (loop thread) ----------------------------------------------------------

@@ -311,6 +311,7 @@ class AttachControllerTest {
         output(5, "hello");
         terminal.resize(132, 50);
         controller.resized();
+        scheduler.advance(Duration.ofMillis(100));
         assertThat(daemon().lastSent()).isEqualTo(new ClientMessage.PtyResize(null, "s1", 132, 50));
         assertThat(terminal.status()).isEqualTo("limpet: sized for another viewer (80×24) — type here to take it");
         assertThat(terminal.screenText()).isEqualTo("hello");
@@ -338,7 +339,7 @@ class AttachControllerTest {
         ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
         daemon().receive(new ServerMessage.AttachResult(attach.reqId(), "s1", running, 30, 30, false, true, false, "lossless", 4L << 20));
         daemon().receive(FrameKind.SNAPSHOT, "s1", 30, "\033[Hsnap".getBytes(StandardCharsets.UTF_8));
-        output(33, "\033[1mx");
+        output(35, "\033[1mx");
         assertThat(terminal.written.toString(StandardCharsets.UTF_8)).isEqualTo("\033[Hsnap\033[1mx");
         daemon().fail(DisconnectReason.NETWORK_ERROR);
         assertThat(terminal.notes).containsExactly("limpet: reconnecting to box… (attempt 1)");
@@ -389,6 +390,7 @@ class AttachControllerTest {
         type("x");
         terminal.resize(60, 24);
         controller.resized();
+        scheduler.advance(Duration.ofMillis(100));
         assertThat(typedInto(daemon())).isEmpty();
         assertThat(daemon().sentTexts).hasSize(sent);
         assertThat(terminal.bells).isEqualTo(1);
