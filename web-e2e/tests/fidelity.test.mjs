@@ -195,8 +195,8 @@ async function fidelityCase(t, { label, command, ready, steps, quit }) {
   await page.context().close();
   // The pane gets its own size back first: its scroll region and tab stops follow its size.
   tmux.run('resize-window', '-t', pane, '-x', String(PANE.cols), '-y', String(PANE.rows));
-  await input(id, quit);
-  await detachAndCheck(pane, id, before);
+  await input(id, quit); // the program ends, and with it the session and the attach
+  await detachAndCheck(pane, id, before, { resized: steps.some((step) => step.size), sessionEnds: true });
   await daemon.api(`/api/sessions/${id}`, { method: 'DELETE' }).catch(() => undefined);
   t.diagnostic(`${label}: ${steps.filter((s) => s.compare !== false).length} checkpoints in ${Date.now() - started} ms`);
 }
@@ -291,14 +291,22 @@ function startAttach(pane, id) {
   tmux.run('send-keys', '-t', pane, `${join(work, 'limpet')} attach ${id}`, 'Enter');
 }
 
-/** Detaches with Ctrl-\ and checks the pane got back its modes, its title and its screen. */
-async function detachAndCheck(pane, id, before) {
-  tmux.run('send-keys', '-t', pane, '-H', '1c');
+/**
+ * Ends the attach (Ctrl-\\, or the session's end when `sessionEnds`) and checks the pane got back
+ * its modes, its title and its screen. A pane that was resized meanwhile has its rows where tmux's
+ * own resize put them: then its rows are compared in order, not by position.
+ */
+async function detachAndCheck(pane, id, before, { resized = false, sessionEnds = false } = {}) {
+  if (!sessionEnds) tmux.run('send-keys', '-t', pane, '-H', '1c');
   const shown = () => tmux.run('capture-pane', '-p', '-t', pane).replace(/\n+$/, '');
   await waitFor(async () => /\]\n\$ *$/.test(shown()), 'the pane\'s shell prompt after the detach', 30_000, shown);
   assert.equal(tmux.modes(pane), before.modes, 'the pane\'s modes and title are what they were before the attach');
-  const after = tmux.run('capture-pane', '-p', '-e', '-t', pane).replace(/\n+$/, '').split('\n');
-  const was = before.screen.replace(/\n+$/, '').split('\n');
+  const rows = (screen) => {
+    const all = screen.replace(/\n+$/, '').split('\n');
+    return resized ? all.filter((row) => row.trim() !== '') : all;
+  };
+  const after = rows(tmux.run('capture-pane', '-p', '-e', '-t', pane));
+  const was = rows(before.screen);
   // Above: exactly what was there; then the command line that ran attach, its message, a new prompt.
   assert.deepEqual(after.slice(0, was.length - 1), was.slice(0, -1), 'the rows above the command are as before');
   assert.equal(after[was.length - 1], `$ ${join(work, 'limpet')} attach ${id}`, 'the command line that ran attach');

@@ -120,7 +120,10 @@ describe('Workspace', () => {
     h.daemon.attached('s1', 0);
     terminal.viewer = { cols: 120, rows: 40 };
     h.workspace.viewerResized('tab1');
-    expect(h.daemon.sent('pty_resize')).toEqual([{ type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 }]);
+    // What was measured before the attach answered goes once it does; then each change.
+    expect(h.daemon.sent('pty_resize')).toEqual([
+      { type: 'pty_resize', session_id: 's1', cols: 90, rows: 20 }, { type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 },
+    ]);
     expect(h.daemon.sent('take_size')).toEqual([]);
     expect(h.workspace.snapshot.tabs[0]!.sizedFor).toEqual({ cols: 80, rows: 24 });
     h.workspace.takeSize('tab1');

@@ -68,7 +68,7 @@ export class TabSession {
   awaitingShow = false;
   /** Set while an attach is in flight whose answer should reset the terminal first. */
   private resetOnAttach = false;
-  /** A person started this tab's session: its attach takes the session's size (see `takeSizeOnAttach`). */
+  /** A person started this tab's session (+ Terminal, Restart): once attached it takes the session's size. */
   takeSizeOnAttach = false;
   /** The session's size as of the last attach answer: a snapshot that follows is drawn at it. */
   private sessionSize: { cols: number; rows: number } | null = null;
@@ -223,6 +223,9 @@ export class TabSession {
     if (result.session.state === 'exited') return this.showOffer(exitedOffer(result.session));
     this.update({ phase: 'live', offer: null });
     if (result.read_only) return this.dropHeldKeys('read_only');
+    // The attach may have gone out before this viewer was ever shown (a page opening its tabs):
+    // the daemon learns its size now, for when a person uses it.
+    this.viewerResized(true);
     if (this.takeSizeOnAttach) {
       this.takeSizeOnAttach = false;
       this.takeSize(true);

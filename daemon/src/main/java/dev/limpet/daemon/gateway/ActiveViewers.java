@@ -33,15 +33,9 @@ final class ActiveViewers<V> {
         sessions.compute(sessionId, (id, s) -> new State<>(s == null ? null : s.using, viewer));
     }
 
-    /**
-     * A person typed through {@code viewer}, or it took the size: it is the one in use from now on.
-     *
-     * @return whether it was not the one in use before
-     */
-    boolean used(String sessionId, V viewer) {
-        State<V> before = sessions.get(sessionId);
-        sessions.compute(sessionId, (id, s) -> new State<>(viewer, s == null ? null : s.lastAttached));
-        return before == null || before.using != viewer;
+    /** A person typed through {@code viewer}, or it took the size: it is the one in use from now on. */
+    void used(String sessionId, V viewer) {
+        sessions.compute(sessionId, (id, s) -> s != null && s.using == viewer ? s : new State<>(viewer, s == null ? null : s.lastAttached));
     }
 
     /** The attachment left. */
