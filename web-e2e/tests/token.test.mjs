@@ -88,6 +88,8 @@ test('"Forget token" forgets it in this browser: the open page keeps working, a 
   const page = await newPage(browser, context);
   await page.goto(daemon.url);
   await openFirstTerminal(page);
+  // The top bar is for status: the token's control is behind More.
+  await page.click('[data-testid=more-button]');
   const button = page.locator('[data-testid=token-button]');
   assert.equal(await button.innerText(), 'Forget token');
   await button.click();

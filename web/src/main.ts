@@ -19,11 +19,20 @@ import { AppView } from './ui/app-view';
 import { renderNoToken } from './ui/no-token';
 import { forgetToken, rememberToken, remembersToken, takeToken, type TokenStores } from './ui/token';
 import { clientSessionKey } from './workspace/persistence';
+import { Cockpit, type HostKind } from './workspace/cockpit';
+import { fetchCockpitHosts, prefixedStore, type CockpitHostEntry } from './workspace/cockpit-hosts';
+import type { KeyValueStore } from './workspace/terminal-port';
 import { Workspace } from './workspace/workspace';
 
 const root = document.getElementById('app')!;
 const stores: TokenStores = { tab: browserStorage(() => sessionStorage), origin: browserStorage(() => localStorage) };
-// Served by a relay at /h/<hostId>/ (issue 15): the fragment holds the pairing secret, not a token.
+const clientKey = () => clientSessionKey(stores.origin, (n) => crypto.getRandomValues(new Uint8Array(n)));
+
+let view: AppView | null = null;
+let tabCounter = 0;
+const visibility = documentVisibility(document);
+
+// Served by a relay at /h/<hostId>/: the fragment holds the pairing secret, not a token.
 const relayHost = /^(.*\/h\/[a-z2-7]{26})\/?$/.exec(location.pathname)?.[1] ?? null;
 
 if (relayHost) {
@@ -36,11 +45,17 @@ if (relayHost) {
   if (!token) {
     renderNoToken(root, !remembersToken(stores));
   } else {
-    start(webSocketTransportFactory(webSocketUrl(location), token, WebSocket as unknown as WebSocketConstructor), {
+    const cockpit = start(webSocketTransportFactory(webSocketUrl(location), token, WebSocket as unknown as WebSocketConstructor), {
       remembered: () => remembersToken(stores),
       forget: () => forgetToken(stores),
       remember: () => rememberToken(stores, token),
     }, fetchStatusProbe(fetch.bind(globalThis), token));
+    // Every other host this daemon's user reaches (hosts.json), each connected from this page: the
+    // credentials stay in this page's memory, the end-to-end crypto of relayed hosts runs here.
+    void fetchCockpitHosts(fetch.bind(globalThis), token).then(async (hosts) => {
+      // In the file's order (a relayed host's key is derived first): the groups show in that order.
+      for (const host of hosts) await addHost(cockpit, host);
+    }).catch((error: unknown) => console.warn(`limpet: cannot reach the other hosts: ${String(error)}`));
   }
   // A link pasted into this page's address bar changes only the fragment, which loads nothing:
   // start again with it (the page without a token, or one whose token was refused, waits for this).
@@ -51,17 +66,22 @@ if (relayHost) {
 
 /**
  * The page as served by a relay: the secret comes from the link's fragment (never sent to the
- * relay) and is kept in this origin's storage for this host; the URL loses the fragment at once.
+ * relay) and is kept for this tab's lifetime only (sessionStorage: a reload reconnects, a closed
+ * tab forgets it); the URL loses the fragment at once. Never in the relay origin's lasting
+ * storage, where any later page the relay serves could read it. This page trusts the relay to
+ * serve honest code (docs/security.md); the daemon's own page does not.
  * The transport seals everything end to end; the rest of the page is the same as direct.
  */
 function startThroughRelay(hostPath: string): void {
   const key = `limpet.relay.secret.${hostPath}`;
+  // what an earlier version left in the origin's lasting storage goes, whatever happens next
+  stores.origin.removeItem(key);
   const fromLink = location.hash.replace(/^#/, '');
   if (/^[A-Za-z0-9_-]{43}$/.test(fromLink)) {
-    stores.origin.setItem(key, fromLink);
+    stores.tab.setItem(key, fromLink);
     history.replaceState(history.state, '', location.pathname + location.search);
   }
-  const secret = stores.origin.getItem(key);
+  const secret = stores.tab.getItem(key);
   addEventListener('hashchange', () => /^#[A-Za-z0-9_-]{43}$/.test(location.hash) && location.reload());
   if (!secret) {
     fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),
@@ -71,22 +91,23 @@ function startThroughRelay(hostPath: string): void {
   }
   const random = (n: number) => crypto.getRandomValues(new Uint8Array(n));
   pairing(secret).then((pair) => {
-    // The relay cannot check a token: the probe only tells "host offline or relay unreachable" (no answer) from "host online".
+    // The relay cannot check a token: the probe tells "relay unreachable" (no answer) from "host
+    // offline" (the relay answers it is not connected) from "host online".
     const probe: StatusProbe = () => fetch(`${hostPath}/online`, { cache: 'no-store' })
-      .then((r) => r.json() as Promise<{ online?: boolean }>).then((j) => (j.online ? 0 : 'no_answer' as const), () => 'no_answer' as const);
+      .then((r) => r.json() as Promise<{ online?: boolean }>).then((j) => (j.online ? 0 : 'host_offline' as const), () => 'no_answer' as const);
     start(relayTransportFactory(relayWebSocketUrl(location, hostPath), pair, WebSocket as unknown as WebSocketConstructor, random), {
-      remembered: () => stores.origin.getItem(key) !== null,
-      forget: () => stores.origin.removeItem(key),
-      remember: () => stores.origin.setItem(key, secret),
+      remembered: () => stores.tab.getItem(key) !== null,
+      forget: () => stores.tab.removeItem(key),
+      remember: () => stores.tab.setItem(key, secret),
       kind: 'pairing',
-    }, probe, 'through relay');
+    }, probe, 'through relay', 'relay');
   }, () => fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),
     h('p', {}, 'The pairing link is damaged: open the link ', h('code', {}, 'limpet pair'), ' printed again.'))));
 }
 
-function start(transportFactory: TransportFactory, tokenControl: TokenControl, statusProbe: StatusProbe, path?: string): void {
-  const key = clientSessionKey(stores.origin, (n) => crypto.getRandomValues(new Uint8Array(n)));
-  const runtime = new HostRuntime({
+function hostRuntime(transportFactory: TransportFactory): HostRuntime {
+  const key = clientKey();
+  return new HostRuntime({
     clock: systemClock,
     createClient: (_role, name) => new DaemonClient({
       name,
@@ -97,33 +118,72 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
       log: (line) => console.debug(`limpet ${line}`),
     }),
   });
-  const view = new AppView(root, {
-    origin: location.origin,
-    prefs: stores.origin,
-    token: tokenControl,
-    ...(path ? { path } : {}),
-  });
-  const access = new AccessWatch(runtime, statusProbe, (problem) => view.setAccess(problem));
-  const visibility = documentVisibility(document);
-  let tabCounter = 0;
-  const workspace = new Workspace({
+}
+
+function workspaceFor(runtime: HostRuntime, session: KeyValueStore, tabPrefix: string, own = true): Workspace {
+  return new Workspace({
+    openEverySessionOnFreshPage: own,
     runtime,
     clock: systemClock,
     visibility,
-    session: stores.tab,
-    newTabId: () => `t${Date.now().toString(36)}${(tabCounter++).toString(36)}`,
-    createTerminal: (tabId) => view.createTerminal(tabId),
+    session,
+    newTabId: () => `${tabPrefix}t${Date.now().toString(36)}${(tabCounter++).toString(36)}`,
+    createTerminal: (tabId) => view!.createTerminal(tabId),
   });
-  view.bind(workspace);
-  addEventListener('pagehide', () => workspace.persist());
-  visibility.subscribe((hidden) => hidden && workspace.persist());
+}
+
+function start(transportFactory: TransportFactory, tokenControl: TokenControl, statusProbe: StatusProbe, path?: string,
+  via: 'direct' | 'relay' = 'direct'): Cockpit {
+  const runtime = hostRuntime(transportFactory);
+  view = new AppView(root, {
+    origin: location.origin,
+    prefs: stores.origin,
+    token: tokenControl,
+    via,
+    ...(path ? { path } : {}),
+  });
+  const workspace = workspaceFor(runtime, stores.tab, '');
+  const cockpit = new Cockpit({ key: 'local', name: via === 'relay' ? 'this host' : 'this machine', kind: 'local', workspace });
+  const access = new AccessWatch(runtime, statusProbe, (problem) => {
+    view!.setAccess(problem);
+    cockpit.setAccess('local', problem);
+  });
+  view.bind(cockpit);
+  addEventListener('pagehide', () => cockpit.persist());
+  visibility.subscribe((hidden) => hidden && cockpit.persist());
   addEventListener('online', () => runtime.reconnectNow());
   (globalThis as { limpet?: unknown }).limpet = {
     snapshot: () => workspace.snapshot,
-    screen: (tabId: string) => view.screenText(tabId),
-    terminal: (tabId: string) => view.terminalOf(tabId),
+    cockpit: () => cockpit.snapshot,
+    screen: (tabId: string) => view!.screenText(tabId),
+    viewportTop: (tabId: string) => view!.viewportTop(tabId),
+    terminal: (tabId: string) => view!.terminalOf(tabId),
     probe: () => runtime.probe(),
     access: () => access.problem,
   };
+  runtime.start();
+  return cockpit;
+}
+
+/** Connects one host of hosts.json from this page and adds it to the cockpit. */
+async function addHost(cockpit: Cockpit, host: CockpitHostEntry): Promise<void> {
+  const Impl = WebSocket as unknown as WebSocketConstructor;
+  let transport: TransportFactory;
+  let kind: HostKind;
+  if (host.kind === 'relay') {
+    const url = new URL(host.url);
+    const hostPath = url.pathname.replace(/\/+$/, '');
+    transport = relayTransportFactory(relayWebSocketUrl(url, hostPath), await pairing(host.secret),
+      Impl, (n) => crypto.getRandomValues(new Uint8Array(n)));
+    kind = 'relay';
+  } else {
+    transport = webSocketTransportFactory(webSocketUrl(new URL(host.url)), host.token, Impl);
+    kind = 'direct';
+  }
+  const runtime = hostRuntime(transport);
+  const key = `h:${host.name}`;
+  // Each host keeps its tabs under its own keys in this browser tab's storage.
+  cockpit.add({ key, name: host.name, kind, workspace: workspaceFor(runtime, prefixedStore(stores.tab, `limpet.host.${host.name}.`), `${key}:`, false) });
+  addEventListener('online', () => runtime.reconnectNow());
   runtime.start();
 }

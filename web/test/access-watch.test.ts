@@ -31,6 +31,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
 describe('telling a wrong token from an unreachable daemon', () => {
   it('maps the REST answer: 401 is a wrong token, no answer is unreachable, a refused upgrade the daemon answers for is its origin check', () => {
     expect(problemFrom(401, 'connect_failed')).toBe('wrong_token');
+    expect(problemFrom('host_offline', 'connect_failed')).toBe('host_offline');
     expect(problemFrom('no_answer', 'connect_timeout')).toBe('unreachable');
     expect(problemFrom(200, 'connect_failed')).toBe('upgrade_refused');
     expect(problemFrom(200, 'connect_timeout')).toBeNull();

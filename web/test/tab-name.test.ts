@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cleanTitle, defaultLabel, isPersonLabel, tabName } from '../src/sessions/tab-name';
+import { cleanTitle, defaultLabel, isPersonLabel, programName, sessionName, tabName } from '../src/sessions/tab-name';
 import { connectAndList, flush, makeWorkspace, reconnect, session } from './support/workspace-harness';
 
 const named = (extra: Partial<Parameters<typeof tabName>[0]>) =>
@@ -17,6 +17,16 @@ describe('tab names', () => {
     expect(named({ label: 'build', title: 'make' })).toBe('build');
     expect(isPersonLabel('bash', ['/bin/bash'])).toBe(false);
     expect(isPersonLabel('build', ['/bin/bash'])).toBe(true);
+  });
+
+  it('two shells with no title tell apart by their directory; a label, then a title, wins over it', () => {
+    expect(named({ cwd: '/home/me/src/api' })).toBe('bash · api');
+    expect(named({ cwd: '/home/me/src/web/' })).toBe('bash · web');
+    expect(named({ cwd: '/' })).toBe('bash');
+    expect(programName(['claude'], '/srv/app\u001b[2J')).toBe('claude · app[2J');
+    expect(sessionName(session('s1', { label: 'bash', command: ['bash'], cwd: '/a/api', last_cwd: '/a/web' }))).toBe('bash · web');
+    expect(sessionName(session('s1', { label: 'bash', command: ['bash'], cwd: '/a/api', title: 'me@box: ~/a/api' }))).toBe('me@box: ~/a/api');
+    expect(sessionName(session('s1', { label: 'fix the build', command: ['claude'], title: '✳ Claude Code' }))).toBe('fix the build');
   });
 
   it('keeps the last name while nothing is known yet', () => {
@@ -37,12 +47,12 @@ describe('Workspace: tab names', () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1', { label: 'bash', command: ['/bin/bash', '-l'] })]);
     h.daemon.attached('s1', 0, { session: session('s1', { label: 'bash', command: ['/bin/bash', '-l'] }) });
-    expect(h.workspace.snapshot.tabs[0]!.name).toBe('bash');
+    expect(h.workspace.snapshot.tabs[0]!.name).toBe('bash · me');
     h.terminals.get('tab1')!.setTitle('me@box: ~/src');
     expect(h.workspace.snapshot.tabs[0]!.name).toBe('me@box: ~/src');
     expect(h.workspace.snapshot.sessionRows[0]!.name).toBe('me@box: ~/src');
     h.terminals.get('tab1')!.setTitle('');
-    expect(h.workspace.snapshot.tabs[0]!.name).toBe('bash');
+    expect(h.workspace.snapshot.tabs[0]!.name).toBe('bash · me');
     h.workspace.rename('tab1', 'api');
     h.terminals.get('tab1')!.setTitle('vim');
     expect(h.workspace.snapshot.tabs[0]!.name).toBe('api');
@@ -62,7 +72,7 @@ describe('Workspace: tab names', () => {
     await reconnect(h, [session('n1', { label: 'zsh', command: ['/usr/bin/zsh', '-l'] })]);
     h.daemon.reply(h.daemon.sent('spawn_session')[0]!, { type: 'spawn_result', session: session('n2', { label: 'zsh', command: ['/usr/bin/zsh', '-l'] }) });
     await flush();
-    expect(h.workspace.snapshot.tabs[1]).toMatchObject({ name: 'zsh', sessionId: 'n2' });
+    expect(h.workspace.snapshot.tabs[1]).toMatchObject({ name: 'zsh · me', sessionId: 'n2' });
   });
 
   it('a rename in another window (sessions_changed) renames the tab here', async () => {

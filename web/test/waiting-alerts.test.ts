@@ -16,7 +16,7 @@ describe('waiting alerts (issue 14)', () => {
     const a = new WaitingAlerts();
     a.update(rows([session('s1', { activity: 'working', label: 'fix-build' })]));
     expect(a.update(rows([session('s1', { activity: 'waiting_input', label: 'fix-build' })]))).toEqual([
-      { sessionId: 's1', name: 'fix-build', activity: 'waiting_input', text: 'waiting for you' },
+      { hostKey: 'local', sessionId: 's1', name: 'fix-build', activity: 'waiting_input', text: 'waiting for you', waitingLine: null },
     ]);
     expect(a.update(rows([session('s1', { activity: 'waiting_input', label: 'fix-build' })]))).toEqual([]);
     expect(a.update(rows([session('s1', { activity: 'pending_approval', label: 'fix-build' })])).map((x) => x.text)).toEqual(['needs approval']);
@@ -37,5 +37,24 @@ describe('waiting alerts (issue 14)', () => {
     const a = new WaitingAlerts();
     expect(a.update([])).toEqual([]);
     expect(a.update(rows([session('s1', { activity: 'waiting_input' })]))).toEqual([]);
+  });
+
+  it('the line a session waits on, once known, raises it again to name it', () => {
+    const a = new WaitingAlerts();
+    a.update(rows([session('s1', { activity: 'working' })]));
+    expect(a.update(rows([session('s1', { activity: 'pending_approval' })])).map((x) => x.waitingLine)).toEqual([null]);
+    expect(a.update(rows([session('s1', { activity: 'pending_approval', waiting_line: 'Run rm -rf build? (y/n)' })]))
+      .map((x) => x.waitingLine)).toEqual(['Run rm -rf build? (y/n)']);
+    expect(a.update(rows([session('s1', { activity: 'pending_approval', waiting_line: 'Run rm -rf build? (y/n)' })]))).toEqual([]);
+  });
+
+  it('each host takes note on its own first look: a host that connects later does not raise what already waited there', () => {
+    const a = new WaitingAlerts();
+    const on = (hostKey: string, sessions: SessionInfo[]) => rows(sessions).map((r) => ({ ...r, hostKey }));
+    a.update(on('local', [session('s1', { activity: 'working' })]));
+    expect(a.update([...on('local', [session('s1', { activity: 'working' })]), ...on('h:far', [session('s1', { activity: 'waiting_input' })])]))
+      .toEqual([]);
+    expect(a.update([...on('local', [session('s1', { activity: 'waiting_input' })]), ...on('h:far', [session('s1', { activity: 'waiting_input' })])])
+      .map((x) => x.hostKey)).toEqual(['local']);
   });
 });

@@ -1,28 +1,30 @@
 // Starts a real limpet daemon from the built jar on a temporary data root, reads the URL it
 // prints, and can kill -9 it and start it again on the same data root and port.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { javaBinary, limpetJar } from './paths.mjs';
 
-const LISTENING = /listening on (http:\/\/[^\s/]+)\/#token=([A-Za-z0-9_-]+)/;
+const LISTENING = /listening on (http:\/\/[^\s/]+)\//;
 
 export class Daemon {
-  constructor({ extraArgs = [] } = {}) {
+  /** `env`: variables for the daemon on top of this process's (XDG_CONFIG_HOME for its hosts.json, say). */
+  constructor({ extraArgs = [], env = {} } = {}) {
     this.dataRoot = mkdtempSync(join(tmpdir(), 'limpet-e2e-'));
     this.extraArgs = extraArgs;
+    this.env = env;
     this.process = null;
     this.port = 0;
     this.output = '';
   }
 
   /** Starts the daemon (on the previous port when restarting) and waits for its URL line. */
-  async start(timeoutMs = 30_000) {
+  async start(timeoutMs = 60_000) {
     const args = ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
     // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
-    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env };
+    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env, ...this.env };
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.process = child;
     let buffered = '';
@@ -47,7 +49,8 @@ export class Daemon {
     });
     child.removeAllListeners('exit');
     this.origin = found[1];
-    this.token = found[2];
+    // the daemon prints its token to a terminal only (stdout is a pipe here): it is in the data root
+    this.token = readFileSync(join(this.dataRoot, 'auth-token'), 'utf8').trim();
     this.port = Number(new URL(this.origin).port);
     this.url = `${this.origin}/#token=${this.token}`;
     return this;

@@ -22,7 +22,7 @@ export class Relay {
 
   async start(timeoutMs = 30_000) {
     const args = ['-jar', limpetJar(), 'relay', '--port', String(this.port), '--relay-dir', join(this.dir, 'relay'),
-      ...(this.nats ? ['--nats', this.nats] : [])];
+      ...(this.nats ? ['--nats', this.nats, '--insecure-nats'] : [])];
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;
     const found = await new Promise((resolve, reject) => {

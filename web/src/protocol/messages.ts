@@ -28,6 +28,10 @@ export interface SessionInfo {
   last_cwd?: string | null;
   /** What its program is doing (issue 14); absent from older daemons. */
   activity?: Activity | (string & {});
+  /** The title its program set (OSC 0/2), when running; absent from older daemons. */
+  title?: string | null;
+  /** While it waits for a person: the last non-blank line of its screen (what it asks). */
+  waiting_line?: string | null;
 }
 
 export interface InitialState {
@@ -123,7 +127,7 @@ export type ServerEvent =
   | SessionResized
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
-  | { type: 'session_state'; session_id: string; activity: Activity | (string & {}) }
+  | { type: 'session_state'; session_id: string; activity: Activity | (string & {}); waiting_line?: string | null }
   | { type: 'warning'; code: string; message: string };
 
 export type ClientCommand =

@@ -29,7 +29,7 @@ export type SyncEvent =
   /** One session as an attach_result described it (fresher than the list: its viewer count includes us). */
   | { type: 'SEEN'; session: SessionInfo }
   /** A session_state event: one session's activity changed (issue 14). */
-  | { type: 'ACTIVITY'; sessionId: string; activity: string }
+  | { type: 'ACTIVITY'; sessionId: string; activity: string; waitingLine?: string | null }
   | { type: 'RESET' };
 
 export const INITIAL_SYNC_STATE: SyncState = { status: 'idle', sessions: [], error: null, loadId: 0, everLoaded: false };
@@ -65,8 +65,9 @@ export function syncTransition(state: SyncState, event: SyncEvent): SyncState {
     }
     case 'ACTIVITY': {
       const i = state.sessions.findIndex((s) => s.id === event.sessionId);
-      if (i < 0 || state.sessions[i]!.activity === event.activity) return state;
-      return { ...state, sessions: state.sessions.map((s, j) => (j === i ? { ...s, activity: event.activity } : s)) };
+      const waitingLine = event.waitingLine ?? null;
+      if (i < 0 || (state.sessions[i]!.activity === event.activity && (state.sessions[i]!.waiting_line ?? null) === waitingLine)) return state;
+      return { ...state, sessions: state.sessions.map((s, j) => (j === i ? { ...s, activity: event.activity, waiting_line: waitingLine } : s)) };
     }
     case 'RESET':
       return { ...INITIAL_SYNC_STATE, loadId: state.loadId + 1 };

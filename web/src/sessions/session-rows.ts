@@ -3,6 +3,7 @@
 // viewer counts are not shown. Exit statuses stay (a program that ended stays ended). A session
 // open in a tab of this page carries that tab's name (the program's title, a person's name).
 import type { Activity, SessionInfo } from '../protocol/messages';
+import { sessionName } from './tab-name';
 
 export type LinkState = 'connected' | 'reconnecting' | 'offline';
 
@@ -21,6 +22,8 @@ export interface SessionRow {
   activity: ShownActivity | null;
   /** The activity in words (never colour alone). */
   activityText: string | null;
+  /** While it waits for a person: the line it waits on (the daemon reads it from the screen), if known. */
+  waitingLine: string | null;
 }
 
 export type ShownActivity = Exclude<Activity, 'unknown'>;
@@ -42,6 +45,24 @@ export function shownActivity(session: SessionInfo, link: LinkState): ShownActiv
   return a !== undefined && Object.prototype.hasOwnProperty.call(ACTIVITY_TEXT, a) ? (a as ShownActivity) : null;
 }
 
+/** Whether the activity asks for a person: pending approval or waiting for input. */
+export function needsYou(activity: ShownActivity | null): activity is 'pending_approval' | 'waiting_input' {
+  return activity === 'pending_approval' || activity === 'waiting_input';
+}
+
+/**
+ * Attention order (the same in every client, `limpet ls --attention` included): approvals first,
+ * then sessions waiting for input, then the rest; each group keeps the order it came in.
+ */
+export function attentionRank(activity: ShownActivity | null): number {
+  return activity === 'pending_approval' ? 0 : activity === 'waiting_input' ? 1 : 2;
+}
+
+export function byAttention<T extends { activity: ShownActivity | null }>(rows: T[]): T[] {
+  return rows.map((row, i) => ({ row, i })).sort((a, b) => attentionRank(a.row.activity) - attentionRank(b.row.activity) || a.i - b.i)
+    .map(({ row }) => row);
+}
+
 export function activityText(activity: ShownActivity): string {
   return ACTIVITY_TEXT[activity];
 }
@@ -54,7 +75,8 @@ export function sessionRows(sessions: SessionInfo[], tabs: { tabId: string; sess
     const activity = shownActivity(session, link);
     return {
       activity, activityText: activity ? activityText(activity) : null,
-      session, name: tab?.name ?? (session.label || session.id), state, stateText: stateText(session, state),
+      waitingLine: activity && needsYou(activity) ? session.waiting_line ?? null : null,
+      session, name: tab?.name ?? sessionName(session), state, stateText: stateText(session, state),
       viewers: link === 'connected' ? session.attached : null, tabId: tab?.tabId ?? null,
     };
   });

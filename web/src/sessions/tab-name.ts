@@ -1,7 +1,10 @@
-// What a tab is called. A person's name always wins (a rename here, a name given at start, or a
-// label the daemon holds that is not its default); then the title the program set (OSC 0/2, as
-// shells set "user@host: ~/src" and editors the file name); then the program's name (argv[0]'s
-// base name, the daemon's default label). Before the daemon has answered, the last known name.
+// What a tab or a session is called. A person's name always wins (a rename here, a name given at
+// start, or a label the daemon holds that is not its default); then the title the program set
+// (OSC 0/2, as shells set "user@host: ~/src" and editors the file name); then the program's name
+// (argv[0]'s base name, the daemon's default label) with the last part of its directory, so two
+// shells read "bash · api" and "bash · web", not "bash" twice. Before the daemon has answered, the
+// last known name.
+import type { SessionInfo } from '../protocol/messages';
 
 /** Titles longer than this are cut (a tab is no place for a paragraph). */
 export const MAX_TITLE_LENGTH = 80;
@@ -17,6 +20,8 @@ export interface NameInput {
   command: string[] | null;
   /** The title the program set, if any. */
   title: string | null;
+  /** Where the program runs (its last known directory), when known. */
+  cwd?: string | null;
 }
 
 export function tabName(input: NameInput): string {
@@ -24,8 +29,23 @@ export function tabName(input: NameInput): string {
   if (input.label !== null && isPersonLabel(input.label, input.command)) return input.label;
   const title = cleanTitle(input.title);
   if (title) return title;
-  if (input.command && input.command.length > 0) return defaultLabel(input.command);
+  if (input.command && input.command.length > 0) return programName(input.command, input.cwd ?? null);
   return input.label ?? input.current;
+}
+
+/** A daemon session's name where no tab of this page holds it (the session list, a notification). */
+export function sessionName(session: SessionInfo): string {
+  return tabName({
+    userNamed: false, current: session.label || session.id, label: session.label, command: session.command,
+    title: session.title ?? null, cwd: session.last_cwd ?? session.cwd,
+  });
+}
+
+/** "bash · api": the program's name and the last part of its directory (none for "/" or unknown). */
+export function programName(command: string[], cwd: string | null): string {
+  const program = defaultLabel(command);
+  const dir = cwd?.replace(/\/+$/, '').split('/').pop()?.replace(/[\u0000-\u001f\u007f]/g, '') ?? '';
+  return dir ? `${program} · ${dir.slice(0, 40)}` : program;
 }
 
 /**

@@ -7,10 +7,17 @@
 import type { ConnectionState, DisconnectReason } from '../client/connection-machine';
 import type { HostSnapshot } from '../client/host-runtime';
 
-export type AccessProblem = 'wrong_token' | 'unreachable' | 'upgrade_refused';
+/**
+ * `unreachable`: nothing answers at the page's origin (the daemon, or the relay that served the
+ * page); `host_offline`: the relay that served the page answers, but the host is not connected to it.
+ */
+export type AccessProblem = 'wrong_token' | 'unreachable' | 'upgrade_refused' | 'host_offline';
 
-/** The REST answer to a token check: an HTTP status, or no answer at all. */
-export type StatusAnswer = number | 'no_answer';
+/**
+ * The REST answer to a token check: an HTTP status, no answer at all, or (a relay's page) the
+ * relay's word that the host is not connected.
+ */
+export type StatusAnswer = number | 'no_answer' | 'host_offline';
 
 export type StatusProbe = () => Promise<StatusAnswer>;
 
@@ -21,6 +28,7 @@ export type StatusProbe = () => Promise<StatusAnswer>;
 export function problemFrom(answer: StatusAnswer, reason: DisconnectReason['kind']): AccessProblem | null {
   if (answer === 'no_answer') return 'unreachable';
   if (answer === 401) return 'wrong_token';
+  if (answer === 'host_offline') return 'host_offline';
   return answer >= 200 && answer < 300 && reason === 'connect_failed' ? 'upgrade_refused' : null;
 }
 

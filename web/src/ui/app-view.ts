@@ -1,18 +1,23 @@
-// The page: renders WorkspaceSnapshots and turns clicks and keys into workspace intents. The tab
-// bar, the session list and the sidebar are their own components; this class lays them out, runs
-// the keyboard map (keymap.ts) and decides where the focus goes after each action.
+// The page: renders the cockpit's snapshot (every host's workspace) and turns clicks and keys into
+// intents, each sent to the workspace that holds the tab. The tab bar, the session list, the
+// sidebar and the key row are their own components; this class lays them out, runs the keyboard
+// map (keymap.ts), keeps the page's title and icon counting the sessions that need a person, and
+// decides where the focus goes after each action.
 import { WaitingAlerts } from '../sessions/waiting-alerts';
 import { MemoryStore, type KeyValueStore } from '../workspace/terminal-port';
 import { NotifyButton } from './notify-button';
-import type { SessionRow, ShownActivity } from '../sessions/session-rows';
-import type { Workspace, WorkspaceSnapshot } from '../workspace/workspace';
+import type { ShownActivity } from '../sessions/session-rows';
+import { attentionView, pageTitle } from '../workspace/attention-view';
+import type { Cockpit, CockpitSnapshot } from '../workspace/cockpit';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
 import type { TabOffer } from '../sessions/tab-messages';
 import type { AccessProblem } from './access-watch';
 import { banners } from './banners';
-import { askCommand, askName, confirmClose, isDialogOpen, showShortcuts } from './dialogs';
+import { askCommand, askName, confirmClose, isDialogOpen, showPanel, showShortcuts } from './dialogs';
 import { fill, h } from './dom';
+import { faviconUrl, icon } from './icons';
+import { KeyRow } from './key-row';
 import { commandFor, neighbourTab, type Command, type FocusArea } from './keymap';
 import { SearchBar } from './search-bar';
 import { SessionList } from './session-list';
@@ -20,6 +25,7 @@ import { Sidebar } from './sidebar';
 import { indicator } from './status-text';
 import { TabBar } from './tab-bar';
 import { TokenButton, type TokenControl } from './token-button';
+import { enableTouchScroll } from './touch-scroll';
 import { XtermTerminal } from './xterm-terminal';
 
 interface TerminalSlot {
@@ -36,19 +42,23 @@ export interface AppViewOptions {
   token: TokenControl;
   /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
   prefs?: KeyValueStore;
-  /** How the page reaches the daemon, shown in the top bar when it is not direct (e.g. "through relay"). */
+  /** How the page reaches the daemon, shown in the page's details when it is not direct (e.g. "through relay"). */
   path?: string;
+  /** Whether the page reaches its host through the relay that served it (banners name the relay then). */
+  via?: 'direct' | 'relay';
 }
 
 const NOTE_MS = 8_000;
 
 export class AppView {
-  private workspace: Workspace | null = null;
+  private cockpit: Cockpit | null = null;
   private access: AccessProblem | null = null;
   private readonly slots = new Map<string, TerminalSlot>();
   private readonly indicatorEl = h('span.indicator', { 'data-testid': 'indicator', role: 'status' });
   private readonly metaEl = h('span.meta');
-  private readonly bannersEl = h('div.banners');
+  private readonly bannersEl = h('div.banners', { 'data-testid': 'banners' });
+  private readonly keyRow: KeyRow;
+  private readonly favicon: HTMLLinkElement;
   private readonly noticeEl = h('div.notice-strip');
   private readonly terminalsEl = h('div.terminals');
   private readonly placeholderEl = h('div.placeholder');
@@ -69,14 +79,14 @@ export class AppView {
     this.search = new SearchBar(() => this.activeSlot()?.xterm ?? null);
     this.tabBar = new TabBar({
       enter: (tabId) => {
-        this.workspace?.activate(tabId);
+        this.cockpit?.activate(tabId);
         this.focusTerminalNow();
       },
-      activate: (tabId) => this.workspace?.activate(tabId),
+      activate: (tabId) => this.cockpit?.activate(tabId),
       rename: (tab) => void this.rename(tab),
       close: (tab) => void this.close(tab),
     });
-    this.sessionList = new SessionList((sessionId) => this.openSession(sessionId));
+    this.sessionList = new SessionList((hostKey, sessionId) => this.openSession(hostKey, sessionId));
     this.newTerminalButton = h('button.primary', { type: 'button', 'data-testid': 'new-terminal', title: 'New terminal (Ctrl+Shift+`)', onclick: () => this.newTerminal() }, '+ Terminal');
     const newCommand = h('button', {
       type: 'button', 'data-testid': 'new-command', title: 'Start any command, e.g. an agent', onclick: () => void this.newCommand(),
@@ -84,22 +94,34 @@ export class AppView {
     const shortcuts = h('button.icon.shortcuts-button', {
       type: 'button', 'aria-label': 'Keyboard shortcuts', title: 'Keyboard shortcuts', 'data-testid': 'shortcuts-button',
       onclick: () => void showShortcuts(),
-    }, '⌨');
+    }, icon('keyboard'));
     const tokenButton = new TokenButton(options.token, (text) => this.showNote(text));
-    this.notifyButton = new NotifyButton(options.prefs ?? new MemoryStore(), (text) => this.showNote(text));
+    // The top bar is for status: the page's details and the token's control live behind "More".
+    const more = h('button.icon.more-button', {
+      type: 'button', 'aria-label': 'More: this page\'s details and token', title: 'More: this page\'s details and token',
+      'data-testid': 'more-button', 'aria-haspopup': 'dialog',
+      onclick: () => void showPanel('This page', [h('p.page-details', { 'data-testid': 'page-details' }, this.metaEl.textContent || 'Not connected yet.'),
+        tokenButton.element]),
+    }, icon('more'));
+    this.notifyButton = new NotifyButton(options.prefs ?? new MemoryStore(), (text) => this.showNote(text),
+      (alert) => this.openSession(alert.hostKey, alert.sessionId));
+    this.keyRow = new KeyRow((data) => {
+      const id = this.cockpit?.snapshot.activeTabId;
+      if (id) this.cockpit?.workspaceOf(id)?.input(id, data);
+    }, () => ({ applicationCursorKeys: this.activeSlot()?.xterm.term.modes.applicationCursorKeysMode ?? false }));
+    this.favicon = document.querySelector<HTMLLinkElement>('link[rel~=icon]') ?? document.head.appendChild(h('link', { rel: 'icon' }));
     const sidebarEl = h('aside.sidebar', { 'aria-label': 'Sessions' },
       h('div.sidebar-actions', {}, this.newTerminalButton, newCommand),
       h('h2.sidebar-title', {}, 'Sessions'), this.sessionList.element);
     const workarea = h('main.workarea', {}, this.tabBar.element, this.noticeEl,
-      h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element));
+      h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element), this.keyRow.element);
     const app = h('div.app', {});
     this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive());
     fill(app,
       h('header.header', {},
-        h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, tokenButton.element, this.notifyButton.element,
-          shortcuts),
-        this.bannersEl),
-      h('div.main', {}, sidebarEl, workarea),
+        h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, this.notifyButton.element,
+          shortcuts, more)),
+      h('div.main', {}, sidebarEl, workarea, this.bannersEl),
       this.toastsEl);
     fill(root, app);
     // In a narrow window the open sidebar lies over the terminal: using the terminal closes it.
@@ -113,9 +135,11 @@ export class AppView {
     document.addEventListener('visibilitychange', () => document.hidden || this.activeSlot()?.xterm.shown());
   }
 
-  bind(workspace: Workspace): void {
-    this.workspace = workspace;
-    workspace.subscribe(() => this.queueRender());
+  bind(cockpit: Cockpit): void {
+    this.cockpit = cockpit;
+    cockpit.subscribe(() => this.queueRender());
+    addEventListener('online', () => this.queueRender());
+    addEventListener('offline', () => this.queueRender());
     this.queueRender();
   }
 
@@ -134,10 +158,12 @@ export class AppView {
       mount, sizeMarker, overlay);
     this.terminalsEl.append(host);
     const xterm = new XtermTerminal(mount, {
-      onInput: (data, reply) => (reply ? this.workspace?.reply(tabId, data) : this.workspace?.input(tabId, data)),
-      onViewerSize: () => this.workspace?.viewerResized(tabId),
-      onPointerDown: () => this.workspace?.takeSize(tabId),
+      onInput: (data, reply) => (reply ? this.cockpit?.workspaceOf(tabId)?.reply(tabId, data)
+        : this.cockpit?.workspaceOf(tabId)?.input(tabId, this.keyRow.typed(data))),
+      onViewerSize: () => this.cockpit?.workspaceOf(tabId)?.viewerResized(tabId),
+      onPointerDown: () => this.cockpit?.workspaceOf(tabId)?.takeSize(tabId),
     });
+    enableTouchScroll(mount, xterm.term);
     const slot = { host, overlay, sizeMarker, xterm };
     this.slots.set(tabId, slot);
     const dispose = xterm.dispose.bind(xterm);
@@ -165,20 +191,25 @@ export class AppView {
     return lines.join('\n').replace(/\n+$/, '');
   }
 
+  /** The first scrollback line a tab's terminal shows (used by the browser tests). */
+  viewportTop(tabId: string): number {
+    return this.slots.get(tabId)?.xterm.term.buffer.active.viewportY ?? -1;
+  }
+
   // ---- keyboard and focus -------------------------------------------------------------------
 
   private onKeyDown(event: KeyboardEvent): void {
-    if (!this.workspace || isDialogOpen()) return;
+    if (!this.cockpit || isDialogOpen()) return;
     const command = commandFor(event, focusArea(document.activeElement));
     if (!command) return;
     // Taken before xterm sees it: a page shortcut never reaches the program.
     event.preventDefault();
     event.stopPropagation();
-    this.run(command, this.workspace);
+    this.run(command, this.cockpit);
   }
 
-  private run(command: Command, workspace: Workspace): void {
-    const s = workspace.snapshot;
+  private run(command: Command, cockpit: Cockpit): void {
+    const s = cockpit.snapshot;
     switch (command) {
       case 'new-terminal':
         return this.newTerminal();
@@ -192,14 +223,16 @@ export class AppView {
       case 'next-tab':
       case 'previous-tab': {
         const id = neighbourTab(s.tabs.map((t) => t.tabId), s.activeTabId, command === 'next-tab' ? 1 : -1);
-        if (id) workspace.activate(id);
+        if (id) cockpit.activate(id);
         return this.focusTerminalNow();
       }
-      case 'focus-sessions':
+      case 'focus-sessions': {
         if (!this.sidebar.isOpen) this.sidebar.setOpen(true);
         this.flushRender();
-        if (!this.sessionList.focus(s.tabs.find((t) => t.tabId === s.activeTabId)?.sessionId ?? null)) this.newTerminalButton.focus();
+        const shown = s.tabs.find((t) => t.tabId === s.activeTabId);
+        if (!this.sessionList.focus(shown?.hostKey ?? null, shown?.sessionId ?? null)) this.newTerminalButton.focus();
         return;
+      }
       case 'leave-terminal':
         if (s.tabs.length > 0) this.tabBar.focusActive();
         else this.newTerminalButton.focus();
@@ -213,21 +246,21 @@ export class AppView {
   }
 
   private newTerminal(): void {
-    this.workspace?.newTerminal();
+    this.cockpit?.newTerminal();
     this.closeOverlaidSidebar();
     this.focusTerminalNow();
   }
 
   private async newCommand(): Promise<void> {
     const spec = await askCommand();
-    if (!spec || !this.workspace) return;
-    this.workspace.newTerminal(spec);
+    if (!spec || !this.cockpit) return;
+    this.cockpit.newTerminal(spec);
     this.closeOverlaidSidebar();
     this.focusTerminalNow();
   }
 
-  private openSession(sessionId: string): void {
-    this.workspace?.openSession(sessionId);
+  private openSession(hostKey: string, sessionId: string): void {
+    this.cockpit?.openSession(hostKey, sessionId);
     this.closeOverlaidSidebar();
     this.focusTerminalNow();
   }
@@ -246,21 +279,22 @@ export class AppView {
   private async rename(tab: TabView): Promise<void> {
     const name = await askName(tab.name);
     if (name === null) return;
-    this.workspace?.rename(tab.tabId, name);
+    this.cockpit?.workspaceOf(tab.tabId)?.rename(tab.tabId, name);
     this.focusTerminalNow();
   }
 
   private async close(tab: TabView): Promise<void> {
     if (!(await confirmClose(tab.name))) return;
-    this.workspace?.close(tab.tabId);
+    this.cockpit?.workspaceOf(tab.tabId)?.close(tab.tabId);
     this.focusTerminalNow();
   }
 
   /** Restart, New, Start again or Try again: the program runs in the tab, and the focus goes there. */
   private takeOffer(tabId: string, action: TabOffer['action']): void {
-    if (action === 'retry') this.workspace?.retry(tabId);
-    else if (action === 'revive' || action === 'revive_fresh') this.workspace?.revive(tabId, action === 'revive_fresh');
-    else this.workspace?.restart(tabId);
+    const workspace = this.cockpit?.workspaceOf(tabId);
+    if (action === 'retry') workspace?.retry(tabId);
+    else if (action === 'revive' || action === 'revive_fresh') workspace?.revive(tabId, action === 'revive_fresh');
+    else workspace?.restart(tabId);
     this.focusTerminalNow();
   }
 
@@ -277,7 +311,7 @@ export class AppView {
   // ---- rendering ----------------------------------------------------------------------------
 
   private activeSlot(): TerminalSlot | undefined {
-    const id = this.workspace?.snapshot.activeTabId;
+    const id = this.cockpit?.snapshot.activeTabId;
     return id ? this.slots.get(id) : undefined;
   }
 
@@ -289,36 +323,54 @@ export class AppView {
 
   private flushRender(): void {
     this.renderQueued = false;
-    if (this.workspace) this.render(this.workspace.snapshot);
+    if (this.cockpit) this.render(this.cockpit.snapshot);
   }
 
-  private render(s: WorkspaceSnapshot): void {
-    const tone = indicator(s, this.access);
+  private render(s: CockpitSnapshot): void {
+    const primary = s.hosts[0]!;
+    const p = primary.snapshot;
+    const online = navigator.onLine !== false;
+    const via = this.options.via ?? 'direct';
+    const tone = indicator(p, this.access, via, online);
     this.indicatorEl.dataset.tone = tone.tone;
     this.indicatorEl.textContent = tone.text;
-    this.metaEl.textContent = s.daemon
-      ? `${s.daemon.backend} backend · v${s.daemon.version}${this.options.path ? ` · ${this.options.path}` : ''}` : '';
-    fill(this.bannersEl, ...banners(s, this.access, this.options.origin));
+    const others = s.hosts.length - 1;
+    const reached = s.hosts.slice(1).filter((host) => host.snapshot.handshake === 'ready').length;
+    this.metaEl.textContent = [p.daemon ? `${p.daemon.backend} backend · v${p.daemon.version}` : '', this.options.path ?? '',
+      others > 0 ? `${reached} of ${others} other host${others > 1 ? 's' : ''} reached` : ''].filter(Boolean).join(' · ');
+    fill(this.bannersEl, ...banners(p, this.access, { origin: this.options.origin, via, online }));
     this.sessionList.render(s, this.access === 'wrong_token');
-    this.tabBar.render(s.tabs, s.activeTabId, activityBySession(s.sessionRows));
-    this.notifyButton.notify(this.waitingAlerts.update(s.sessionRows));
+    const view = attentionView(s);
+    const hostName = new Map(s.hosts.map((host) => [host.key, host.name]));
+    this.tabBar.render(s.tabs, s.activeTabId, activityByTab(s),
+      (tabId) => {
+        const key = s.tabs.find((t) => t.tabId === tabId)?.hostKey;
+        return key && key !== primary.key ? hostName.get(key) ?? null : null;
+      });
+    this.notifyButton.notify(this.waitingAlerts.update([...view.needsYou, ...view.groups.flatMap((g) => g.rows)]));
+    const title = pageTitle(view.count);
+    if (document.title !== title) document.title = title;
+    const href = faviconUrl(view.count);
+    if (this.favicon.getAttribute('href') !== href) this.favicon.setAttribute('href', href);
     this.renderTerminals(s);
     this.renderToasts(s);
   }
 
-  private renderTerminals(s: WorkspaceSnapshot): void {
-    const linkDown = s.host.status !== 'online' || s.handshake !== 'ready';
-    for (const tab of s.tabs) {
-      const slot = this.slots.get(tab.tabId);
-      if (!slot) continue;
-      const active = tab.tabId === s.activeTabId;
-      slot.host.classList.toggle('hidden', !active);
-      this.renderOverlay(slot.overlay, tab, linkDown);
-      this.renderSizeMarker(slot.sizeMarker, tab);
+  private renderTerminals(s: CockpitSnapshot): void {
+    for (const host of s.hosts) {
+      const linkDown = host.snapshot.host.status !== 'online' || host.snapshot.handshake !== 'ready';
+      for (const tab of host.snapshot.tabs) {
+        const slot = this.slots.get(tab.tabId);
+        if (!slot) continue;
+        const active = tab.tabId === s.activeTabId;
+        slot.host.classList.toggle('hidden', !active);
+        this.renderOverlay(slot.overlay, tab, linkDown);
+        this.renderSizeMarker(slot.sizeMarker, tab);
+      }
     }
     const active = s.tabs.find((t) => t.tabId === s.activeTabId);
     this.renderNotice(active);
-    const showPlaceholder = s.tabs.length === 0 && s.sync.status === 'ready';
+    const showPlaceholder = s.tabs.length === 0 && s.hosts[0]!.snapshot.sync.status === 'ready';
     this.placeholderEl.classList.toggle('hidden', !showPlaceholder);
     if (showPlaceholder && !this.placeholderEl.hasChildNodes()) {
       fill(this.placeholderEl, h('p', {}, 'No terminal open in this tab.'),
@@ -357,7 +409,7 @@ export class AppView {
     if (!size) return fill(marker);
     fill(marker, `${text} — `, h('button', {
       type: 'button', 'data-action': 'take-size', title: 'Give the session this window\'s size', onclick: () => {
-        this.workspace?.takeSize(tab.tabId);
+        this.cockpit?.workspaceOf(tab.tabId)?.takeSize(tab.tabId);
         this.activeSlot()?.xterm.focus();
       },
     }, 'Take it'));
@@ -379,9 +431,10 @@ export class AppView {
     fill(this.noticeEl, ...parts);
   }
 
-  private renderToasts(s: WorkspaceSnapshot): void {
-    const presentation = syncPresentation(s.sync);
-    const toasts = [presentation.toast, ...s.toasts.map((t) => t.text), this.note].filter((t): t is string => !!t);
+  private renderToasts(s: CockpitSnapshot): void {
+    const presentation = syncPresentation(s.hosts[0]!.snapshot.sync);
+    const toasts = [presentation.toast, ...s.hosts.flatMap((host) => host.snapshot.toasts.map((t) => t.text)), this.note]
+      .filter((t): t is string => !!t);
     fill(this.toastsEl, ...toasts.map((text) => h('div.toast', { 'data-testid': 'toast' }, text)));
   }
 }
@@ -396,9 +449,13 @@ function focusArea(element: Element | null): FocusArea {
   return 'other';
 }
 
-/** Each session's shown activity (issue 14), for the tabs that hold them. */
-function activityBySession(rows: SessionRow[]): Map<string, { activity: ShownActivity; text: string }> {
+/** What each tab's session does, by tab id, from every host's session rows. */
+function activityByTab(s: CockpitSnapshot): Map<string, { activity: ShownActivity; text: string }> {
   const out = new Map<string, { activity: ShownActivity; text: string }>();
-  for (const row of rows) if (row.activity && row.activityText) out.set(row.session.id, { activity: row.activity, text: row.activityText });
+  for (const host of s.hosts) {
+    for (const row of host.snapshot.sessionRows) {
+      if (row.tabId && row.activity && row.activityText) out.set(row.tabId, { activity: row.activity, text: row.activityText });
+    }
+  }
   return out;
 }

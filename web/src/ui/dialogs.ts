@@ -100,3 +100,8 @@ export function showShortcuts(): Promise<void> {
     h('tbody', {}, ...rows));
   return modal('Keyboard shortcuts', [table], null, () => null).then(() => undefined);
 }
+
+/** A dialog that only shows things (the page's details, its token control); closes with Close or Escape. */
+export function showPanel(title: string, body: HTMLElement[]): Promise<void> {
+  return modal(title, body, null, () => null).then(() => undefined);
+}

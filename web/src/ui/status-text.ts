@@ -4,9 +4,11 @@ import type { AccessProblem } from './access-watch';
 
 export type IndicatorTone = 'ok' | 'busy' | 'down';
 
-export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | null = null): { tone: IndicatorTone; text: string } {
+export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | null = null, via: 'direct' | 'relay' = 'direct',
+  online = true): { tone: IndicatorTone; text: string } {
   const { host, handshake } = snapshot;
   if (access === 'wrong_token') return { tone: 'down', text: 'token refused' };
+  if (!online && host.status !== 'online') return { tone: 'down', text: 'no network — waiting' };
   if (host.status === 'online') {
     if (handshake === 'ready') return { tone: 'ok', text: 'connected' };
     return { tone: 'busy', text: handshake === 'recovering' ? 'daemon recovering…' : 'connecting…' };
@@ -18,7 +20,8 @@ export function indicator(snapshot: WorkspaceSnapshot, access: AccessProblem | n
     if (connection.retryInMs !== null && host.everOnline) {
       return { tone: 'down', text: `offline — reconnecting (attempt ${connection.attempt})` };
     }
-    if (access === 'unreachable') return { tone: 'down', text: 'daemon unreachable — retrying' };
+    if (access === 'unreachable') return { tone: 'down', text: `${via === 'relay' ? 'relay' : 'daemon'} unreachable — retrying` };
+    if (access === 'host_offline') return { tone: 'down', text: 'host offline — retrying' };
     if (access === 'upgrade_refused') return { tone: 'down', text: 'connection refused — retrying' };
     return { tone: 'down', text: host.everOnline ? 'offline' : 'cannot reach the daemon' };
   }

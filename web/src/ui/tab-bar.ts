@@ -6,6 +6,7 @@
 import type { ShownActivity } from '../sessions/session-rows';
 import type { TabView } from '../workspace/tab-session';
 import { fill, h } from './dom';
+import { icon, type IconName } from './icons';
 import { rovingTarget } from './keymap';
 
 export interface TabBarActions {
@@ -29,16 +30,23 @@ export class TabBar {
   private rovingId: string | null = null;
   private signature = '';
   private activity = new Map<string, { activity: ShownActivity; text: string }>();
+  private hostOf: (tabId: string) => string | null = () => null;
 
   constructor(private readonly actions: TabBarActions) {
     this.element = h('div.tabbar', { role: 'tablist', 'aria-label': 'Terminals', 'data-testid': 'tabbar' });
     this.element.addEventListener('keydown', (event) => this.onKey(event));
   }
 
-  /** Renders when something shown changed, keeping the focus on the tab that had it. */
-  render(tabs: TabView[], activeTabId: string | null, activity = new Map<string, { activity: ShownActivity; text: string }>()): void {
+  /**
+   * Renders when something shown changed, keeping the focus on the tab that had it. `activity`:
+   * what each tab's program does, by tab id; `hostOf`: the host a tab's session runs on, for tabs
+   * of another host than the page's own (shown before the name).
+   */
+  render(tabs: TabView[], activeTabId: string | null, activity = new Map<string, { activity: ShownActivity; text: string }>(),
+    hostOf: (tabId: string) => string | null = () => null): void {
+    this.hostOf = hostOf;
     const signature = JSON.stringify([activeTabId, tabs.map((t) => [t.tabId, t.name, t.phase, t.sessionId, t.pendingKeys,
-      t.sessionId ? activity.get(t.sessionId)?.activity ?? null : null])]);
+      activity.get(t.tabId)?.activity ?? null, hostOf(t.tabId)])]);
     if (signature === this.signature) return;
     const activeChanged = activeTabId !== this.activeTabId;
     this.signature = signature;
@@ -76,8 +84,9 @@ export class TabBar {
   private renderTab(tab: TabView): HTMLElement {
     const active = tab.tabId === this.activeTabId;
     const phase = PHASE_WORDS[tab.phase];
-    // Issue 14: what the agent does, as a word beside the name (part of the tab's accessible name).
-    const doing = tab.phase === 'live' && tab.sessionId ? this.activity.get(tab.sessionId) ?? null : null;
+    // What the agent does, as a word beside the name (part of the tab's accessible name).
+    const doing = tab.phase === 'live' && tab.sessionId ? this.activity.get(tab.tabId) ?? null : null;
+    const host = this.hostOf(tab.tabId);
     return h(`div.tab${active ? '.active' : ''}`, {
       'data-tab-id': tab.tabId, 'data-session-id': tab.sessionId ?? '', 'data-phase': tab.phase, role: 'presentation',
       'data-activity': doing?.activity ?? '',
@@ -86,22 +95,23 @@ export class TabBar {
     },
     h('div.tab-handle', {
       role: 'tab', id: `tab-${tab.tabId}`, 'aria-selected': String(active), 'aria-controls': `panel-${tab.tabId}`,
-      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: [tab.name, phase ? ` (${phase})` : '', doing ? ` — ${doing.text}` : '', tab.pendingKeys > 0 ? `, ${pendingText(tab.pendingKeys)}` : ''].join(''),
+      tabindex: tab.tabId === this.rovingId ? '0' : '-1', title: [host ? `${host}: ` : '', tab.name, phase ? ` (${phase})` : '', doing ? ` — ${doing.text}` : '', tab.pendingKeys > 0 ? `, ${pendingText(tab.pendingKeys)}` : ''].join(''),
       'aria-keyshortcuts': 'F2 Delete',
     },
     h(`span.dot.${tab.phase}`, { 'aria-hidden': 'true' }),
+    host ? h('span.tab-host', {}, host, h('span.visually-hidden', {}, ': ')) : null,
     h('span.tab-name', {}, tab.name),
     phase ? h('span.visually-hidden', {}, ` (${phase})`) : null,
     doing ? h('span.visually-hidden', {}, ', ') : null,
     doing ? h(`span.activity.${doing.activity}`, { 'data-testid': 'tab-activity' }, doing.text) : null,
     tab.pendingKeys > 0 ? h('span.state.starting.pending-keys', { 'data-testid': 'pending-keys' },
       h('span.visually-hidden', {}, ', '), pendingText(tab.pendingKeys)) : null),
-    this.mouseButton('rename', `Rename ${tab.name}`, 'Rename (F2)', '✎', () => this.actions.rename(tab)),
-    this.mouseButton('close', `Close ${tab.name}`, 'Close: ends the program (Ctrl+Shift+X)', '×', () => this.actions.close(tab)));
+    this.mouseButton('rename', `Rename ${tab.name}`, 'Rename (F2)', 'pencil', () => this.actions.rename(tab)),
+    this.mouseButton('close', `Close ${tab.name}`, 'Close: ends the program (Ctrl+Shift+X)', 'close', () => this.actions.close(tab)));
   }
 
   /** A small button for the mouse: it never takes the focus, so a cancelled dialog gives it back to where it was. */
-  private mouseButton(action: string, label: string, title: string, text: string, run: () => void): HTMLElement {
+  private mouseButton(action: string, label: string, title: string, glyph: IconName, run: () => void): HTMLElement {
     return h('button.icon', {
       type: 'button', tabindex: '-1', 'aria-hidden': 'true', 'data-action': action, 'aria-label': label, title,
       onmousedown: (e: Event) => e.preventDefault(),
@@ -109,7 +119,7 @@ export class TabBar {
         e.stopPropagation();
         run();
       },
-    }, text);
+    }, icon(glyph));
   }
 
   private onKey(event: KeyboardEvent): void {

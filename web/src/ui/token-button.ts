@@ -38,11 +38,11 @@ export class TokenButton {
   private togglePairing(): void {
     if (this.control.remembered()) {
       this.control.forget();
-      this.note('This browser forgot the pairing. This page stays connected until you close or reload it; '
+      this.note('This tab forgot the pairing. It stays connected until you close or reload it; '
         + 'open the pairing link again (or run `limpet pair` for a new one).');
     } else {
       this.control.remember();
-      this.note('This browser keeps the pairing again: the plain address opens limpet through the relay.');
+      this.note('This tab keeps the pairing again, until it is closed: a reload reconnects.');
     }
     this.render();
   }
@@ -50,10 +50,10 @@ export class TokenButton {
   private render(): void {
     const remembered = this.control.remembered();
     if (this.control.kind === 'pairing') {
-      this.element.textContent = remembered ? 'Forget pairing' : 'Remember pairing';
+      this.element.textContent = remembered ? 'Forget pairing' : 'Keep pairing';
       this.element.title = remembered
-        ? 'This browser keeps the pairing\'s secret for this relay address. Forget it here.'
-        : 'Keep the pairing\'s secret in this browser, so the plain relay address opens limpet.';
+        ? 'This tab keeps the pairing\'s secret until it is closed (never in the relay site\'s lasting storage). Forget it now.'
+        : 'Keep the pairing\'s secret in this tab until it is closed, so a reload reconnects.';
       return;
     }
     this.element.textContent = remembered ? 'Forget token' : 'Remember token';

@@ -330,6 +330,7 @@ export class TabSession {
     const name = tabName({
       userNamed: this.record.userNamed, current: this.record.name, label: session?.label ?? null,
       command: session?.command ?? this.record.command, title: this.record.title,
+      cwd: session?.last_cwd ?? session?.cwd ?? this.record.cwd,
     });
     if (name !== this.record.name) this.record = { ...this.record, name };
     if (name !== this.view.name) this.update({ name });

@@ -51,4 +51,9 @@ export interface WorkspaceOptions {
   newTabId(): string;
   flowLimits?: FlowLimits;
   recoveringAfterMs?: number;
+  /**
+   * Whether a fresh page opens every running session in a tab on its first list (default true:
+   * the page's own host). Another host's sessions open when a person chooses one.
+   */
+  openEverySessionOnFreshPage?: boolean;
 }

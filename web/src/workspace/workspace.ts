@@ -265,7 +265,7 @@ export class Workspace {
       case 'sessions_changed':
         return this.onSessions({ type: 'PUSHED', sessions: event.sessions });
       case 'session_state':
-        return this.onSessions({ type: 'ACTIVITY', sessionId: event.session_id, activity: event.activity });
+        return this.onSessions({ type: 'ACTIVITY', sessionId: event.session_id, activity: event.activity, waitingLine: event.waiting_line ?? null });
       case 'warning':
         this.addWarning(event.message);
         return this.changed();
@@ -313,7 +313,7 @@ export class Workspace {
       tabs: this.tabs.map((t) => ({ ...t.record, renderedOffset: t.resumeOffset() ?? t.record.renderedOffset })),
       sessions: this.sync.sessions, daemonInstanceId: this.daemon!.instanceId, refused: this.refused,
       hasRenderedContent: (tabId) => this.tabById(tabId)?.hasContent ?? false,
-      firstPlanOfFreshPage: this.freshPage && !this.plannedOnce,
+      firstPlanOfFreshPage: this.freshPage && !this.plannedOnce && (this.options.openEverySessionOnFreshPage ?? true),
     });
     for (const step of plan.steps) carryOut(step, this.stepHost);
     for (const session of plan.open) this.openSession(session.id);

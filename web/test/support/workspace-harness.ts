@@ -17,7 +17,8 @@ export const session = (id: string, extra: Partial<SessionInfo> = {}): SessionIn
 export const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** A workspace wired to fake connections, terminals and page visibility; the test plays the daemon. */
-export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWater: 1000, lowWater: 100 }, visibility = new FakeVisibility()) {
+export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWater: 1000, lowWater: 100 }, visibility = new FakeVisibility(),
+  options: { tabPrefix?: string; openEverySessionOnFreshPage?: boolean } = {}) {
   const clock = new FakeClock();
   const network = new FakeNetwork();
   const terminals = new Map<string, FakeTerminal>();
@@ -32,7 +33,8 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
   });
   const workspace = new Workspace({
     runtime, clock, visibility, session: store, flowLimits, recoveringAfterMs: 500,
-    newTabId: () => `tab${nextTab++}`,
+    newTabId: () => `${options.tabPrefix ?? ''}tab${nextTab++}`,
+    ...(options.openEverySessionOnFreshPage === undefined ? {} : { openEverySessionOnFreshPage: options.openEverySessionOnFreshPage }),
     createTerminal: (tabId) => {
       const terminal = new FakeTerminal();
       terminals.set(tabId, terminal);

@@ -147,11 +147,33 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: WARNING: listening on " + listen + " without TLS (--insecure-listen)");
         }
         LogSetup.daemonInstance(daemon.daemonInstanceId());
+        daemon.setCockpitHosts(new HostsFileForPage(dev.limpet.client.connection.HostsConfig::defaultPath));
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "limpet-shutdown"));
-        System.out.println("limpet " + LimpetVersion.get() + " listening on " + daemon.url() + "#token=" + daemon.token());
+        System.out.println(listeningLine(daemon.url(), daemon.token(), dataRoot(config), stdoutIsATerminal()));
         System.out.flush();
         daemon.awaitStop();
         return 0;
+    }
+
+    /**
+     * What the daemon prints once it listens. The link with the token only to a person's terminal:
+     * elsewhere (a service's journal, a log file, a pipe) stdout is kept and read by others, and
+     * the token runs commands; there the line names {@code limpet open} and the token file instead.
+     */
+    static String listeningLine(String url, String token, java.nio.file.Path root, boolean terminal) {
+        String head = "limpet " + LimpetVersion.get() + " listening on " + url;
+        return terminal ? head + "#token=" + token
+                : head + " (open the UI with `limpet open`; the token is in " + root.resolve("auth-token") + ")";
+    }
+
+    private static java.nio.file.Path dataRoot(DaemonConfig config) {
+        return config.dataRoot().toAbsolutePath();
+    }
+
+    /** A person at a terminal: stdin and stdout both terminals ({@link java.io.Console#isTerminal}); never under a service manager. */
+    private static boolean stdoutIsATerminal() {
+        java.io.Console c = System.console();
+        return c != null && c.isTerminal();
     }
 
     private static boolean isLoopback(String host) {

@@ -10,9 +10,10 @@ import dev.limpet.daemon.relay.RelayUplink;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.relay.PairingLink;
 import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "pair", description = {"Let another machine reach this daemon through its relay (end-to-end encrypted).",
         "Prints a link https://<relay>/h/<host>#<secret>: open it in a browser, or run the printed `limpet pair --join` there.",
-        "The secret stays in the link's fragment; the relay never sees it. See docs/relay.md."})
+        "The secret stays in the link's fragment, which HTTP never sends; a browser that opens the link runs a page the relay serves,",
+        "so that path trusts the relay's code (the CLI's path does not). See docs/relay.md."})
 final class PairCommand implements Callable<Integer> {
     @Option(names = "--data-root", paramLabel = "DIR", description = "The daemon's data root (default: $LIMPET_HOME or ~/.limpet).")
     Path dataRoot;
@@ -54,6 +56,19 @@ final class PairCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** How long {@code pair} waits for an uplink that is still connecting before it prints the link with a note. */
+    static final int UPLINK_PATIENCE_SECONDS = 20;
+
+    /** Whether a daemon holds this root's pid lock (it may not have written daemon.json yet). */
+    private static boolean daemonStarting(Path root) {
+        try {
+            String pid = java.nio.file.Files.readString(root.resolve("daemon.pid")).strip();
+            return pid.matches("\\d{1,10}") && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
+    }
 
     @Override
     public Integer call() throws IOException {
@@ -121,7 +136,7 @@ final class PairCommand implements Callable<Integer> {
         awaitGate(root, pairings.list().size(), err);
         out.println(link.link());
         out.println();
-        out.println("Open it in a browser, or on the other machine run:");
+        out.println("Open it in a browser (that page comes from the relay: it trusts the relay's code), or on the other machine run:");
         out.println("  limpet pair --join NAME '" + link.link() + "'");
         out.println("Pairing " + secret.pairingId().substring(0, 8) + " (revoke: limpet pair --revoke " + secret.pairingId().substring(0, 8) + ").");
         out.println("Anyone with this link reaches this daemon's sessions: share it like a password.");
@@ -129,17 +144,29 @@ final class PairCommand implements Callable<Integer> {
     }
 
     /**
-     * Waits (a few seconds at most) until the running daemon's relay gate holds every pairing, so
-     * the link works the moment it is printed. No daemon, or a relay that is down: no wait, a note.
+     * Waits until the running daemon's relay gate holds every pairing, so the link works the
+     * moment it is printed: a few seconds once the uplink is up, longer while it is still
+     * connecting (a daemon just started, or a relay just back). No daemon: no wait, a note.
      */
     private static void awaitGate(Path root, int pairings, java.io.PrintWriter err) {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+        long start = System.nanoTime();
+        boolean said = false;
         try {
             dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
-            while (System.nanoTime() < deadline) {
+            while (true) {
                 JsonNode relay = daemon.get("/api/status").path("relay");
                 if (relay.path("gate_pairings").asInt(-1) >= pairings) {
                     return;
+                }
+                boolean connecting = !relay.path("state").asText("").equals("connected");
+                long waited = System.nanoTime() - start;
+                if (waited > java.util.concurrent.TimeUnit.SECONDS.toNanos(connecting ? UPLINK_PATIENCE_SECONDS : 5)) {
+                    break;
+                }
+                if (connecting && !said) {
+                    err.println("limpet: waiting for the daemon's relay uplink (" + relay.path("state").asText("?") + ")…");
+                    err.flush();
+                    said = true;
                 }
                 Thread.sleep(100);
             }
@@ -151,9 +178,24 @@ final class PairCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * The running daemon's {@code --relay}, from its daemon.json. A daemon that is starting (its
+     * pid file names a live process) has not written daemon.json yet: wait for it a few seconds
+     * rather than say it has no relay.
+     */
     private static String runningDaemonsRelay(Path root) throws IOException {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!java.nio.file.Files.exists(root.resolve("daemon.json")) && daemonStarting(root) && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
         try {
-            JsonNode info = ProtocolCodec.mapper().readTree(Files.readString(root.resolve("daemon.json")));
+            JsonNode info = ProtocolCodec.mapper().readTree(PathTrust.forThisProcess().readTrustedString(root.resolve("daemon.json"),
+                    Exposure.SETTINGS, 1 << 20));
             String r = info.path("relay").asText(null);
             return r == null || r.isBlank() ? null : r;
         } catch (NoSuchFileException e) {

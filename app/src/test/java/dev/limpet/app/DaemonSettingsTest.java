@@ -2,12 +2,15 @@ package dev.limpet.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limpet.app.config.ConfigException;
 import dev.limpet.app.config.ConfiguredDefaults;
 import dev.limpet.daemon.DaemonConfig.Setting;
+import dev.limpet.terminal.os.Posix;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -98,5 +101,44 @@ class DaemonSettingsTest {
     void theDaemonVerbStopsWithExitTwoOnABadFileAndClientVerbsNeverReadIt() throws Exception {
         Path file = Files.writeString(tmp.resolve("bad.toml"), "colour = \"blue\"\n");
         assertThat(Main.run(Map.of("LIMPET_CONFIG", file.toString()), "daemon", "--port", "0")).isEqualTo(2);
+    }
+
+    /** A uid that owns nothing here: the other user whose environment a root daemon was started with ({@code sudo -E}). */
+    static final int STRANGER = 61_779;
+
+    @Test
+    void aSettingsFileAnotherUserOwnsIsRefusedNamingIt() throws Exception {
+        assumeTrue(Posix.getuid() == 0, "needs root to give a file to another uid (chown)");
+        Path cfg = Files.createDirectories(tmp.resolve("cfg"));
+        Path file = Files.writeString(cfg.resolve("config.toml"), "port = 7500\nallow_origin = [\"https://evil.example\"]\n");
+        Files.setAttribute(file, "unix:uid", STRANGER);
+        assertThatThrownBy(() -> parse(Map.of())).isInstanceOf(ConfigException.class).hasMessageContaining(file.toString())
+                .hasMessageContaining("owned by uid " + STRANGER);
+        assertThat(Main.run(Map.of("LIMPET_CONFIG", file.toString()), "daemon", "--port", "0")).isEqualTo(2);
+    }
+
+    @Test
+    void aSettingsFileOthersMayWriteOrASymlinkIsRefused() throws Exception {
+        Path cfg = Files.createDirectories(tmp.resolve("cfg"));
+        Path file = Files.writeString(cfg.resolve("config.toml"), "port = 7500\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertThatThrownBy(() -> parse(Map.of())).isInstanceOf(ConfigException.class).hasMessageContaining(file.toString())
+                .hasMessageContaining("writable by other users");
+        Files.delete(file);
+        Path elsewhere = Files.writeString(tmp.resolve("elsewhere.toml"), "port = 7500\n");
+        Files.createSymbolicLink(file, elsewhere);
+        assertThatThrownBy(() -> parse(Map.of())).isInstanceOf(ConfigException.class).hasMessageContaining("symbolic link");
+        Path shared = Files.createDirectories(tmp.resolve("shared"));
+        Files.setPosixFilePermissions(shared, PosixFilePermissions.fromString("rwxrwxrwx"));
+        Path inShared = Files.writeString(shared.resolve("config.toml"), "port = 7500\n");
+        assertThatThrownBy(() -> parse(Map.of("LIMPET_CONFIG", inShared.toString()))).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(shared.toString()).hasMessageContaining("sticky");
+    }
+
+    @Test
+    void aSettingsFileOfOursReadableByOthersIsFine() throws Exception {
+        Path file = Files.writeString(Files.createDirectories(tmp.resolve("cfg")).resolve("config.toml"), "port = 7500\n");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(parse(Map.of()).command().port).isEqualTo(7500);
     }
 }

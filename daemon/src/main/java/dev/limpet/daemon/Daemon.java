@@ -17,7 +17,9 @@ import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import java.io.IOException;
@@ -125,7 +127,7 @@ public final class Daemon implements AutoCloseable {
             throw new IllegalArgumentException(e.getMessage(), e);
         }
         LOG.info("relay uplink to {} as host {}", uris, credential.hostId());
-        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), gateway,
+        return new RelayUplink(uris, credential, new Pairings(root.dir(), clock), RelayUplink.Gateway.of(gateway),
                 clock, scheduler, RelayUplink.BACKOFF).start();
     }
 
@@ -144,28 +146,42 @@ public final class Daemon implements AutoCloseable {
         LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
-                java.time.ZoneId.systemDefault());
+                java.time.ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
     }
 
     /**
-     * Writes the Claude Code hook settings (issue 14) for agent profiles that ask for them. A file
-     * that cannot be written turns hooks off, loudly: agents still run, their activity then comes
-     * from their title and output only.
+     * Writes the hook settings of Claude Code and Gemini CLI for agent profiles that ask for them
+     * (Codex's go on its command line). A file that cannot be written turns hooks off, loudly:
+     * agents still run, their activity then comes from their title and output only.
      */
     private static dev.limpet.daemon.activity.AgentHooks agentHooks(DataRoot root) {
+        List<String> hook;
+        java.nio.file.Path claude;
         try {
             String classPath = dev.limpet.daemon.backend.worker.RuntimeJar.classPath(root.runtime());
-            java.nio.file.Path file = dev.limpet.daemon.files.ClaudeSettingsFile.write(root,
-                    dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath));
-            LOG.info("agent hooks: Claude Code sessions get --settings {}", file);
-            return new dev.limpet.daemon.activity.AgentHooks(file);
+            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath);
+            claude = dev.limpet.daemon.files.ClaudeSettingsFile.write(root, hook);
+            LOG.info("agent hooks: Claude Code sessions get --settings {}, Codex sessions -c notify", claude);
         } catch (IOException | RuntimeException e) {
             LOG.warn("agent hooks off: cannot write {}: {}", root.hooks(), e.toString());
             return dev.limpet.daemon.activity.AgentHooks.NONE;
         }
+        java.nio.file.Path gemini = null;
+        try {
+            gemini = dev.limpet.daemon.files.GeminiDefaultsFile.write(root, hook, System.getenv());
+            LOG.info("agent hooks: Gemini CLI sessions get GEMINI_CLI_SYSTEM_DEFAULTS_PATH={}", gemini);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("Gemini CLI hooks off: cannot write {}: {}", root.hooks(), e.toString());
+        }
+        return new dev.limpet.daemon.activity.AgentHooks(claude, hook, gemini);
     }
 
     /** Starts a daemon and returns once it serves clients with the barrier lifted. */
+    /** The user's other hosts, for the page this daemon serves ({@code GET /api/hosts}, docs/ui.md "Every host in one place"). */
+    public void setCockpitHosts(dev.limpet.daemon.gateway.CockpitHost.Source hosts) {
+        gateway.setCockpitHosts(hosts);
+    }
+
     public static Daemon start(DaemonConfig config) throws IOException {
         Daemon d = new Daemon(config);
         d.recover();
@@ -252,7 +268,11 @@ public final class Daemon implements AutoCloseable {
             s.put("backend_details", d.details());
         }
         s.put("daemon_instance_id", daemonInstanceId);
-        s.put("sessions", barrier.isUp() ? 0 : sessions.list().size());
+        List<SessionInfo> listed = barrier.isUp() ? List.of() : sessions.list();
+        s.put("sessions", listed.size());
+        // How many sessions wait for a person (docs/operations.md, "Which agent needs me"): approvals, then input.
+        s.put("pending_approval", listed.stream().filter(x -> x.running() && x.activity() == Activity.PENDING_APPROVAL).count());
+        s.put("waiting_input", listed.stream().filter(x -> x.running() && x.activity() == Activity.WAITING_INPUT).count());
         s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),

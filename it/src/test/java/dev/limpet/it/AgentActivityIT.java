@@ -72,8 +72,21 @@ class AgentActivityIT {
         assertThat(row(id).path("activity").asText()).isEqualTo("waiting_input");
         assertThat(row(id).path("state").asText()).isEqualTo("running");
         String table = limpet("ls").out();
-        assertThat(table).contains("STATE");
-        assertThat(table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow()).contains("waiting_input");
+        assertThat(table).contains("STATE").contains("ACTIVITY");
+        assertThat(table.lines().filter(l -> l.contains(id)).findFirst().orElseThrow()).contains("running").contains("waiting_input");
+    }
+
+    @Test
+    void lsAttentionListsWaitingSessionsFirstAndStatusCountsThem() throws Exception {
+        String busy = daemon.spawn("busy", List.of("sleep", "1000"));
+        String approval = agentReporting("pending_approval");
+        String waiting = agentReporting("waiting_input");
+        assertThat(limpet("wait", approval, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+        assertThat(limpet("wait", waiting, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+        List<String> ids = new java.util.ArrayList<>();
+        JSON.readTree(limpet("ls", "--attention", "--json").out()).forEach(r -> ids.add(r.path("id").asText()));
+        assertThat(ids).containsExactly(approval, waiting, busy);
+        assertThat(limpet("status").out()).contains("2 sessions wait for you: 1 pending approval, 1 waiting for input");
     }
 
     @Test

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * it can be stopped cleanly or killed with {@code kill -9}, and started again on the same root.
  */
 public final class DaemonProcess implements AutoCloseable {
-    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]{64})");
+    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/).*");
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
@@ -27,10 +27,13 @@ public final class DaemonProcess implements AutoCloseable {
     public final Process process;
     public final String url;
     public final String token;
+    /** The line the daemon printed on stdout once it listened (stdout is a pipe here, as under a service manager). */
+    public final String banner;
     public final int port;
     private final Path log;
 
-    private DaemonProcess(Path root, Process process, String url, String token, Path log) {
+    private DaemonProcess(Path root, Process process, String url, String token, Path log, String banner) {
+        this.banner = banner;
         this.root = root;
         this.process = process;
         this.url = url;
@@ -117,7 +120,8 @@ public final class DaemonProcess implements AutoCloseable {
             p.destroyForcibly();
             throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
         }
-        return new DaemonProcess(root, p, m.group(1), m.group(2), log);
+        // the token goes to a terminal only (stdout is a pipe here): it is in the data root
+        return new DaemonProcess(root, p, m.group(1), Files.readString(root.resolve("auth-token")).strip(), log, m.group());
     }
 
     public int port() {

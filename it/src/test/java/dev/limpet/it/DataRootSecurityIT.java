@@ -96,4 +96,40 @@ class DataRootSecurityIT {
         assertThat(r.err()).contains("limpet: ").contains(tmp.resolve("limpet-root").toString())
                 .contains("owned by uid " + attacker.get().uid);
     }
+
+    /**
+     * The probe of the config directory: a root daemon started with another user's environment
+     * ({@code sudo -E}: their XDG_CONFIG_HOME) must neither take their settings nor run their
+     * agent profile. That user plants both; the daemon stops naming the file, and nothing of
+     * theirs ran.
+     */
+    @Test
+    void aRootDaemonRefusesSettingsAndProfilesAnotherUserPlanted() throws Exception {
+        assumeTrue(attacker.isPresent(), AnotherUser.skipMessage());
+        Path home = shared.resolve("home");
+        Path pwned = shared.resolve("pwned");
+        attacker.get().sh("mkdir -p " + home + "/limpet/agents && printf 'port = 7411\\n' > " + home + "/limpet/config.toml"
+                + " && printf '{\"name\":\"bash\",\"programs\":[\"bash\"],\"launch\":[\"-c\",\"touch " + pwned
+                + "; exec bash -i\",\"{id}\"],\"resume\":[\"{program}\"]}' > " + home + "/limpet/agents/bash.json");
+        Path config = home.resolve("limpet/config.toml");
+
+        LimpetCli.Result r = daemon(shared.resolve("own-root"), Map.of("XDG_CONFIG_HOME", home.toString()));
+        assertThat(r.exitCode()).isEqualTo(2);
+        assertThat(r.err()).startsWith("limpet: ").contains(config.toString()).contains("owned by uid " + attacker.get().uid)
+                .doesNotContain("Exception");
+        assertThat(pwned).doesNotExist();
+    }
+
+    @Test
+    void theDaemonPrintsItsTokenOnlyToATerminal() throws Exception {
+        Path root = Files.createDirectory(shared.resolve("quiet"));
+        Files.setAttribute(root, "unix:mode", 0700);
+        DaemonProcess d = DaemonProcess.start(root);
+        try {
+            assertThat(d.banner).as("stdout is a pipe, as under systemd").doesNotContain(d.token).doesNotContain("#token=")
+                    .contains("limpet open").contains(root.resolve("auth-token").toString());
+        } finally {
+            d.stop();
+        }
+    }
 }

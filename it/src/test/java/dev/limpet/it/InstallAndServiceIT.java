@@ -30,7 +30,13 @@ class InstallAndServiceIT {
         root = dir.resolve("root");
         daemon = DaemonProcess.start(root);
         prefix = dir.resolve("prefix");
-        LimpetCli.Result r = LimpetCli.run(root, "install", "--prefix", prefix.toString());
+        // Under umask 000, as a careless shell or a container may have it: the install must set its modes itself.
+        List<String> cmd = new java.util.ArrayList<>(List.of("sh", "-c", "umask 000 && exec \"$0\" \"$@\"", DaemonProcess.java()));
+        cmd.addAll(DaemonProcess.fastJvm());
+        cmd.addAll(List.of("-jar", DaemonProcess.jar().toString(), "install", "--prefix", prefix.toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().put("LIMPET_HOME", root.toString());
+        LimpetCli.Result r = LimpetCli.run(pb, "limpet install under umask 000");
         assertThat(r.exitCode()).as(r.err()).isZero();
         assertThat(r.out()).contains("installed " + prefix.resolve("bin/limpet"));
     }
@@ -59,6 +65,18 @@ class InstallAndServiceIT {
         LimpetCli.Result ls = bash("limpet ls", Map.of());
         assertThat(ls.exitCode()).as(ls.err()).isZero();
         assertThat(ls.out()).contains(id).contains("installed-ls");
+    }
+
+    @Test
+    void underUmask000InstallLeavesNothingOthersMayWrite() throws Exception {
+        try (var all = Files.walk(prefix)) {
+            for (Path p : all.toList()) {
+                int mode = (Integer) Files.getAttribute(p, "unix:mode", java.nio.file.LinkOption.NOFOLLOW_LINKS) & 0777;
+                assertThat(mode & 0022).as("%s has mode %o", p, mode).isZero();
+            }
+        }
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(prefix.resolve("lib/limpet/limpet.jar")))).isEqualTo("rw-r--r--");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(prefix.resolve("lib/limpet")))).isEqualTo("rwxr-xr-x");
     }
 
     @Test

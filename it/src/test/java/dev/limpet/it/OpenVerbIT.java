@@ -42,10 +42,11 @@ class OpenVerbIT {
         return daemon.url + "#token=" + daemon.token;
     }
 
-    /** A $BROWSER that writes the address it was given, and its whole command line, to files. */
+    /** A $BROWSER that writes the address it was given, its whole command line and the page it read (as a browser does) to files. */
     static Path recordingBrowser(Path seen) throws Exception {
         Path script = dir.resolve("browser-" + System.nanoTime());
-        Files.writeString(script, "#!/bin/sh\nprintf '%s' \"$1\" > " + seen + "\nprintf '%s' \"$*\" > " + seen + ".argv\n");
+        Files.writeString(script, "#!/bin/sh\nprintf '%s' \"$1\" > " + seen + "\nprintf '%s' \"$*\" > " + seen + ".argv\n"
+                + "case \"$1\" in file://*) cat \"${1#file://}\" > " + seen + ".page ;; esac\n");
         Files.setPosixFilePermissions(script, PosixFilePermissions.fromString("rwx------"));
         return script;
     }
@@ -73,8 +74,10 @@ class OpenVerbIT {
 
         Path page = Path.of(URI.create(Files.readString(seen)));
         assertThat(Files.readString(seen.resolveSibling("seen-open.argv"))).doesNotContain(daemon.token);
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(page))).isEqualTo("rw-------");
-        assertThat(Files.readString(page)).contains("url=" + link()).contains("location.replace(\"" + link() + "\")");
+        assertThat(Files.readString(seen.resolveSibling("seen-open.page"))).contains("url=" + link())
+                .contains("location.replace(\"" + link() + "\")");
+        assertThat(page).as("the page with the token is gone once the browser read it").doesNotExist();
+        assertThat(page.getParent().toFile().list()).noneMatch(n -> n.startsWith("open-"));
     }
 
     @Test

@@ -63,7 +63,7 @@ class RelayClusterIT {
         String credential = RelayProcess.addHost(relayDir);
         for (int i = 0; i < 3; i++) {
             ports[i] = RelayProcess.freePort();
-            nodes[i] = RelayProcess.start(relayDir, ports[i], "--nats", nats.url());
+            nodes[i] = RelayProcess.start(relayDir, ports[i], "--nats", nats.url(), "--insecure-nats");
         }
         for (int i = 0; i < 3; i++) {
             awaitHealthy(i);

@@ -59,7 +59,24 @@ public enum Activity {
      * plane survives (the reconciliation rule in reference/pty-worker-sidecars.md).
      */
     public boolean preservedAcrossRestart() {
+        return needsPerson();
+    }
+
+    /** Whether the program waits for a person: {@link #PENDING_APPROVAL} or {@link #WAITING_INPUT}. */
+    public boolean needsPerson() {
         return this == WAITING_INPUT || this == PENDING_APPROVAL;
+    }
+
+    /**
+     * Where a session with this activity goes in an attention order (every client sorts the same
+     * way, docs/ui.md): an approval first, then waiting for input, then everything else (0, 1, 2).
+     */
+    public int attentionRank() {
+        return switch (this) {
+            case PENDING_APPROVAL -> 0;
+            case WAITING_INPUT -> 1;
+            default -> 2;
+        };
     }
 
     /** "working, waiting_input, pending_approval, idle": for error messages and help. */

@@ -129,9 +129,18 @@ public sealed interface ServerMessage {
      * {@code session_list}/{@code sessions_changed} carry the same value in {@link SessionInfo#activity()}.
      */
     @JsonTypeName("session_state")
-    record SessionState(String sessionId, Activity activity) implements ServerMessage {
+    record SessionState(
+            String sessionId,
+            Activity activity,
+            // Added in protocol 1 (additive): while waiting, the line the program waits on (see
+            // SessionInfo.waitingLine); null otherwise, or until the screen was read.
+            String waitingLine) implements ServerMessage {
         public SessionState {
             activity = activity == null ? Activity.UNKNOWN : activity;
+        }
+
+        public SessionState(String sessionId, Activity activity) {
+            this(sessionId, activity, null);
         }
     }
 

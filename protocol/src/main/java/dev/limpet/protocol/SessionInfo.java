@@ -25,7 +25,13 @@ public record SessionInfo(
         String lastCwd,
         // Added in protocol 1 (additive, issue 14): what the program is doing; never null, unknown
         // when nothing says (plain shells, sessions of an older daemon).
-        Activity activity) {
+        Activity activity,
+        // Added in protocol 1 (additive): the title the program set (OSC 0/2), control characters
+        // removed; null when it set none. Lets a client name sessions it does not show.
+        String title,
+        // Added in protocol 1 (additive): while the activity is waiting_input or pending_approval,
+        // the last non-blank line of the screen (what the program asks); null otherwise.
+        String waitingLine) {
 
     public static final String STARTING = "starting";
     public static final String RUNNING = "running";
@@ -44,13 +50,20 @@ public record SessionInfo(
     }
 
     public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
+            String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached, String reason, String lastCwd,
+            Activity activity) {
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, reason, lastCwd,
+                activity, null, null);
+    }
+
+    public SessionInfo(String id, String label, List<String> command, String cwd, String state, Long pid, Integer exitCode,
             String exitSignal, String createdAt, int cols, int rows, long endOffset, int attached) {
-        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null, null, Activity.UNKNOWN);
+        this(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached, null, null, Activity.UNKNOWN, null, null);
     }
 
     public SessionInfo withActivity(Activity newActivity) {
         return new SessionInfo(id, label, command, cwd, state, pid, exitCode, exitSignal, createdAt, cols, rows, endOffset, attached,
-                reason, lastCwd, newActivity);
+                reason, lastCwd, newActivity, title, waitingLine);
     }
 
     public boolean running() {

@@ -25,7 +25,7 @@ class ActivityTest {
     @Test
     void onTheWireAnActivityIsItsNameAndANameFromANewerDaemonReadsAsUnknown() {
         assertThat(ProtocolCodec.encode(new ServerMessage.SessionState("k3x9q2", Activity.PENDING_APPROVAL)))
-                .isEqualTo("{\"type\":\"session_state\",\"session_id\":\"k3x9q2\",\"activity\":\"pending_approval\"}");
+                .isEqualTo("{\"type\":\"session_state\",\"session_id\":\"k3x9q2\",\"activity\":\"pending_approval\",\"waiting_line\":null}");
         assertThat(ProtocolCodec.decodeServer("{\"type\":\"session_state\",\"session_id\":\"k3x9q2\",\"activity\":\"compacting\"}"))
                 .isEqualTo(new ServerMessage.SessionState("k3x9q2", Activity.UNKNOWN));
     }

@@ -58,6 +58,9 @@ class ProtocolCodecTest {
                 new SessionsChanged(List.of(INFO.withActivity(Activity.PENDING_APPROVAL))),
                 new SessionState("k3x9q2", Activity.WAITING_INPUT),
                 new SessionResized("k3x9q2", 47, 30, 12_345),
+                new SessionState("k3x9q2", Activity.PENDING_APPROVAL, "Do you want to proceed? 1. Yes  2. No"),
+                new SessionsChanged(List.of(new SessionInfo("k3x9q2", "build", List.of("claude"), "/src/app", "running", 4242L, null, null,
+                        "2026-11-25T22:10:00Z", 120, 40, 8812L, 1, null, "/src/app", Activity.WAITING_INPUT, "✳ Fix the build", "> "))),
                 new Warning("backend_degraded", "embedded"),
                 CommandError.of("r5", "pty_input", "k3x9q2", ErrorCode.SESSION_NOT_RUNNING, "exited"));
     }

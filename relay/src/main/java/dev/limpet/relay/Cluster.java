@@ -57,6 +57,17 @@ public interface Cluster extends AutoCloseable {
         void clientGone();
     }
 
+    /**
+     * A gate challenge for a client arriving at this node ({@link dev.limpet.protocol.relay.RelayGate#CHALLENGE_BYTES}
+     * bytes). Alone: random. In a cluster: bound to this node and the time, so the holder of the
+     * host's uplink accepts the client's proof only from this node, fresh, once.
+     */
+    default byte[] challenge(java.security.SecureRandom random) {
+        byte[] challenge = new byte[dev.limpet.protocol.relay.RelayGate.CHALLENGE_BYTES];
+        random.nextBytes(challenge);
+        return challenge;
+    }
+
     /** Called once, before the relay serves: the uplinks this node holds, for clients on other nodes. */
     void start(LocalHosts local);
 

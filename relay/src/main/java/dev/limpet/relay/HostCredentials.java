@@ -3,10 +3,10 @@ package dev.limpet.relay;
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.protocol.relay.RelayCrypto;
 import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -16,16 +16,22 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The hosts a relay serves: {@code <relay dir>/hosts}, one {@code <hostId> <sha256 of the
  * credential, hex>} per line, 0600 in a 0700 directory. The relay stores only the hash: a copy of
  * the file lets nobody open an uplink. The file is read on every uplink attempt, so
- * {@code limpet relay add-host} and removing a line take effect without a restart.
+ * {@code limpet relay add-host} and removing a line take effect without a restart. It decides
+ * which daemons the relay lets in, so it is read only when nobody else could have written it
+ * ({@link PathTrust#readTrusted}), on every read.
  */
 public final class HostCredentials {
     static final String FILE = "hosts";
     private static final Base64.Encoder BASE32ISH = Base64.getUrlEncoder().withoutPadding();
+    private static final Logger LOG = LoggerFactory.getLogger(HostCredentials.class);
+    private static final int MAX_FILE_BYTES = 16 << 20;
 
     /** A new host's identity, shown once: {@code hostId.credential} is what the daemon keeps. */
     public record Enrolment(String hostId, String credential) {
@@ -65,6 +71,8 @@ public final class HostCredentials {
         try {
             stored = read().get(hostId);
         } catch (IOException e) {
+            // fail closed, and loudly: every host is locked out until the operator mends the file
+            LOG.error("refusing every uplink: {}", e.getMessage());
             return false;
         }
         return stored != null && RelayCrypto.same(stored.getBytes(StandardCharsets.US_ASCII), hash(credential).getBytes(StandardCharsets.US_ASCII));
@@ -79,8 +87,7 @@ public final class HostCredentials {
         Map<String, String> hosts = new LinkedHashMap<>();
         List<String> lines;
         try {
-            PathTrust.forThisProcess().ownFileIfPresent(file);
-            lines = Files.readAllLines(file, StandardCharsets.US_ASCII);
+            lines = PathTrust.forThisProcess().readTrustedString(file, Exposure.SETTINGS, MAX_FILE_BYTES).lines().toList();
         } catch (NoSuchFileException e) {
             return hosts;
         }

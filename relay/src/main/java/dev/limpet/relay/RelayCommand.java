@@ -1,6 +1,8 @@
 package dev.limpet.relay;
 
+import dev.limpet.relay.cluster.NatsAuth;
 import dev.limpet.relay.cluster.NatsCluster;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.security.SecureRandom;
@@ -31,6 +33,15 @@ public final class RelayCommand implements Callable<Integer> {
             description = "Join a cluster of relay nodes sharing this NATS (nats://host:port; JetStream enabled). Without it the relay runs alone. See docs/relay.md#cluster.")
     String nats;
 
+    @Option(names = "--nats-credentials", paramLabel = "FILE",
+            description = "How this node authenticates to NATS (0600, yours): a NATS credentials file, an nkey seed, or user=/password= lines. "
+                    + "Required with --nats. See docs/relay.md#securing-nats.")
+    Path natsCredentials;
+
+    @Option(names = "--insecure-nats", description = "Join --nats without credentials (only for a NATS nobody else can reach: "
+            + "anyone who can publish there can move hosts between nodes and disturb routing).")
+    boolean insecureNats;
+
     @Option(names = "--insecure-listen", description = "Allow a non-loopback --listen without TLS in front (hosts' credentials then cross the network in clear).")
     boolean insecureListen;
 
@@ -48,15 +59,42 @@ public final class RelayCommand implements Callable<Integer> {
         }
         Cluster cluster = Cluster.SOLO;
         if (nats != null) {
-            if (!nats.matches("(nats|tls)://[^\\s,]+")) {
-                System.err.println("limpet relay: --nats must be a nats:// or tls:// URL, not " + nats);
+            if (!nats.matches("(nats|tls)://[^\\s,@]+")) {
+                System.err.println("limpet relay: --nats must be a nats:// or tls:// URL without credentials in it (they would show in the "
+                        + "process list; use --nats-credentials FILE), not " + dev.limpet.protocol.SafeText.of(nats.replaceAll("//[^@/]*@", "//…@"), 200));
                 return 2;
             }
-            NatsCluster c = NatsCluster.connect(nats, Clock.systemUTC());
+            NatsAuth auth;
+            if (natsCredentials != null) {
+                try {
+                    auth = NatsAuth.load(natsCredentials);
+                } catch (IOException e) {
+                    System.err.println("limpet relay: --nats-credentials: " + e.getMessage());
+                    return 2;
+                }
+            } else if (insecureNats) {
+                System.err.println("limpet relay: WARNING: joining NATS without credentials (--insecure-nats): anyone who can publish on "
+                        + nats + " can move this cluster's hosts between nodes and disturb routing");
+                auth = new NatsAuth.None();
+            } else {
+                System.err.println("limpet relay: --nats needs --nats-credentials FILE (a NATS credentials file, an nkey seed, or user=/password= "
+                        + "lines; 0600): anyone who can publish on an open NATS can cut hosts off and reroute their clients. See "
+                        + "docs/relay.md#securing-nats; --insecure-nats joins without, for a NATS nobody else can reach.");
+                return 2;
+            }
+            NatsCluster c = NatsCluster.connect(nats, auth, Clock.systemUTC());
             System.out.println("limpet relay: cluster node " + c.node() + " on NATS " + nats);
             cluster = c;
         }
-        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), new HostCredentials(dir(relayDir)), cluster).start();
+        HostCredentials credentials = new HostCredentials(dir(relayDir));
+        try {
+            credentials.hostIds(); // a hosts file someone else could have written stops the relay here, with the reason
+        } catch (IOException e) {
+            System.err.println("limpet relay: " + e.getMessage());
+            cluster.close();
+            return 1;
+        }
+        RelayServer server = new RelayServer(new RelayServer.Settings(listen, port), credentials, cluster).start();
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             server.close();

@@ -2,8 +2,11 @@ package dev.limpet.relay;
 
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.protocol.relay.RelayControl;
+import dev.limpet.protocol.relay.RelayControlMessage;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
 import io.javalin.Javalin;
@@ -16,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,12 +55,21 @@ public final class RelayServer implements AutoCloseable {
     private static final String CHANNEL = "limpet.relay.channel";
     private static final String HOST = "limpet.relay.host";
     private static final String CHALLENGE = "limpet.relay.challenge";
-    /** How long a client has to answer the gate's challenge. */
-    static final long GATE_TIMEOUT_MILLIS = 10_000;
-    static final int MAX_PAIRINGS_PER_HOST = 1024;
-    /** Client sockets a host is served at once, and sockets at its gate (not yet proven): a flood of strangers stops here. */
+    /**
+     * How long a client has to answer the gate's challenge: one HMAC and a round trip, with room
+     * for a slow phone network. Longer only lets strangers hold gate places.
+     */
+    static final long GATE_TIMEOUT_MILLIS = 2_000;
+    static final int MAX_PAIRINGS_PER_HOST = RelayControlMessage.MAX_PAIRINGS;
+    /**
+     * Proven client sockets a host is served at once; apart from them, sockets at its gate (not yet
+     * proven), and sockets one source address may hold at gates: a flood of strangers fills
+     * only the gate's places, a few at a time per address, and never those of paired clients.
+     */
     static final int MAX_CHANNELS_PER_HOST = 256;
-    static final int MAX_AT_GATE_PER_HOST = 32;
+    static final int MAX_AT_GATE_PER_HOST = 64;
+    static final int MAX_AT_GATE_PER_ADDRESS = 4;
+    private static final String ADDRESS = "limpet.relay.address";
     private static final String AT_GATE = "limpet.relay.at-gate";
     private static final String REMOTE = "limpet.relay.remote";
 
@@ -73,7 +83,9 @@ public final class RelayServer implements AutoCloseable {
     private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
     /** Per host, the client sockets waiting at the gate. */
-    private final Map<String, AtomicInteger> atGate = new ConcurrentHashMap<>();
+    private final GateAdmission gate = new GateAdmission(MAX_AT_GATE_PER_ADDRESS, MAX_AT_GATE_PER_HOST);
+    /** Refusals clients cause, rate-limited per source address and in all. */
+    private final ClientErrorLog refusals = new ClientErrorLog(LOG, java.time.Clock.systemUTC());
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 
@@ -156,7 +168,8 @@ public final class RelayServer implements AutoCloseable {
         String auth = ctx.header("Authorization");
         String credential = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip() : null;
         if (!credentials.verify(host, credential)) {
-            LOG.warn("refused an uplink for host {} from {}: unknown host or wrong credential", SafeText.of(host, 40), ctx.ip());
+            String from = ClientAddress.of(ctx.ip(), ctx.header("X-Forwarded-For"));
+            refusals.forAddress(from).warn("refused an uplink for host {} from {}: unknown host or wrong credential", SafeText.of(host, 40), from);
             refuse(ctx, 401, ErrorCode.UNAUTHORIZED, "unknown host or wrong relay credential");
         }
     }
@@ -183,45 +196,27 @@ public final class RelayServer implements AutoCloseable {
 
     private void uplinkText(WsContext ctx, String text) {
         Peer uplink = ctx.attribute(PEER);
-        Map<?, ?> m;
+        RelayControlMessage message;
         try {
-            m = ProtocolCodec.readObject(text);
-        } catch (Exception e) {
-            LOG.warn("{}: a control message that is not JSON ({} chars); ignored", uplink, text.length());
+            message = RelayControlMessage.decode(text);
+        } catch (ProtocolException e) {
+            LOG.warn("{}: a control message refused ({} chars: {}); ignored", uplink, text.length(), SafeText.of(e.getMessage(), 100));
             return;
         }
-        if (RelayControl.PAIRINGS.equals(m.get("type"))) {
-            Map<String, byte[]> keys = gateKeysFrom(m.get("pairings"));
-            gateKeys.put(uplink, keys);
-            LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
-            uplink.sendText(ProtocolCodec.write(Map.of("type", RelayControl.PAIRINGS_ACK, "pairings", keys.size())));
-            return;
-        }
-        if (RelayControl.CLOSE_CHANNEL.equals(m.get("type")) && m.get("channel") instanceof Number n) {
-            long channel = n.longValue();
-            routes.clientOf(uplink, channel).ifPresent(client -> {
-                int status = m.get("status") instanceof Number s && s.intValue() >= 1000 && s.intValue() < 5000 ? s.intValue() : 1000;
-                // A close reason is at most 123 bytes: printable ASCII only, cut short.
-                String reason = m.get("reason") instanceof String r ? r.replaceAll("[^\\x20-\\x7e]", "?").substring(0, Math.min(100, r.length())) : "";
-                routes.closeChannel(channel);
-                client.close(status, reason);
-            });
-        } else {
-            LOG.warn("{}: unknown control message type {}; ignored", uplink, SafeText.of(String.valueOf(m.get("type")), 40));
-        }
-    }
-
-    private static Map<String, byte[]> gateKeysFrom(Object list) {
-        Map<String, byte[]> keys = new HashMap<>();
-        if (list instanceof List<?> l) {
-            for (Object o : l) {
-                if (keys.size() < MAX_PAIRINGS_PER_HOST && o instanceof Map<?, ?> p && p.get("id") instanceof String id && id.matches("[0-9a-f]{32}")
-                        && p.get("key") instanceof String key && key.matches("[0-9a-f]{64}")) {
-                    keys.put(id, HexFormat.of().parseHex(key));
-                }
+        switch (message) {
+            case RelayControlMessage.Pairings p -> {
+                Map<String, byte[]> keys = new HashMap<>();
+                p.keys().forEach(k -> keys.put(k.id(), k.keyBytes()));
+                gateKeys.put(uplink, Map.copyOf(keys));
+                LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
+                uplink.sendText(new RelayControlMessage.PairingsAck(keys.size()).encode());
             }
+            case RelayControlMessage.CloseChannel c -> routes.clientOf(uplink, c.channel()).ifPresent(client -> {
+                routes.closeChannel(c.channel());
+                client.close(c.status(), c.reason());
+            });
+            default -> LOG.warn("{}: a control message a daemon does not send ({}); ignored", uplink, message.getClass().getSimpleName());
         }
-        return Map.copyOf(keys);
     }
 
     private void uplinkBinary(WsContext ctx, ByteBuffer envelope) {
@@ -258,6 +253,14 @@ public final class RelayServer implements AutoCloseable {
 
     // ---- clients
 
+    /**
+     * The gate before a client's upgrade. Its Origin policy is explicit: <em>any origin</em> may
+     * open {@code /h/<hostId>/ws}. A client socket is worth nothing until it proves a pairing
+     * (the gate's HMAC, then the end-to-end handshake), which no page can do without the secret;
+     * so the relay's own page, the page a user's own daemon serves (which reaches relayed hosts
+     * with code from the user's machine) and any other client are treated alike. Cross-site
+     * WebSocket hijacking needs an ambient credential (a cookie), and the relay has none.
+     */
     private void checkClient(Context ctx) {
         String host = ctx.pathParam("host");
         if (!host.matches(RelayControl.HOST_ID_PATTERN)) {
@@ -266,9 +269,13 @@ public final class RelayServer implements AutoCloseable {
         if (!online(host)) {
             refuse(ctx, 503, ErrorCode.HOST_OFFLINE, "host " + host + " has no uplink to this relay right now");
         }
-        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || gateCount(host).get() >= MAX_AT_GATE_PER_HOST) {
-            LOG.warn("host {}: refused a client from {}: too many connections", host, ctx.ip());
-            refuse(ctx, 503, ErrorCode.TOO_MANY_CONNECTIONS, "host " + host + " has too many connections through this relay; retry later");
+        String from = ClientAddress.of(ctx.ip(), ctx.header("X-Forwarded-For"));
+        GateAdmission.Verdict verdict = gate.peek(host, from);
+        if (routes.channelCount(host) >= MAX_CHANNELS_PER_HOST || verdict != GateAdmission.Verdict.ADMITTED) {
+            String why = verdict == GateAdmission.Verdict.ADDRESS_BUSY ? "this address has too many sockets waiting at the gate"
+                    : "too many connections";
+            refusals.forAddress(from).warn("host {}: refused a client from {}: {}", host, from, why);
+            refuse(ctx, 503, ErrorCode.TOO_MANY_CONNECTIONS, "host " + host + ": " + why + " through this relay; retry later");
         }
     }
 
@@ -289,10 +296,18 @@ public final class RelayServer implements AutoCloseable {
         Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
         ctx.attribute(PEER, client);
         ctx.attribute(HOST, host);
-        byte[] challenge = new byte[RelayGate.CHALLENGE_BYTES];
-        random.nextBytes(challenge);
+        byte[] challenge = cluster.challenge(random);
         ctx.attribute(CHALLENGE, challenge);
-        gateCount(host).incrementAndGet();
+        String from = ClientAddress.of(remoteIp(ctx), ctx.header("X-Forwarded-For"));
+        ctx.attribute(ADDRESS, from);
+        // The check before the upgrade was a peek: this is where a place at the gate is taken, atomically.
+        GateAdmission.Verdict verdict = gate.enter(host, from);
+        if (verdict != GateAdmission.Verdict.ADMITTED) {
+            ctx.attribute(CHALLENGE, null);
+            refusals.forAddress(from).warn("host {}: refused a client from {} at the gate: {}", host, from, verdict);
+            client.close(1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
+            return;
+        }
         ctx.attribute(AT_GATE, Boolean.TRUE);
         client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
         timer.schedule(() -> {
@@ -350,7 +365,8 @@ public final class RelayServer implements AutoCloseable {
         Opening o = openLocal(host, ctx.attribute(PEER), challenge, proof);
         if (o.channel() < 0) {
             if (o.refusal() == ErrorCode.PAIRING_INVALID) {
-                LOG.info("host {}: refused a client at the gate (pairing_invalid) from {}", host, ctx.session.getRemoteSocketAddress());
+                String from = ctx.attribute(ADDRESS);
+                refusals.forAddress(from).info("host {}: refused a client at the gate (pairing_invalid) from {}", host, from);
             }
             ctx.closeSession(o.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, o.refusal().wire());
             return;
@@ -378,13 +394,9 @@ public final class RelayServer implements AutoCloseable {
         if (channel.isEmpty()) {
             return new Opening(-1, ErrorCode.HOST_OFFLINE);
         }
-        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_OPEN, channel.get())));
+        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(new RelayControlMessage.ChannelOpen(channel.get()).encode()));
         LOG.debug("host {}: channel {} opened", host, channel.get());
         return new Opening(channel.get(), null);
-    }
-
-    private AtomicInteger gateCount(String host) {
-        return atGate.computeIfAbsent(host, h -> new AtomicInteger());
     }
 
     /** Once per socket: it passed, failed or left the gate. */
@@ -392,8 +404,12 @@ public final class RelayServer implements AutoCloseable {
         String host = ctx.attribute(HOST);
         if (host != null && Boolean.TRUE.equals(ctx.attribute(AT_GATE))) {
             ctx.attribute(AT_GATE, null);
-            gateCount(host).decrementAndGet();
+            gate.leave(host, ctx.attribute(ADDRESS));
         }
+    }
+
+    private static String remoteIp(WsContext ctx) {
+        return ctx.session.getRemoteSocketAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : null;
     }
 
     private void clientGone(WsContext ctx) {
@@ -411,7 +427,7 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void channelGone(long channel) {
-        routes.closeChannel(channel).ifPresent(u -> u.sendText(control(RelayControl.CHANNEL_CLOSED, channel)));
+        routes.closeChannel(channel).ifPresent(u -> u.sendText(new RelayControlMessage.ChannelClosed(channel).encode()));
     }
 
     /** The uplinks of this node as a cluster sees them: channels for clients that landed on other nodes. */
@@ -445,13 +461,6 @@ public final class RelayServer implements AutoCloseable {
         for (ClientEnd c : clients) {
             c.close(status, reason);
         }
-    }
-
-    private static String control(String type, long channel) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("type", type);
-        m.put("channel", channel);
-        return ProtocolCodec.write(m);
     }
 
     private static void refuse(Context ctx, int status, ErrorCode code, String message) {

@@ -1,5 +1,6 @@
 package dev.limpet.relay;
 
+import dev.limpet.protocol.net.PageHeaders;
 import dev.limpet.protocol.relay.RelayControl;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -67,8 +68,8 @@ final class RelayWebUi {
             return;
         }
         try (in) {
-            ctx.header("Cache-Control", "no-cache").header("X-Content-Type-Options", "nosniff").header("Referrer-Policy", "no-referrer")
-                    .contentType(TYPES.get(ext)).result(in.readAllBytes());
+            PageHeaders.SAME_ORIGIN.forEach(ctx::header);
+            ctx.contentType(TYPES.get(ext)).result(in.readAllBytes());
         }
     }
 }

@@ -62,7 +62,7 @@ class RelayClusterTest {
     }
 
     RelayServer node() throws Exception {
-        RelayServer n = new RelayServer(new RelayServer.Settings("127.0.0.1", 0), hosts, NatsCluster.connect(nats.url(), Clock.systemUTC())).start();
+        RelayServer n = new RelayServer(new RelayServer.Settings("127.0.0.1", 0), hosts, NatsCluster.connect(nats.url(), new dev.limpet.relay.cluster.NatsAuth.None(), Clock.systemUTC())).start();
         nodes.add(n);
         return n;
     }

@@ -329,22 +329,41 @@ class RelayServerTest {
     }
 
     @Test
-    void strangersWaitingAtTheGateAreCappedPerHostAndTheCapFreesAsTheyLeave() throws Exception {
+    void strangersFromOneAddressCannotLockPairedClientsOutAndTheirPlacesFreeAsTheyLeave() throws Exception {
         var a = hosts.add(new SecureRandom());
         Recorder ua = new Recorder();
         uplink(a.hostId(), a.credential(), ua);
-        List<WebSocket> strangers = new java.util.ArrayList<>();
-        strangers.add(clientWhenOnlineRaw(a.hostId()));
-        for (int i = 1; i < RelayServer.MAX_AT_GATE_PER_HOST; i++) {
-            strangers.add(rawClient(a.hostId(), new Recorder()));
-        }
-        assertThatThrownBy(() -> rawClient(a.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
-        for (WebSocket w : strangers) {
-            w.sendClose(1000, "bye").join();
-        }
-        Recorder c = new Recorder();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> client(a.hostId(), c) != null);
+        clientWhenOnline(a.hostId(), new Recorder());
         channelOf(ua.next());
+        // Someone who knows the host id opens silent sockets from one address, more than the old per-host cap.
+        List<WebSocket> strangers = new java.util.ArrayList<>();
+        int refused = 0;
+        for (int i = 0; i < 40; i++) {
+            try {
+                strangers.add(rawClientFrom(a.hostId(), "203.0.113.7", new Recorder()));
+            } catch (CompletionException e) {
+                assertThat(status(e)).isEqualTo(503);
+                refused++;
+            }
+        }
+        assertThat(strangers).hasSize(RelayServer.MAX_AT_GATE_PER_ADDRESS);
+        assertThat(refused).isEqualTo(40 - RelayServer.MAX_AT_GATE_PER_ADDRESS);
+        // A paired client (another address) still gets through the gate meanwhile.
+        client(a.hostId(), new Recorder());
+        channelOf(ua.next());
+        // A silent stranger is closed at the gate, and its address may wait again.
+        Recorder silent = new Recorder();
+        strangers.forEach(w -> w.sendClose(1000, "bye").join());
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).ignoreExceptions()
+                .until(() -> rawClientFrom(a.hostId(), "203.0.113.7", silent), ws -> ws != null);
+        assertThat((byte[]) silent.next()).startsWith(RelayGate.CHALLENGE);
+        assertThat(silent.next()).as("no answer to the challenge").isEqualTo(1008);
+    }
+
+    /** A client socket as a TLS proxy on this machine passes it on for {@code address}. */
+    WebSocket rawClientFrom(String hostId, String address, Recorder r) {
+        return http.newWebSocketBuilder().header("X-Forwarded-For", address).connectTimeout(Duration.ofSeconds(5))
+                .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
     WebSocket clientWhenOnlineRaw(String hostId) {

@@ -21,22 +21,38 @@ public final class NatsServer implements AutoCloseable {
 
     private final Path dir;
     private final int port;
+    private final String config;
     private Process process;
+    private Path log;
 
-    private NatsServer(Path dir, int port) {
+    private NatsServer(Path dir, int port, String config) {
         this.dir = dir;
         this.port = port;
+        this.config = config;
     }
 
     /** Starts a server on a free port with its store and log under {@code dir}. */
     public static NatsServer start(Path dir) throws IOException, InterruptedException {
+        return start(dir, null);
+    }
+
+    /**
+     * Starts a server with {@code config} (nats-server's configuration language: accounts, users,
+     * permissions) added to the listen address and JetStream store this harness sets.
+     */
+    public static NatsServer start(Path dir, String config) throws IOException, InterruptedException {
         int port;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        NatsServer server = new NatsServer(dir, port);
+        NatsServer server = new NatsServer(dir, port, config);
         server.restart();
         return server;
+    }
+
+    /** What the server logged so far (its permission violations, for instance). */
+    public String log() throws IOException {
+        return log == null ? "" : Files.readString(log);
     }
 
     public String url() {
@@ -53,9 +69,16 @@ public final class NatsServer implements AutoCloseable {
             throw new IOException(BINARY + " is missing: install Debian's nats-server (apt-get install nats-server; .ci/run does)");
         }
         Files.createDirectories(dir.resolve("store"));
-        Path log = dir.resolve("nats-server-" + System.nanoTime() + ".log");
-        process = new ProcessBuilder(List.of(BINARY.toString(), "-a", "127.0.0.1", "-p", String.valueOf(port), "-js", "-sd",
-                dir.resolve("store").toString())).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        log = dir.resolve("nats-server-" + System.nanoTime() + ".log");
+        List<String> argv;
+        if (config == null) {
+            argv = List.of(BINARY.toString(), "-a", "127.0.0.1", "-p", String.valueOf(port), "-js", "-sd", dir.resolve("store").toString());
+        } else {
+            Path conf = dir.resolve("nats-server.conf");
+            Files.writeString(conf, "listen: 127.0.0.1:" + port + "\njetstream { store_dir: \"" + dir.resolve("store") + "\" }\n" + config);
+            argv = List.of(BINARY.toString(), "-c", conf.toString());
+        }
+        process = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(log.toFile()).start();
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (System.nanoTime() < deadline) {
             if (!process.isAlive()) {

@@ -2,8 +2,10 @@ package dev.limpet.app.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -17,10 +19,13 @@ import java.util.regex.Pattern;
  * long options without their dashes, {@code -} or {@code _} alike ({@code ring_bytes = 8388608},
  * {@code allow_origin = ["https://example.org"]}). A missing file is no settings; a file that does
  * not parse, a key the daemon does not know or a value of the wrong kind is a {@link ConfigException}
- * naming the file, the line and the key.
+ * naming the file, the line and the key. The file decides what the daemon listens on and whom it
+ * lets in, so it is read only when nobody else could have written it ({@link PathTrust#readTrusted}):
+ * a root daemon started with another user's environment never takes that user's settings.
  */
 public final class ConfigFile {
     private static final TomlMapper TOML = new TomlMapper();
+    private static final int MAX_BYTES = 1 << 20;
 
     private final Path path;
     private final Map<String, String> values;
@@ -42,9 +47,11 @@ public final class ConfigFile {
     public static ConfigFile read(Path path, Set<String> known, Set<String> lists) {
         String text;
         try {
-            text = Files.readString(path);
+            text = PathTrust.forThisProcess().readTrustedString(path, Exposure.SETTINGS, MAX_BYTES);
         } catch (NoSuchFileException e) {
             return new ConfigFile(path, Map.of());
+        } catch (UnsafePathException e) {
+            throw new ConfigException(e.getMessage());
         } catch (IOException e) {
             throw new ConfigException(path + ": cannot read it: " + e.getMessage());
         }

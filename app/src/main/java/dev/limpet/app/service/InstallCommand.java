@@ -1,15 +1,21 @@
 package dev.limpet.app.service;
 
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PrivateFiles;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -42,11 +48,24 @@ public final class InstallCommand implements Callable<Integer> {
             err.println("limpet: install needs limpet run from its jar (it runs from " + from.jar() + ")");
             return 1;
         }
-        Path lib = Files.createDirectories(prefix.resolve("lib").resolve("limpet"));
-        Path bin = Files.createDirectories(prefix.resolve("bin"));
+        // Modes are set here, never left to the umask (under umask 000 everything would be writable by everyone,
+        // and whoever can replace the jar or the launcher runs code as each user of this command).
+        Path lib = Files.createDirectories(prefix.resolve("lib").resolve("limpet"), DIR_0755);
+        Path bin = Files.createDirectories(prefix.resolve("bin"), DIR_0755);
         Path jar = lib.resolve("limpet.jar");
+        try {
+            PathTrust.forThisProcess().requireTrustedParents(jar);
+            PathTrust.forThisProcess().requireTrustedParents(bin.resolve("limpet"));
+        } catch (UnsafePathException e) {
+            err.println("limpet: refusing to install there: " + e.getMessage());
+            return 1;
+        }
         Path tmp = lib.resolve("limpet.jar.tmp");
-        Files.copy(from.jar(), tmp, StandardCopyOption.REPLACE_EXISTING);
+        Files.deleteIfExists(tmp);
+        try (var to = Files.newOutputStream(Files.createFile(tmp, PRIVATE))) {
+            Files.copy(from.jar(), to);
+        }
+        Files.setPosixFilePermissions(tmp, PosixFilePermissions.fromString("rw-r--r--"));
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Path aot = lib.resolve("limpet-cli.aot");
         Path daemonAot = lib.resolve("limpet-daemon.aot");
@@ -54,10 +73,16 @@ public final class InstallCommand implements Callable<Integer> {
         Files.deleteIfExists(daemonAot);
         Path launcher = bin.resolve("limpet");
         Path launcherTmp = bin.resolve(".limpet.tmp");
-        Files.writeString(launcherTmp, launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
+        Files.deleteIfExists(launcherTmp);
+        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         train(from.java(), jar, aot, daemonAot);
+        for (Path cache : List.of(aot, daemonAot)) {
+            if (Files.isRegularFile(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+                Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rw-r--r--"));
+            }
+        }
         out.println("installed " + launcher + " (jar: " + jar + ")");
         if (!Files.exists(aot) || !Files.exists(daemonAot)) {
             err.println("limpet: the start-up caches could not be trained; the daemon and the verbs start without them, slower");
@@ -69,6 +94,10 @@ public final class InstallCommand implements Callable<Integer> {
         out.println("run the daemon as a user service with: limpet service install");
         return 0;
     }
+
+    private static final FileAttribute<Set<PosixFilePermission>> DIR_0755 = PosixFilePermissions.asFileAttribute(
+            PosixFilePermissions.fromString("rwxr-xr-x"));
+    private static final FileAttribute<Set<PosixFilePermission>> PRIVATE = PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600);
 
     /** The launcher's first comment: how a service recognises a launcher this command wrote. */
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";
@@ -115,7 +144,7 @@ public final class InstallCommand implements Callable<Integer> {
             start.addAll(Installation.DAEMON_JVM);
             start.addAll(List.of("-XX:AOTCacheOutput=" + daemonAot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
                     "--data-root", root.toString(), "--port", "0"));
-            daemon = new ProcessBuilder(start).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            daemon = new ProcessBuilder(underUmask022(start)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (!Files.exists(root.resolve("daemon.json")) && daemon.isAlive() && System.nanoTime() < deadline) {
                 Thread.sleep(100);
@@ -127,7 +156,7 @@ public final class InstallCommand implements Callable<Integer> {
             cmd.addAll(Installation.CLIENT_JVM);
             cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(),
                     "aot-training", root.toString()));
-            Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(underUmask022(cmd)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
             if (!p.waitFor(120, TimeUnit.SECONDS)) {
                 p.destroyForcibly();
             }
@@ -143,6 +172,13 @@ public final class InstallCommand implements Callable<Integer> {
                 files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         }
+    }
+
+    /** {@code argv} run with umask 022: the JVM writes its AOT cache with the process's umask, whatever ours is. */
+    private static List<String> underUmask022(List<String> argv) {
+        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\""));
+        wrapped.addAll(argv);
+        return wrapped;
     }
 
     static String shellQuote(String s) {

@@ -65,10 +65,16 @@ public final class ServiceCommand implements Callable<Integer> {
                         environment.add(name + "=" + env.get(name));
                     }
                 }
-                String content = mac
-                        ? ServiceFiles.launchdPlist(inst.daemonCommand(), environment, Path.of(System.getProperty("user.home"), "Library",
-                                "Logs", "limpet.log"))
-                        : ServiceFiles.systemdUnit(inst.daemonCommand(), environment);
+                String content;
+                try {
+                    content = mac
+                            ? ServiceFiles.launchdPlist(inst.daemonCommand(), environment, Path.of(System.getProperty("user.home"), "Library",
+                                    "Logs", "limpet.log"))
+                            : ServiceFiles.systemdUnit(inst.daemonCommand(), environment);
+                } catch (IllegalArgumentException e) {
+                    err.println("limpet: " + e.getMessage());
+                    return 2;
+                }
                 Files.createDirectories(file.getParent());
                 Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                 Files.writeString(tmp, content, StandardCharsets.UTF_8);

@@ -17,8 +17,13 @@ public final class ServiceFiles {
 
     private ServiceFiles() {}
 
-    /** The unit for {@code command} (the daemon's full argv) with {@code environment} lines (NAME=value). */
+    /**
+     * The unit for {@code command} (the daemon's full argv) with {@code environment} lines (NAME=value).
+     *
+     * @throws IllegalArgumentException when a value holds a control character ({@link #requirePrintable})
+     */
     public static String systemdUnit(List<String> command, List<String> environment) {
+        requirePrintable(command, environment);
         StringBuilder u = new StringBuilder();
         u.append("# Written by `limpet service install`; `limpet service uninstall` removes it.\n");
         u.append("[Unit]\n");
@@ -45,6 +50,8 @@ public final class ServiceFiles {
 
     /** A launchd agent for {@code command}, kept alive when it fails, leaving the workers when it stops. */
     public static String launchdPlist(List<String> command, List<String> environment, Path logFile) {
+        requirePrintable(command, environment);
+        requirePrintable(List.of(logFile.toString()), List.of());
         StringBuilder p = new StringBuilder();
         p.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
         p.append("<!DOCTYPE plist PUBLIC \"-//Apple//DTD PLIST 1.0//EN\" \"http://www.apple.com/DTDs/PropertyList-1.0.dtd\">\n");
@@ -71,6 +78,27 @@ public final class ServiceFiles {
         p.append("  <key>StandardErrorPath</key><string>").append(xml(logFile.toString())).append("</string>\n");
         p.append("</dict>\n</plist>\n");
         return p.toString();
+    }
+
+    /**
+     * Refuses a value with a control character (C0, DEL, C1, or a Unicode line or paragraph
+     * separator) before it is written into a unit or a plist: no quoting makes a newline safe in
+     * a unit (it starts a new directive: {@code ExecStartPre=} runs whatever follows), and XML
+     * cannot hold most of them. Such a path or setting is a mistake or an attack, never a need.
+     */
+    static void requirePrintable(List<String> command, List<String> environment) {
+        for (List<String> values : List.of(command, environment)) {
+            for (String v : values) {
+                for (int i = 0; i < v.length(); i++) {
+                    char c = v.charAt(i);
+                    if (c < 0x20 || (c >= 0x7f && c <= 0x9f) || c == '\u2028' || c == '\u2029') {
+                        throw new IllegalArgumentException("refusing to write a service file: a value holds the control character U+"
+                                + String.format("%04X", (int) c) + " at " + i + ": " + dev.limpet.protocol.SafeText.of(v, 200)
+                                + " (check LIMPET_HOME, LIMPET_CONFIG and the path limpet runs from)");
+                    }
+                }
+            }
+        }
     }
 
     /** systemd's quoting: a word with spaces, quotes, backslashes or specifiers goes in double quotes, escaped. */

@@ -1,6 +1,7 @@
 package dev.limpet.app.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.List;
@@ -23,6 +24,19 @@ class ServiceFilesTest {
     void systemdSpecifiersAndQuotesInPathsAreEscaped() {
         assertThat(ServiceFiles.systemdQuote("/home/u/100%/x")).isEqualTo("/home/u/100%%/x");
         assertThat(ServiceFiles.systemdQuote("a \"b\" $c")).isEqualTo("\"a \\\"b\\\" $$c\"");
+    }
+
+    @Test
+    void aControlCharacterInAnyValueIsRefusedBeforeItCanStartADirective() {
+        String injected = "/home/u/limpet\nExecStartPre=/bin/sh -c 'touch /tmp/pwned'";
+        for (List<String> env : List.of(List.of("LIMPET_HOME=" + injected), List.of("LIMPET_CONFIG=/x\r/y"), List.of("LIMPET_HOME=/a\u2028b"))) {
+            assertThatThrownBy(() -> ServiceFiles.systemdUnit(COMMAND, env)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("control character");
+            assertThatThrownBy(() -> ServiceFiles.launchdPlist(COMMAND, env, Path.of("/l"))).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> ServiceFiles.systemdUnit(List.of("/opt/java", "-jar", "/x\n/limpet.jar"), List.of()))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("U+000A");
+        assertThatThrownBy(() -> ServiceFiles.launchdPlist(COMMAND, List.of(), Path.of("/l\u0085og"))).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test

@@ -104,10 +104,16 @@ public final class WsClient implements AutoCloseable {
 
     /** Connects through the relay of a {@code limpet pair} link and says hello. */
     public static WsClient connectThroughRelay(String pairingLink) throws IOException {
+        return connectThroughRelay(pairingLink, null);
+    }
+
+    /** As {@link #connectThroughRelay(String)}, as {@code clientSessionKey} (null: a fresh one), as a client that comes back does. */
+    public static WsClient connectThroughRelay(String pairingLink, String clientSessionKey) throws IOException {
         var link = dev.limpet.protocol.relay.PairingLink.parse(pairingLink);
         String base = link.hostUrl().toString().replaceFirst("^http", "ws");
         RelayLayer layer = new RelayLayer(link);
         WsClient c = new WsClient(base + "/ws", layer);
+        c.clientSessionKey = clientSessionKey;
         try {
             layer.open.get(20, TimeUnit.SECONDS);
             c.initialState = c.helloAndWait();

@@ -45,8 +45,8 @@ public final class RelayFigure implements Figure {
         Path clusterDir = Files.createTempDirectory("limpet-bench-cluster-");
         Path clusterRoot = clusterDir.resolve("root");
         try (dev.limpet.testkit.NatsServer nats = dev.limpet.testkit.NatsServer.start(clusterDir.resolve("nats"));
-                LimpetRelay node1 = LimpetRelay.start(ctx.jar, clusterDir, "node1.log", "--nats", nats.url());
-                LimpetRelay node2 = LimpetRelay.start(ctx.jar, clusterDir, "node2.log", "--nats", nats.url())) {
+                LimpetRelay node1 = LimpetRelay.start(ctx.jar, clusterDir, "node1.log", "--nats", nats.url(), "--insecure-nats");
+                LimpetRelay node2 = LimpetRelay.start(ctx.jar, clusterDir, "node2.log", "--nats", nats.url(), "--insecure-nats")) {
             node1.enrol(clusterRoot);
             try (LimpetDaemon daemon = LimpetDaemon.start(ctx.jar, clusterRoot, "worker", List.of(), java.util.Map.of(),
                     List.of("--relay", node1.url))) {

@@ -27,7 +27,7 @@ public final class LimpetDaemon implements AutoCloseable {
     public static final List<String> LAUNCHER_JVM_FLAGS =
             List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
             "-XX:TrimNativeHeapInterval=5000");
-    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)#token=([0-9a-f]+)");
+    private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -116,7 +116,8 @@ public final class LimpetDaemon implements AutoCloseable {
             Reaper.kill(p.toHandle());
             throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
         }
-        return new LimpetDaemon(root, backend, p, m.group(1), m.group(2), log);
+        // the token goes to a terminal only (stdout is a pipe here): it is in the data root
+        return new LimpetDaemon(root, backend, p, m.group(1), Files.readString(root.resolve("auth-token")).strip(), log);
     }
 
     /** Kept for the whole run: {@link #close} leaves it running, {@link #stop} ends it. */

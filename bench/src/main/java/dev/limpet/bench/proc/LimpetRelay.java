@@ -45,9 +45,14 @@ public final class LimpetRelay implements AutoCloseable {
      * to {@code logName} there, with more {@code limpet relay} options ({@code --nats URL}).
      */
     public static LimpetRelay start(Path jar, Path dir, String logName, String... options) throws IOException, InterruptedException {
+        return start(jar, dir, logName, 0, options);
+    }
+
+    /** As {@link #start(Path, Path, String, String...)} on {@code port} (0: any), so a node killed and started again keeps its address. */
+    public static LimpetRelay start(Path jar, Path dir, String logName, int port, String... options) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         Path log = dir.resolve(logName);
-        List<String> args = new ArrayList<>(List.of("relay", "--port", "0", "--relay-dir", dir.resolve("relay").toString()));
+        List<String> args = new ArrayList<>(List.of("relay", "--port", Integer.toString(port), "--relay-dir", dir.resolve("relay").toString()));
         args.addAll(List.of(options));
         Process p = new ProcessBuilder(limpet(jar, args.toArray(String[]::new)))
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();
@@ -86,6 +91,12 @@ public final class LimpetRelay implements AutoCloseable {
             throw new IOException("limpet pair failed: " + out);
         }
         return out.lines().findFirst().orElseThrow().strip();
+    }
+
+    /** {@code kill -9}: the node vanishes with every socket it held. */
+    public void kill9() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(10, TimeUnit.SECONDS);
     }
 
     @Override

@@ -19,6 +19,8 @@ import java.util.function.Supplier;
 final class SoakConnection {
     final String name;
     final boolean lossless;
+    /** Through the relay cluster (a pairing link, end-to-end encrypted), not the daemon's own port. */
+    final boolean relayed;
     private final String key;
     private final Map<String, SoakSession> sessions = new ConcurrentHashMap<>();
     /** Sessions to (re-)attach at the next {@link #maintain}: after a connect, a desync or a refused attach. */
@@ -29,9 +31,10 @@ final class SoakConnection {
     int reconnects;
     int kills;
 
-    SoakConnection(String name, boolean lossless, long seed) {
+    SoakConnection(String name, boolean lossless, boolean relayed, long seed) {
         this.name = name;
         this.lossless = lossless;
+        this.relayed = relayed;
         this.key = "soak-" + name + "-" + Long.toHexString(seed);
     }
 
@@ -69,8 +72,9 @@ final class SoakConnection {
 
     /**
      * Reconnects when the connection is gone, re-attaches what needs it, reads desyncs; called
-     * periodically from the soak's client thread. Failures (a daemon that is down or recovering) are
-     * retried at the next call.
+     * periodically from the soak's client thread. Failures (a daemon that is down or recovering, a
+     * relay node or NATS that is down) are retried at the next call. {@code url} is the daemon's
+     * WebSocket address, or for a relayed client a pairing link through one of the relay nodes.
      */
     void maintain(Supplier<String> url) {
         WsClient c = ws;
@@ -86,7 +90,7 @@ final class SoakConnection {
                 return;
             }
             try {
-                c = WsClient.connect(url.get(), key);
+                c = relayed ? WsClient.connectThroughRelay(url.get(), key) : WsClient.connect(url.get(), key);
             } catch (IOException e) {
                 return;
             }

@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
 import dev.limpet.bench.proc.LimpetJar;
+import dev.limpet.bench.proc.LimpetRelay;
 import dev.limpet.bench.proc.Pss;
 import dev.limpet.bench.proc.Reaper;
 import dev.limpet.bench.report.BenchmarkDoc;
 import dev.limpet.bench.report.MachineInfo;
+import dev.limpet.testkit.NatsServer;
 import dev.limpet.testkit.SoakStream;
 import dev.limpet.testkit.SoakWriter;
 import dev.limpet.testkit.TestPrograms;
@@ -30,9 +32,10 @@ import java.util.stream.Stream;
 
 /**
  * {@code ./limpet soak --minutes N [--seed S]}: sessions writing at mixed rates on the worker
- * backend, WebSocket clients attached to every one of them in both flow modes, and a seeded chaos
- * loop that {@code kill -9}s the daemon (restarted on the same data root), random workers and
- * clients. At the end: every session whose worker was not killed runs with the pid it started with;
+ * backend, WebSocket clients attached to every one of them in both flow modes (one client of each
+ * mode through a two-node relay cluster on NATS, end to end encrypted, landing on either node),
+ * and a seeded chaos loop that {@code kill -9}s the daemon (restarted on the same data root), random
+ * workers, clients, relay nodes and NATS (each started again on the same port). At the end: every session whose worker was not killed runs with the pid it started with;
  * every lossless client has every byte its program wrote, exactly once; sessions of killed workers
  * are {@code exited} or {@code recoverable}; daemon and worker memory stayed under the bounds below.
  * Prints a table, records it in docs/reliability.md, exits 1 on any loss, hang or broken bound.
@@ -53,6 +56,14 @@ public final class SoakMain {
     private final List<SoakConnection> connections = new ArrayList<>();
     private volatile LimpetDaemon daemon;
     private Path jar;
+    /** The relay cluster: NATS and two nodes on fixed ports (a killed one comes back at the same address). */
+    private NatsServer nats;
+    private final LimpetRelay[] nodes = new LimpetRelay[2];
+    private final int[] nodePorts = new int[2];
+    private Path relayDir;
+    private volatile String pairingLink;
+    private int relayKills;
+    private int natsKills;
     private int daemonKills;
     private int workerKills;
     private int clientKills;
@@ -144,13 +155,17 @@ public final class SoakMain {
         ZonedDateTime started = ZonedDateTime.now(ZoneOffset.UTC);
         log("seed " + options.seed() + ", " + options.sessions() + " sessions, " + options.minutes() + " min; load " + loadBefore);
         jar = LimpetJar.privateCopy(options.repo().resolve("app/target/limpet.jar"), scratch);
+        startRelayCluster();
         daemon = startDaemon();
+        pairingLink = nodes[0].pair(root);
         if (!"worker".equals(daemon.backend())) {
             throw new IllegalStateException("the daemon runs the " + daemon.backend() + " backend; the soak needs workers");
         }
         for (int i = 0; i < 5; i++) {
-            connections.add(new SoakConnection("lossless-" + i, true, options.seed()));
-            connections.add(new SoakConnection("live-" + i, false, options.seed()));
+            boolean relayed = i == 4;
+            String via = relayed ? "relayed-" : "";
+            connections.add(new SoakConnection(via + "lossless-" + i, true, relayed, options.seed()));
+            connections.add(new SoakConnection(via + "live-" + i, false, relayed, options.seed()));
         }
         List<Thread> clients = connections.stream()
                 .map(c -> Thread.ofPlatform().daemon().name("soak-" + c.name).start(() -> clientLoop(c))).toList();
@@ -191,7 +206,37 @@ public final class SoakMain {
         }
         connections.forEach(SoakConnection::close);
         daemon.stop();
+        for (LimpetRelay n : nodes) {
+            n.close();
+        }
+        nats.close();
         return failures.isEmpty() ? 0 : 1;
+    }
+
+    /** NATS and two relay nodes on it (loopback, a NATS of the soak's own: --insecure-nats), the daemon enrolled. */
+    private void startRelayCluster() throws Exception {
+        relayDir = scratch.resolve("relay-cluster");
+        nats = NatsServer.start(scratch.resolve("nats"));
+        for (int i = 0; i < nodes.length; i++) {
+            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+                nodePorts[i] = free.getLocalPort();
+            }
+            nodes[i] = startNode(i);
+        }
+        nodes[0].enrol(root);
+    }
+
+    private LimpetRelay startNode(int i) throws Exception {
+        return LimpetRelay.start(jar, relayDir, "node" + (i + 1) + "-" + System.nanoTime() + ".log", nodePorts[i], "--nats", nats.url(),
+                "--insecure-nats");
+    }
+
+    /** The pairing link through a node chosen at random: a relayed client lands on either, wherever the daemon's uplink is. */
+    private String relayLink() {
+        String link = pairingLink;
+        // not the chaos loop's Random: client threads call this at their own pace, and the seed must replay the same chaos
+        int n = java.util.concurrent.ThreadLocalRandom.current().nextInt(nodes.length);
+        return link.replace(nodes[0].url, "http://127.0.0.1:" + nodePorts[n] + "/");
     }
 
     static final String BEGIN = "<!-- soak:generated:begin (written by ./limpet soak; edits here are lost) -->";
@@ -199,7 +244,8 @@ public final class SoakMain {
 
     private LimpetDaemon startDaemon() throws IOException {
         // Lossless clients may be away for a daemon restart: the default ack timeout (10 s) is what users get.
-        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of());
+        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), List.of("--relay",
+                "http://127.0.0.1:" + nodePorts[0] + "/,http://127.0.0.1:" + nodePorts[1] + "/"));
     }
 
     private String wsUrl() {
@@ -209,7 +255,7 @@ public final class SoakMain {
     /** Keeps one client connected and attached, all the time, on a thread of its own (as separate clients are). */
     private void clientLoop(SoakConnection c) {
         while (clientsRunning) {
-            c.maintain(this::wsUrl);
+            c.maintain(c.relayed ? this::relayLink : this::wsUrl);
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {
@@ -259,7 +305,20 @@ public final class SoakMain {
             restartMillis.add((recovered - killed) / 1_000_000);
             log(String.format("cycle %d: daemon back: listening %.1f s, initial_state %.1f s after the kill", cycles,
                     (listening - killed) / 1e9, (recovered - killed) / 1e9));
-        } else if (roll < 35 && workerKills < Math.max(1, options.sessions() / 5)) {
+        } else if (roll < 30) {
+            int n = chaos.nextInt(nodes.length);
+            relayKills++;
+            log("cycle " + cycles + ": kill -9 relay node " + (n + 1));
+            nodes[n].kill9();
+            Thread.sleep(chaos.nextInt(2000));
+            nodes[n] = startNode(n);
+        } else if (roll < 35) {
+            natsKills++;
+            log("cycle " + cycles + ": kill -9 NATS");
+            nats.kill9();
+            Thread.sleep(chaos.nextInt(2000));
+            nats.restart();
+        } else if (roll < 45 && workerKills < Math.max(1, options.sessions() / 5)) {
             List<SoakSession> alive = sessions.stream().filter(s -> !s.workerKilled).toList();
             SoakSession s = alive.get(chaos.nextInt(alive.size()));
             long worker = workerPid(s.id);
@@ -278,9 +337,14 @@ public final class SoakMain {
         }
     }
 
-    private void ensureDaemon() throws IOException {
+    private void ensureDaemon() throws Exception {
         if (!daemon.process.isAlive()) {
             daemon = startDaemon();
+        }
+        for (int i = 0; i < nodes.length; i++) {
+            if (!nodes[i].process.isAlive()) {
+                nodes[i] = startNode(i);
+            }
         }
     }
 
@@ -440,7 +504,10 @@ public final class SoakMain {
                 .append("` (").append(String.format("%.1f", chaosMinutes)).append(" min of chaos after start-up)\n\n");
         t.append("| what | result | bound |\n|---|---|---|\n");
         t.append(row("chaos cycles", cycles + " (daemon kill -9 + restart: " + daemonKills + ", worker kill -9: " + workerKills
-                + ", client dropped: " + clientKills + ")", "—"));
+                + ", client dropped: " + clientKills + ", relay node kill -9 + restart: " + relayKills + ", NATS kill -9 + restart: " + natsKills
+                + ")", "—"));
+        t.append(row("clients through the relay cluster (2 nodes on NATS, either node)", connections.stream().filter(c -> c.relayed)
+                .map(c -> c.name).toList().toString(), "—"));
         t.append(row("sessions", sessions.size() + " (" + running + " whose worker was not killed: running with their first pid: "
                 + (running - failures.stream().filter(f -> f.contains("expected running")).count()) + ")", "all"));
         t.append(row("sessions of killed workers", workerKills + ", all exited or recoverable: "

@@ -9,6 +9,7 @@ import dev.limpet.protocol.SessionIds;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import picocli.CommandLine.Command;
@@ -42,8 +43,22 @@ final class HookCommand extends Verb {
     String session;
 
     @Option(names = "--stdin-json", description = "Read the hook's JSON object from stdin and record its session_id as the"
-            + " agent's conversation id (Claude Code hooks).")
+            + " agent's conversation id (Claude Code and Gemini CLI hooks).")
     boolean stdinJson;
+
+    @Option(names = "--codex-notify", paramLabel = "JSON", description = "Codex's notify: at the end of a turn, report"
+            + " waiting_input and record the turn's thread-id as the conversation id when Codex saved that conversation.")
+    String codexNotify;
+
+    /** Where Codex keeps its conversations: {@code $CODEX_HOME}, else {@code ~/.codex}. */
+    java.nio.file.Path codexHome() {
+        String home = env.apply("CODEX_HOME");
+        if (home != null && !home.isBlank()) {
+            return java.nio.file.Path.of(home);
+        }
+        String user = env.apply("HOME");
+        return java.nio.file.Path.of(user != null && !user.isBlank() ? user : System.getProperty("user.home"), ".codex");
+    }
 
     /** The environment and stdin, replaceable in tests. */
     Function<String, String> env = System::getenv;
@@ -51,6 +66,9 @@ final class HookCommand extends Verb {
 
     @Override
     public Integer call() {
+        if (codexNotify != null) {
+            return codexNotify();
+        }
         Activity activity = null;
         if (state != null) {
             activity = Activity.parse(state).filter(Activity::reportable).orElseThrow(() -> new CliException(REFUSED,
@@ -59,6 +77,50 @@ final class HookCommand extends Verb {
             throw new CliException(REFUSED, "name a STATE (" + Activity.reportableNames() + "), or give --stdin-json");
         }
         String conversation = stdinJson ? conversationFromStdin() : null;
+        return report(activity, conversation);
+    }
+
+    /**
+     * Codex runs its {@code notify} command with one JSON argument; the type this version sends is
+     * {@code agent-turn-complete} (the turn ended: Codex waits for the person). Its {@code thread-id}
+     * is recorded only when Codex saved that conversation (a rollout file names it): Codex also runs
+     * notify for side threads it never saves (the one that writes the task's title).
+     */
+    private int codexNotify() {
+        JsonNode json;
+        try {
+            json = ProtocolCodec.mapper().readTree(codexNotify);
+        } catch (IOException e) {
+            throw new CliException(REFUSED, "--codex-notify: not JSON; nothing was reported (invalid_hook_input)");
+        }
+        if (json == null || !json.isObject()) {
+            throw new CliException(REFUSED, "--codex-notify: not a JSON object; nothing was reported (invalid_hook_input)");
+        }
+        if (!"agent-turn-complete".equals(json.path("type").asText())) {
+            return 0; // a kind this version does not send, or one that says nothing about waiting
+        }
+        String thread = json.path("thread-id").asText("");
+        String conversation = ConversationIds.isValid(thread) && codexSaved(thread) ? thread : null;
+        return report(Activity.WAITING_INPUT, conversation);
+    }
+
+    /** Whether Codex saved conversation {@code id}: {@code sessions/YYYY/MM/DD/rollout-*-<id>.jsonl} under its home, today or yesterday (UTC). */
+    boolean codexSaved(String id) {
+        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        for (java.time.LocalDate day : List.of(today, today.minusDays(1))) {
+            java.nio.file.Path dir = codexHome().resolve("sessions").resolve(day.toString().replace('-', '/'));
+            try (var files = java.nio.file.Files.newDirectoryStream(dir, "rollout-*-" + id + ".jsonl")) {
+                if (files.iterator().hasNext()) {
+                    return true;
+                }
+            } catch (IOException e) {
+                // no such day: nothing saved there
+            }
+        }
+        return false;
+    }
+
+    private int report(Activity activity, String conversation) {
         String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
         if (id == null || id.isBlank()) {
             throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"

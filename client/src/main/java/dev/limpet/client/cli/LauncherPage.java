@@ -14,7 +14,8 @@ import java.util.HexFormat;
  * A small private page (0600) that forwards the browser to the link. The
  * browser is started with this file's address, not with the link, because a command line can be
  * read by every user of the machine ({@code /proc/PID/cmdline}) and the link holds the token.
- * One file per daemon address, rewritten each time.
+ * One file per daemon address, rewritten each time, and deleted once the browser has read it
+ * ({@link #deleteOnceRead}): the token must not stay on disk in a page nobody needs any more.
  */
 final class LauncherPage {
     private LauncherPage() {}
@@ -30,6 +31,46 @@ final class LauncherPage {
             Files.deleteIfExists(tmp);
         }
         return target;
+    }
+
+    /**
+     * Waits until the browser has read {@code page} (its access time passes its modification
+     * time: what Linux's default {@code relatime} records on the first read after a write), at
+     * most {@code patience}, then deletes it; with {@code noatime} that is the whole wait.
+     * Returns whether the read was seen.
+     */
+    static boolean deleteOnceRead(Path page, java.time.Duration patience) throws IOException {
+        long deadline = System.nanoTime() + patience.toNanos();
+        boolean read = false;
+        try {
+            while (!read && System.nanoTime() < deadline) {
+                var a = Files.readAttributes(page, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                read = a.lastAccessTime().compareTo(a.lastModifiedTime()) > 0;
+                if (!read) {
+                    Thread.sleep(50);
+                }
+            }
+            if (read) {
+                // the browser may still be parsing what it read; the file itself is no longer needed
+                Thread.sleep(200);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            Files.deleteIfExists(page);
+        }
+        return read;
+    }
+
+    /** Pages an earlier {@code limpet open} left behind (killed before it could delete them). */
+    static void deleteLeftovers(Path dir) {
+        try (var pages = Files.newDirectoryStream(dir, "open-*.html")) {
+            for (Path p : pages) {
+                Files.deleteIfExists(p);
+            }
+        } catch (IOException ignored) {
+            // no config directory yet, or nothing to delete
+        }
     }
 
     static String html(String link) {

@@ -18,6 +18,9 @@ final class LsCommand extends Verb {
     @Option(names = "--names", description = "Print only each session's id and label, one per line (shell completion uses it).")
     boolean names;
 
+    @Option(names = "--attention", description = "Sessions that need you first: pending approval, then waiting for input (across hosts).")
+    boolean attention;
+
     @Override
     public Integer call() {
         ArrayNode rows = ProtocolCodec.mapper().createArrayNode();
@@ -49,6 +52,9 @@ final class LsCommand extends Verb {
                 collect(daemon(), rows);
             }
         }
+        if (attention) {
+            rows = byAttention(rows);
+        }
         if (names) {
             printNames(rows);
         } else if (common.json) {
@@ -67,8 +73,8 @@ final class LsCommand extends Verb {
             ObjectNode row = ProtocolCodec.mapper().createObjectNode();
             row.put("host", daemon.endpoint().hostName());
             row.put("daemon_instance_id", status.path("daemon_instance_id").asText());
-            for (String f : List.of("id", "label", "command", "state", "activity", "pid", "exit_code", "exit_signal", "created_at",
-                    "cwd")) {
+            for (String f : List.of("id", "label", "command", "state", "activity", "waiting_line", "title", "pid", "exit_code", "exit_signal",
+                    "created_at", "cwd")) {
                 row.set(f, s.path(f).isMissingNode() ? null : s.path(f));
             }
             rows.add(row);
@@ -92,31 +98,76 @@ final class LsCommand extends Verb {
 
     private void print(ArrayNode rows) {
         var out = out();
-        String fmt = "%-10s %-10s %-18s %-16s %-8s %-5s %-20s %s%n";
-        out.printf(fmt, "HOST", "ID", "LABEL", "STATE", "PID", "EXIT", "CREATED", "COMMAND");
+        List<String[]> table = new ArrayList<>();
+        table.add(new String[] {"HOST", "ID", "LABEL", "STATE", "ACTIVITY", "PID", "EXIT", "CREATED", "COMMAND"});
         for (JsonNode r : rows) {
             List<String> argv = new ArrayList<>();
             r.path("command").forEach(a -> argv.add(a.asText()));
             String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissingNode()
                     ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissingNode() ? "-" : "SIG" + r.path("exit_signal").asText())
                     : r.path("exit_code").asText();
-            out.printf(fmt, shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 18),
-                    shown(stateShown(text(r, "state"), text(r, "activity"))),
-                    shown(text(r, "pid")), shown(exit), shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")),
-                    commandLine(argv));
+            table.add(new String[] {shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 24), shown(text(r, "state")),
+                    activityShown(text(r, "state"), text(r, "activity")), shown(text(r, "pid")), shown(exit),
+                    shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")), commandLine(argv)});
+        }
+        for (String line : table(table, TerminalWidth.ofOutput())) {
+            out.println(line);
         }
         out.flush();
     }
 
     /**
-     * The STATE column (issue 14): what a running session's program is doing when that is known
-     * ({@code waiting_input}, {@code pending_approval}, {@code working}, {@code idle}), else the
-     * runtime state ({@code running}, {@code exited}, {@code recoverable}...).
+     * The rows as aligned columns, two spaces apart. With a terminal's width, each line is cut to
+     * it (the command, last, gives way with a "…"), so a long command never wraps into the next row.
      */
-    static String stateShown(String state, String activity) {
+    static List<String> table(List<String[]> rows, java.util.OptionalInt width) {
+        int columns = rows.getFirst().length;
+        int[] widths = new int[columns];
+        for (String[] row : rows) {
+            for (int i = 0; i < columns - 1; i++) {
+                widths[i] = Math.max(widths[i], row[i].length());
+            }
+        }
+        List<String> lines = new ArrayList<>();
+        for (String[] row : rows) {
+            StringBuilder line = new StringBuilder();
+            for (int i = 0; i < columns; i++) {
+                line.append(i < columns - 1 ? String.format("%-" + widths[i] + "s  ", row[i]) : row[i]);
+            }
+            String text = line.toString().stripTrailing();
+            if (width.isPresent() && text.codePointCount(0, text.length()) > width.getAsInt()) {
+                text = text.substring(0, text.offsetByCodePoints(0, width.getAsInt() - 1)) + "…";
+            }
+            lines.add(text);
+        }
+        return lines;
+    }
+
+    /**
+     * The ACTIVITY column: what a running session's program is doing when that is known
+     * ({@code pending_approval}, {@code waiting_input}, {@code working}, {@code idle}); "-" for a
+     * session that does not run, or whose activity nothing tells (a plain shell).
+     */
+    static String activityShown(String state, String activity) {
         boolean running = "running".equals(state) || "starting".equals(state);
-        boolean known = !activity.equals("-") && !activity.equals("unknown");
-        return running && known ? activity : state;
+        boolean known = !activity.equals("-") && !activity.equals("unknown") && !activity.isEmpty();
+        return running && known ? shown(activity) : "-";
+    }
+
+    /**
+     * The attention order every client uses (docs/ui.md): running sessions pending approval, then
+     * those waiting for input, then the rest, each group in the order it came (hosts, then creation).
+     */
+    static ArrayNode byAttention(ArrayNode rows) {
+        List<JsonNode> sorted = new ArrayList<>();
+        rows.forEach(sorted::add);
+        sorted.sort(java.util.Comparator.comparingInt(r -> {
+            String activity = activityShown(text(r, "state"), text(r, "activity"));
+            return dev.limpet.protocol.Activity.parse(activity).map(dev.limpet.protocol.Activity::attentionRank).orElse(2);
+        }));
+        ArrayNode out = ProtocolCodec.mapper().createArrayNode();
+        sorted.forEach(out::add);
+        return out;
     }
 
     /**

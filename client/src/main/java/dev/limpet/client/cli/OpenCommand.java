@@ -2,6 +2,7 @@ package dev.limpet.client.cli;
 
 import dev.limpet.client.connection.ConfigDirs;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -15,6 +16,8 @@ import picocli.CommandLine.Option;
         "The link only works for this daemon; keep it to yourself."})
 final class OpenCommand extends Verb {
     private static final Duration BROWSER_PATIENCE = Duration.ofSeconds(3);
+    /** How long a started browser has to read the forwarding page before it is deleted anyway. */
+    private static final Duration PAGE_PATIENCE = Duration.ofSeconds(10);
 
     @Option(names = "--no-browser", description = "Only print the link.")
     boolean noBrowser;
@@ -55,12 +58,24 @@ final class OpenCommand extends Verb {
         Map<String, String> env = System.getenv();
         Path page;
         try {
+            LauncherPage.deleteLeftovers(ConfigDirs.limpetConfigDir());
             page = LauncherPage.write(ConfigDirs.limpetConfigDir(), endpoint.baseUrl().toString(), link);
         } catch (IOException e) {
             return new BrowserLauncher.Outcome.NotOpened("cannot write the page that forwards to the link: " + e.getMessage());
         }
         List<List<String>> candidates = BrowserCommands.candidates(env.get("BROWSER"), BrowserCommands.onPath("xdg-open", env.get("PATH")),
                 BrowserCommands.graphical(env.get("DISPLAY"), env.get("WAYLAND_DISPLAY")), page.toUri().toString());
-        return new BrowserLauncher(BROWSER_PATIENCE).open(candidates);
+        BrowserLauncher.Outcome outcome = new BrowserLauncher(BROWSER_PATIENCE).open(candidates);
+        try {
+            // the page holds the token: gone once the browser read it (or no browser was started)
+            if (outcome instanceof BrowserLauncher.Outcome.Opened) {
+                LauncherPage.deleteOnceRead(page, PAGE_PATIENCE);
+            } else {
+                Files.deleteIfExists(page);
+            }
+        } catch (IOException e) {
+            System.err.println("limpet: warning: could not delete " + page + " (it holds the token): " + e.getMessage());
+        }
+        return outcome;
     }
 }

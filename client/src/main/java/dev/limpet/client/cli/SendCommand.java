@@ -6,7 +6,9 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-@Command(name = "send", description = "Type TEXT into a session, then Enter (unless --no-enter).")
+@Command(name = "send", description = {"Type TEXT into a session, then Enter (unless --no-enter).",
+        "The text goes as a paste when the program turned on bracketed paste, and Enter as a key of its own, so agents"
+                + " (Claude Code, Codex, Gemini CLI) submit it."})
 final class SendCommand extends Verb {
     @Option(names = "--no-enter", description = "Do not press Enter after the text.")
     boolean noEnter;
@@ -20,10 +22,7 @@ final class SendCommand extends Verb {
     @Override
     public Integer call() {
         String data = text == null ? "" : String.join(" ", text);
-        if (!noEnter) {
-            data += "\r";
-        }
-        daemon().post(sessionPath(session) + "/input", Map.of("data", data));
+        daemon().post(sessionPath(session) + "/send", Map.of("text", data, "enter", !noEnter));
         return 0;
     }
 }

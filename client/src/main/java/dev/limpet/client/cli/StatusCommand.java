@@ -34,6 +34,10 @@ final class StatusCommand extends Verb {
         String backend = text(s, "backend") + (s.hasNonNull("backend_details") ? " (" + text(s, "backend_details") + ")" : "");
         out.printf("daemon_instance_id %s, backend %s, %s session(s)%s%n", text(s, "daemon_instance_id"), backend,
                 text(s, "sessions"), s.path("recovering").asBoolean() ? ", recovering" : "");
+        String waiting = waitingLine(s);
+        if (waiting != null) {
+            out.println(waiting);
+        }
         JsonNode r = s.path("recovery");
         out.printf("recovery: recovered %s, pruned %s, missing %s, failed %s, quarantined %s%n", text(r, "recovered"),
                 text(r, "pruned"), text(r, "missing"), text(r, "failed"), text(r, "quarantined"));
@@ -70,6 +74,17 @@ final class StatusCommand extends Verb {
             out.printf(row, n.path("key").asText(), dev.limpet.protocol.SafeText.of(n.path("value").asText(), 200),
                     dev.limpet.protocol.SafeText.of(n.path("source").asText(), 300));
         }
+    }
+
+    /** "3 sessions wait for you: 1 pending approval, 2 waiting for input (limpet ls --attention)", or null when none does. */
+    static String waitingLine(JsonNode status) {
+        long approval = status.path("pending_approval").asLong();
+        long input = status.path("waiting_input").asLong();
+        if (approval + input == 0) {
+            return null;
+        }
+        return (approval + input) + (approval + input == 1 ? " session waits" : " sessions wait") + " for you: " + approval
+                + " pending approval, " + input + " waiting for input (limpet ls --attention)";
     }
 
     /** The web UI's address; its token only when asked for, since a terminal's scrollback is often shared. */

@@ -1,5 +1,6 @@
 package dev.limpet.client.connection;
 
+import dev.limpet.terminal.os.PathTrust;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
@@ -58,6 +59,10 @@ public final class ClientSessionKeyStore {
     private String read() throws NoSuchFileException {
         String content;
         try {
+            // a planted link would make us read, and then chmod, a file that is not ours
+            if (!PathTrust.forThisProcess().ownFileIfPresent(file)) {
+                throw new NoSuchFileException(file.toString());
+            }
             content = Files.readString(file, StandardCharsets.US_ASCII).strip();
         } catch (NoSuchFileException e) {
             throw e;

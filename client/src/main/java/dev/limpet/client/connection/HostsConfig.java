@@ -6,11 +6,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.limpet.protocol.relay.PairingSecret;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ import java.util.Set;
 public final class HostsConfig {
     /** File name inside the config directory. */
     public static final String FILE_NAME = "hosts.json";
+    private static final int MAX_FILE_BYTES = 1 << 20;
 
     /**
      * One configured host: reached directly ({@code url} + {@code token_file}) or through a relay
@@ -51,7 +53,7 @@ public final class HostsConfig {
         /** Reads the pairing secret from {@link #secretFile()}; a missing, unreadable or malformed file is an error naming it. */
         public PairingSecret readSecret() {
             try {
-                return PairingSecret.parse(Files.readString(secretFile, StandardCharsets.UTF_8));
+                return PairingSecret.parse(readTrusted(secretFile, Exposure.SECRET));
             } catch (IOException e) {
                 throw new ClientIdentityException("cannot read the pairing secret " + secretFile + " of host '" + name + "': " + e, e);
             } catch (IllegalArgumentException e) {
@@ -62,7 +64,7 @@ public final class HostsConfig {
         /** Reads the token from {@link #tokenFile()}; a missing, unreadable or empty file is an error naming it. */
         public String readToken() {
             try {
-                String token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+                String token = readTrusted(tokenFile, Exposure.SECRET).strip();
                 if (token.isEmpty()) {
                     throw new ClientIdentityException("token file " + tokenFile + " of host '" + name + "' is empty");
                 }
@@ -90,7 +92,7 @@ public final class HostsConfig {
     public static HostsConfig load(Path file) {
         String json;
         try {
-            json = Files.readString(file, StandardCharsets.UTF_8);
+            json = readTrusted(file, Exposure.SETTINGS);
         } catch (NoSuchFileException e) {
             return new HostsConfig(file, List.of());
         } catch (IOException e) {
@@ -179,6 +181,15 @@ public final class HostsConfig {
         return dir == null ? path.toAbsolutePath() : dir.resolve(path);
     }
 
+    /**
+     * hosts.json says which address and secret stand for a host, and its token and secret files
+     * are credentials: each is read only when nobody else could have written it (and a secret only
+     * when nobody else can read it), checked on every read.
+     */
+    private static String readTrusted(Path file, Exposure exposure) throws IOException {
+        return PathTrust.forThisProcess().readTrustedString(file, exposure, MAX_FILE_BYTES);
+    }
+
     private static ClientIdentityException error(Path file, String problem) {
         return new ClientIdentityException(file + " " + problem);
     }
@@ -200,7 +211,7 @@ public final class HostsConfig {
         ObjectNode root;
         if (Files.exists(file)) {
             load(file); // refuses a malformed file before we touch it
-            root = (ObjectNode) json.readTree(Files.readString(file, StandardCharsets.UTF_8));
+            root = (ObjectNode) json.readTree(readTrusted(file, Exposure.SETTINGS));
         } else {
             root = json.createObjectNode();
             root.putArray("hosts");

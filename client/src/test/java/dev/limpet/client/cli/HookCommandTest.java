@@ -99,4 +99,25 @@ class HookCommandTest {
         Run r = run(Map.of("LIMPET_SESSION_ID", "k3x9q2"), "working", "--data-root", noDaemonHere.toString());
         assertThat(r.exit()).isEqualTo(CliException.NO_DAEMON);
     }
+
+    @Test
+    void codexNotifyThatIsNotJsonIsRefusedAndAKindItDoesNotKnowIsIgnored() {
+        Run bad = run(Map.of("LIMPET_SESSION_ID", "k3x9q2"), "--codex-notify", "not json", "--data-root", noDaemonHere.toString());
+        assertThat(bad.exit()).isEqualTo(2);
+        assertThat(bad.err()).contains("invalid_hook_input");
+        Run other = run(Map.of("LIMPET_SESSION_ID", "k3x9q2"), "--codex-notify", "{\"type\":\"something-new\"}", "--data-root",
+                noDaemonHere.toString());
+        assertThat(other.exit()).as("nothing to report, nothing to refuse").isZero();
+    }
+
+    @Test
+    void codexSavedAConversationOnlyWhenARolloutFileNamesIt() throws Exception {
+        HookCommand hook = new HookCommand();
+        hook.env = Map.of("CODEX_HOME", noDaemonHere.toString())::get;
+        String day = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString().replace('-', '/');
+        java.nio.file.Path dir = java.nio.file.Files.createDirectories(noDaemonHere.resolve("sessions").resolve(day));
+        java.nio.file.Files.writeString(dir.resolve("rollout-2026-11-27T00-11-08-01a21a57-7312-78a0-a48c-428304dbdb94.jsonl"), "{}");
+        assertThat(hook.codexSaved("01a21a57-7312-78a0-a48c-428304dbdb94")).isTrue();
+        assertThat(hook.codexSaved("01a21a59-3068-7b13-8302-c4a8c6bf4e93")).as("a title thread Codex never saved").isFalse();
+    }
 }

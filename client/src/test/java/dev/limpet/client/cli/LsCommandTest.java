@@ -25,4 +25,30 @@ class LsCommandTest {
         assertThat(LsCommand.commandLine(List.of("echo", "two words", "it's", ""))).isEqualTo("echo 'two words' 'it'\\''s' ''");
         assertThat(LsCommand.commandLine(List.of("echo", "it's\u001b"))).isEqualTo("echo $'it\\'s\\e'");
     }
+
+    @Test
+    void onATerminalEachRowIsCutToItsWidthSoALongCommandNeverWraps() {
+        List<String[]> rows = List.of(new String[] {"ID", "STATE", "COMMAND"},
+                new String[] {"k3x9q2", "running", "claude --model opus " + "x".repeat(300)},
+                new String[] {"a1", "exited", "sh"});
+        List<String> cut = LsCommand.table(rows, java.util.OptionalInt.of(40));
+        assertThat(cut).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(40));
+        assertThat(cut.get(1)).startsWith("k3x9q2  running  claude --model").endsWith("…");
+        assertThat(cut.get(2)).isEqualTo("a1      exited   sh");
+        assertThat(LsCommand.table(rows, java.util.OptionalInt.empty()).get(1)).as("piped: nothing cut").endsWith("x".repeat(300));
+    }
+
+    @Test
+    void attentionOrderPutsApprovalsThenWaitingFirstAndKeepsTheRestInOrder() {
+        var json = dev.limpet.protocol.ProtocolCodec.mapper();
+        var rows = json.createArrayNode();
+        String[][] sessions = {{"a", "running", "working"}, {"b", "running", "waiting_input"}, {"c", "exited", "pending_approval"},
+                {"d", "running", "pending_approval"}, {"e", "running", "unknown"}, {"f", "running", "waiting_input"}};
+        for (String[] s : sessions) {
+            rows.add(json.createObjectNode().put("id", s[0]).put("state", s[1]).put("activity", s[2]));
+        }
+        List<String> order = new java.util.ArrayList<>();
+        LsCommand.byAttention(rows).forEach(r -> order.add(r.path("id").asText()));
+        assertThat(order).containsExactly("d", "b", "f", "a", "c", "e");
+    }
 }

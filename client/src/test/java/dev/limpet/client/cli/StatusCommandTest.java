@@ -47,4 +47,14 @@ class StatusCommandTest {
         assertThat(StatusCommand.relayLine(up)).doesNotContain("DOWN").contains("connected").contains("2 client(s)");
         assertThat(StatusCommand.relayLine(mapper.nullNode())).isNull();
     }
+
+    @Test
+    void statusSaysHowManySessionsWaitForAPersonAndIsSilentWhenNoneDoes() throws Exception {
+        var mapper = dev.limpet.protocol.ProtocolCodec.mapper();
+        assertThat(StatusCommand.waitingLine(mapper.readTree("{\"pending_approval\":1,\"waiting_input\":2}")))
+                .isEqualTo("3 sessions wait for you: 1 pending approval, 2 waiting for input (limpet ls --attention)");
+        assertThat(StatusCommand.waitingLine(mapper.readTree("{\"pending_approval\":0,\"waiting_input\":1}"))).startsWith("1 session waits");
+        assertThat(StatusCommand.waitingLine(mapper.readTree("{\"pending_approval\":0,\"waiting_input\":0}"))).isNull();
+        assertThat(StatusCommand.waitingLine(mapper.readTree("{}"))).as("an older daemon").isNull();
+    }
 }

@@ -25,12 +25,12 @@ class WaitCommandTest {
     }
 
     @Test
-    void lsShowsTheActivityOfARunningSessionWhenKnownElseItsRuntimeState() {
-        assertThat(LsCommand.stateShown("running", "waiting_input")).isEqualTo("waiting_input");
-        assertThat(LsCommand.stateShown("running", "pending_approval")).isEqualTo("pending_approval");
-        assertThat(LsCommand.stateShown("running", "unknown")).isEqualTo("running");
-        assertThat(LsCommand.stateShown("running", "-")).as("an older daemon").isEqualTo("running");
-        assertThat(LsCommand.stateShown("exited", "idle")).isEqualTo("exited");
-        assertThat(LsCommand.stateShown("recoverable", "idle")).isEqualTo("recoverable");
+    void lsShowsTheActivityOfARunningSessionWhenKnownInAColumnOfItsOwn() {
+        assertThat(LsCommand.activityShown("running", "waiting_input")).isEqualTo("waiting_input");
+        assertThat(LsCommand.activityShown("running", "pending_approval")).isEqualTo("pending_approval");
+        assertThat(LsCommand.activityShown("running", "unknown")).isEqualTo("-");
+        assertThat(LsCommand.activityShown("running", "-")).as("an older daemon").isEqualTo("-");
+        assertThat(LsCommand.activityShown("exited", "idle")).isEqualTo("-");
+        assertThat(LsCommand.activityShown("recoverable", "waiting_input")).as("stale: nothing runs").isEqualTo("-");
     }
 }

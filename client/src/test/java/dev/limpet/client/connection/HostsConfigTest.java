@@ -2,10 +2,14 @@ package dev.limpet.client.connection;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.limpet.terminal.os.Posix;
 
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -102,6 +106,7 @@ class HostsConfigTest {
     @Test
     void readsTheTokenAndNamesAnUnreadableTokenFile() throws Exception {
         Files.writeString(dir.resolve("tok"), "s3cret\n");
+        Files.setPosixFilePermissions(dir.resolve("tok"), PosixFilePermissions.fromString("rw-------"));
         HostsConfig config = load("{\"hosts\":[{\"name\":\"a\",\"url\":\"http://h:1\",\"token_file\":\"tok\"},"
                 + "{\"name\":\"b\",\"url\":\"http://h:1\",\"token_file\":\"missing\"}]}");
         assertThat(config.require("a").readToken()).isEqualTo("s3cret");
@@ -142,5 +147,38 @@ class HostsConfigTest {
     @Test
     void aRelayHostNeedsItsSecretFile() {
         assertRejected("{\"hosts\":[{\"name\":\"box\",\"relay\":\"https://relay.example/h/abcdefghijklmnopqrstuvwxyz\"}]}", "secret_file");
+    }
+
+    static final int STRANGER = 61_781;
+
+    @Test
+    void aHostsFileOrSecretAnotherUserOwnsIsRefusedNamingIt() throws Exception {
+        assumeTrue(Posix.getuid() == 0, "needs root to give a file to another uid (chown)");
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        Path file = dir.resolve("cfg").resolve("hosts.json");
+        Path secretFile = HostsConfig.addRelayHost(file, "box", URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz"), secret);
+        Files.setAttribute(secretFile, "unix:uid", STRANGER);
+        assertThatThrownBy(() -> HostsConfig.load(file).require("box").readSecret()).isInstanceOf(ClientIdentityException.class)
+                .hasMessageContaining(secretFile.toString()).hasMessageContaining("owned by uid " + STRANGER);
+        Files.setAttribute(file, "unix:uid", STRANGER);
+        assertThatThrownBy(() -> HostsConfig.load(file)).isInstanceOf(ClientIdentityException.class).hasMessageContaining(file.toString())
+                .hasMessageContaining("owned by uid " + STRANGER);
+    }
+
+    @Test
+    void aSecretOthersMayReadAHostsFileOthersMayWriteOrASymlinkIsRefused() throws Exception {
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        Path file = dir.resolve("cfg").resolve("hosts.json");
+        Path secretFile = HostsConfig.addRelayHost(file, "box", URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz"), secret);
+        Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThatThrownBy(() -> HostsConfig.load(file).require("box").readSecret()).isInstanceOf(ClientIdentityException.class)
+                .hasMessageContaining(secretFile.toString()).hasMessageContaining("readable or writable by other users");
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-rw-rw-"));
+        assertThatThrownBy(() -> HostsConfig.load(file)).isInstanceOf(ClientIdentityException.class).hasMessageContaining("writable by other users");
+        Path real = dir.resolve("real.json");
+        Files.move(file, real);
+        Files.setPosixFilePermissions(real, PosixFilePermissions.fromString("rw-------"));
+        Files.createSymbolicLink(file, real);
+        assertThatThrownBy(() -> HostsConfig.load(file)).isInstanceOf(ClientIdentityException.class).hasMessageContaining("symbolic link");
     }
 }

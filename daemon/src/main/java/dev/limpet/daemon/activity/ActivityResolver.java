@@ -31,6 +31,17 @@ import java.util.Optional;
  * Sessions that are not agents (plain shells) take no heuristics: {@code unknown} until a hook
  * reports, then the hook's state. A session whose program exited is {@code idle}.
  *
+ * <p>A revived agent ({@link #revived}) redraws its screen without doing anything: its output is
+ * no evidence until a person types into it (or a hook reports), so it stays {@code unknown}
+ * instead of flipping between {@code working} and {@code waiting_input} on redraws.
+ *
+ * <p>A person typing into a session that waits for them ({@link #typed()}) answers it: the session
+ * is {@code working} from then on until newer evidence says otherwise (the agent's next report, a
+ * title it sets, or, for an agent known only by its output, a quiet period after the echo). Agents
+ * whose only hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input}
+ * for good. No client clears a waiting state on its own: every client sees the same answer,
+ * decided here. A terminal's automatic reply to a query is not a person and is never fed here.
+ *
  * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
  * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
  * just after it. Evidence from inside the grace never overrides the report.
@@ -62,7 +73,10 @@ public final class ActivityResolver {
     private Instant titleAt;
     private boolean titleSpeaks;
     private Instant outputAt;
+    /** When a person last answered a session whose title speaks for it (see {@link #typed()}). */
+    private Instant answeredAt;
     private boolean exited;
+    private boolean outputCounts = true;
 
     /**
      * @param agent whether the session runs a coding agent (its launch has an agent kind); only
@@ -88,6 +102,18 @@ public final class ActivityResolver {
         return r;
     }
 
+    /** A revived agent: its output counts as work only once a person typed into it ({@link #typed()}). */
+    public static ActivityResolver revived(Clock clock, Settings settings, boolean agent) {
+        ActivityResolver r = new ActivityResolver(clock, settings, agent);
+        r.outputCounts = false;
+        return r;
+    }
+
+    /** Whether a person's keystroke would change anything (so the caller need not report every one). */
+    public boolean awaitsPerson() {
+        return !outputCounts || resolve().needsPerson();
+    }
+
     /** A hook reported {@code state}. */
     public void hook(Activity state) {
         Objects.requireNonNull(state, "state");
@@ -97,6 +123,7 @@ public final class ActivityResolver {
         }
         hookState = state;
         hookAt = clock.instant();
+        outputCounts = true;
     }
 
     /** The program set its window title (OSC 0 or 2) to {@code title}; null or "" clears it. */
@@ -108,7 +135,33 @@ public final class ActivityResolver {
 
     /** The program wrote output. */
     public void output() {
-        outputAt = clock.instant();
+        if (outputCounts) {
+            outputAt = clock.instant();
+        }
+    }
+
+    /**
+     * A person typed into the session (not a terminal's automatic reply). A revived agent's output
+     * counts as evidence from now on. While the session waits for a person, this is the answer: it
+     * is {@code working} until newer evidence. Otherwise nothing changes.
+     */
+    public void typed() {
+        outputCounts = true;
+        Activity now = resolve();
+        if (!now.needsPerson()) {
+            return;
+        }
+        Instant at = clock.instant();
+        if (hookState != null) {
+            // As if the agent had reported working: its next report, or its own title after the grace, moves it on.
+            hookState = Activity.WORKING;
+            hookAt = at;
+        } else if (titleSpeaks) {
+            answeredAt = at;
+        } else {
+            // Known by its output only: the answer's echo is output; a quiet period after it reads as waiting again.
+            outputAt = at;
+        }
     }
 
     /** The program exited. */
@@ -153,7 +206,8 @@ public final class ActivityResolver {
 
     private Activity heuristic(Instant now) {
         if (titleSpeaks) {
-            return spinning ? Activity.WORKING : Activity.WAITING_INPUT;
+            boolean answeredSinceTitle = answeredAt != null && !answeredAt.isBefore(titleAt);
+            return spinning || answeredSinceTitle ? Activity.WORKING : Activity.WAITING_INPUT;
         }
         if (outputAt == null) {
             return Activity.UNKNOWN;

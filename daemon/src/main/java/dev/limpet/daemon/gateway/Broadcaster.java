@@ -56,8 +56,8 @@ final class Broadcaster implements SessionEvents {
     }
 
     @Override
-    public void sessionState(String sessionId, Activity activity) {
-        toAll(new ServerMessage.SessionState(sessionId, activity));
+    public void sessionState(String sessionId, Activity activity, String waitingLine) {
+        toAll(new ServerMessage.SessionState(sessionId, activity, waitingLine));
     }
 
     /** Only to the connections attached to the session: their terminals follow its size. */

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.protocol.frame.Frame;

@@ -226,7 +226,11 @@ final class Commands {
         } else if (stream != null) {
             use(id, stream); // the person types here: the session takes this viewer's size
         }
-        sessions.input(id, data);
+        if (reply) {
+            sessions.reply(id, data);
+        } else {
+            sessions.input(id, data);
+        }
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
@@ -51,6 +52,7 @@ public final class GatewayServer implements AutoCloseable {
     private final String listenHost;
     private final Clock clock;
     private final DaemonMetrics metrics;
+    private final RestApi rest;
     private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
@@ -73,6 +75,7 @@ public final class GatewayServer implements AutoCloseable {
                 java.util.concurrent.TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
+        this.rest = rest;
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
@@ -96,7 +99,7 @@ public final class GatewayServer implements AutoCloseable {
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
             config.routes.before(this::requireOwnHost);
-            WebUi.register(config);
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             config.routes.before("/metrics", this::requireToken);
@@ -165,6 +168,11 @@ public final class GatewayServer implements AutoCloseable {
         };
     }
 
+    /** Where the page learns the user's other hosts ({@code GET /api/hosts}); none until set. */
+    public void setCockpitHosts(CockpitHost.Source hosts) {
+        rest.setHosts(hosts);
+    }
+
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
     public void warnAll(String code, String message) {
         broadcaster.warning(code, message);
@@ -188,12 +196,21 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private void requireOwnHost(Context ctx) {
-        String host = ctx.header("Host");
-        if (!auth.hostAllowed(host, listenHost, port())) {
-            refusals.warn("refused a request for host {} ({} {} from {})", SafeText.of(host, 100), ctx.method(), SafeText.of(ctx.path(), 100),
-                    ctx.ip());
-            throw new HttpResponseException(403, "this daemon does not answer to host " + SafeText.of(host, 100),
-                    Map.of("code", ErrorCode.HOST_FORBIDDEN.wire()));
+        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        switch (auth.host(hosts, listenHost)) {
+            case OURS -> { }
+            case AMBIGUOUS -> {
+                refusals.warn("refused a request with {} Host headers ({} {} from {})", hosts.size(), ctx.method(), SafeText.of(ctx.path(), 100),
+                        ctx.ip());
+                throw new HttpResponseException(400, "a request names one Host", Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+            }
+            case FOREIGN -> {
+                String host = hosts.getFirst();
+                refusals.warn("refused a request for host {} ({} {} from {})", SafeText.of(host, 100), ctx.method(), SafeText.of(ctx.path(), 100),
+                        ctx.ip());
+                throw new HttpResponseException(403, "this daemon does not answer to host " + SafeText.of(host, 100),
+                        Map.of("code", ErrorCode.HOST_FORBIDDEN.wire()));
+            }
         }
     }
 
@@ -202,10 +219,17 @@ public final class GatewayServer implements AutoCloseable {
      * exception alone would leave the body empty on this path.
      */
     private void checkUpgrade(Context ctx) {
-        String host = ctx.header("Host");
-        if (!auth.hostAllowed(host, listenHost, port())) {
-            refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(host, 100), ctx.ip());
-            refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(host, 100));
+        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        switch (auth.host(hosts, listenHost)) {
+            case OURS -> { }
+            case AMBIGUOUS -> {
+                refusals.warn("refused a WebSocket upgrade with {} Host headers ({})", hosts.size(), ctx.ip());
+                refuse(ctx, 400, ErrorCode.BAD_REQUEST, "a request names one Host");
+            }
+            case FOREIGN -> {
+                refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(hosts.getFirst(), 100), ctx.ip());
+                refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(hosts.getFirst(), 100));
+            }
         }
         List<String> protocols = java.util.Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
         if (!auth.authorized(ctx.header("Authorization"), ctx.queryParam("token"), protocols)) {

@@ -28,29 +28,14 @@ final class RequestAuth {
                 .map(o -> o.endsWith("/") ? o.substring(0, o.length() - 1) : o).toList());
     }
 
-    /**
-     * Whether a request's {@code Host} names this daemon: a loopback name ({@code 127.0.0.1},
-     * {@code localhost}, {@code [::1]}) or the listen address, on any port (an SSH tunnel or a
-     * local proxy forwards from another one), or the authority of an allow-listed origin. A
-     * rebinding attack needs a name the attacker controls, so names are what is checked. No Host
-     * at all (HTTP/1.0, not a browser) is fine; on a wildcard listen address the daemon cannot
-     * know its names and accepts any (the token still guards everything).
-     */
+    /** Whether one {@code Host} names this daemon ({@link HostHeader#names}). */
     boolean hostAllowed(String host, String listenHost, int port) {
-        if (host == null) {
-            return true;
-        }
-        String listen = listenHost.toLowerCase(Locale.ROOT);
-        if (listen.equals("0.0.0.0") || listen.equals("::") || listen.equals("[::]")) {
-            return true;
-        }
-        String h = host.strip().toLowerCase(Locale.ROOT);
-        if (allowedHosts.contains(h)) {
-            return true;
-        }
-        String name = h.matches(".*:[0-9]{1,5}") ? h.substring(0, h.lastIndexOf(':')) : h;
-        String bracketed = listen.contains(":") && !listen.startsWith("[") ? "[" + listen + "]" : listen;
-        return List.of("127.0.0.1", "localhost", "[::1]", bracketed).contains(name);
+        return HostHeader.names(host, listenHost, allowedHosts);
+    }
+
+    /** What every {@code Host} header of a request says ({@link HostHeader#judge}). */
+    HostHeader.Verdict host(List<String> hostHeaders, String listenHost) {
+        return HostHeader.judge(hostHeaders, listenHost, allowedHosts);
     }
 
     boolean authorized(String authorizationHeader, String tokenQuery, List<String> subprotocols) {

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
@@ -22,6 +23,7 @@ final class RestApi {
     private final RecoveryBarrier barrier;
     private final Supplier<Map<String, Object>> status;
     private final ClientErrorLog errorLog;
+    private volatile CockpitHost.Source hosts = () -> CockpitHost.Listing.NONE;
 
     RestApi(SessionService sessions, RecoveryBarrier barrier, Supplier<Map<String, Object>> status, ClientErrorLog errorLog) {
         this.sessions = sessions;
@@ -34,6 +36,8 @@ final class RestApi {
 
     record InputBody(String data) {}
 
+    record SendBody(String text, Boolean enter) {}
+
     record KillBody(String signal) {}
 
     record RenameBody(String label) {}
@@ -42,10 +46,25 @@ final class RestApi {
 
     record ActivityBody(String activity, String conversationId) {}
 
+    /** Where {@code GET /api/hosts} reads the user's other hosts from. */
+    void setHosts(CockpitHost.Source hosts) {
+        this.hosts = hosts;
+    }
+
+    /** The user's other hosts as the source reads them now. */
+    CockpitHost.Listing hosts() {
+        return hosts.read();
+    }
+
     void register(RoutesConfig routes) {
         routes.exception(ProtocolException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
         routes.exception(BackendException.class, (e, ctx) -> error(ctx, e.code(), e.getMessage()));
         routes.get("/api/status", ctx -> ctx.json(status.get()));
+        // Credentials: never cached by a browser or a proxy (the route is behind the token like all of /api).
+        routes.get("/api/hosts", ctx -> {
+            CockpitHost.Listing listing = hosts.read();
+            ctx.header("Cache-Control", "no-store").json(Map.of("hosts", listing.hosts(), "problems", listing.problems()));
+        });
         routes.get("/api/sessions", ctx -> {
             barrier.check();
             ctx.json(sessions.list());
@@ -61,6 +80,14 @@ final class RestApi {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
             sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8));
+            ctx.json(Map.of("ok", true));
+        });
+        routes.post("/api/sessions/{id}/send", ctx -> {
+            SendBody b = body(ctx, SendBody.class);
+            if (b.text() == null) {
+                throw new ProtocolException(ErrorCode.BAD_REQUEST, "send needs \"text\"");
+            }
+            sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));

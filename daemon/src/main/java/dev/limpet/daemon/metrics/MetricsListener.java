@@ -1,8 +1,14 @@
 package dev.limpet.daemon.metrics;
 
+import com.sun.net.httpserver.Authenticator;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpPrincipal;
+import dev.limpet.daemon.gateway.HostHeader;
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,7 +39,8 @@ public final class MetricsListener implements AutoCloseable {
             LOG.warn("metrics are served without a token on {} (--metrics-listen): anyone who reaches it reads session ids and activity",
                     a.host());
         }
-        HTTPServer server = HTTPServer.builder().inetAddress(address).port(a.port()).registry(metrics.registry()).buildAndStart();
+        HTTPServer server = HTTPServer.builder().inetAddress(address).port(a.port()).registry(metrics.registry())
+                .authenticator(new OwnHostOnly(a.host())).buildAndStart();
         LOG.info("metrics without the token on http://{}:{}/metrics", a.host(), server.getPort());
         return new MetricsListener(server);
     }
@@ -47,6 +54,30 @@ public final class MetricsListener implements AutoCloseable {
     public void close() {
         if (server != null) {
             server.close();
+        }
+    }
+
+    /**
+     * The main port's Host rule ({@link HostHeader}) on this token-less port: a page rebound to
+     * 127.0.0.1 would otherwise read session ids and their live byte counters from the
+     * browser. The exporter's only hook before its handlers is an authenticator, so that is where
+     * the check sits; it names no user.
+     */
+    static final class OwnHostOnly extends Authenticator {
+        private final String listenHost;
+
+        OwnHostOnly(String listenHost) {
+            this.listenHost = listenHost;
+        }
+
+        @Override
+        public Result authenticate(HttpExchange exchange) {
+            List<String> hosts = exchange.getRequestHeaders().getOrDefault("Host", List.of());
+            return switch (HostHeader.judge(hosts, listenHost, Set.of())) {
+                case OURS -> new Success(new HttpPrincipal("", "limpet-metrics"));
+                case AMBIGUOUS -> new Failure(400);
+                case FOREIGN -> new Failure(403);
+            };
         }
     }
 

@@ -6,9 +6,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -25,6 +25,7 @@ import java.util.Optional;
  * {@link RelayUplink}). The secret never leaves this file except in the link printed once.
  */
 public final class Pairings {
+    private static final int MAX_FILE_BYTES = 16 << 20;
     public static final String FILE = "pairings.json";
 
     /** One pairing as listed: never the secret. */
@@ -116,8 +117,7 @@ public final class Pairings {
     private ObjectNode read() throws IOException {
         String json;
         try {
-            PathTrust.forThisProcess().ownFileIfPresent(file);
-            json = Files.readString(file);
+            json = PathTrust.forThisProcess().readTrustedString(file, Exposure.SECRET, MAX_FILE_BYTES);
         } catch (NoSuchFileException e) {
             ObjectNode empty = ProtocolCodec.mapper().createObjectNode();
             empty.putArray("pairings");

@@ -27,6 +27,11 @@ import org.slf4j.LoggerFactory;
  * in. Its messages are handled in order on a thread of its own, so a slow command never holds up
  * the uplink's other channels. A message that does not authenticate closes the channel
  * ({@code e2e_failed}); the log says so without its bytes.
+ *
+ * <p>The client is connected only once its first sealed message authenticates (key
+ * confirmation): the relay can replay a recorded {@code hello}, which the daemon answers, but
+ * without the pairing secret nobody can seal a message under the keys that answer derives. Until
+ * then no gateway connection exists and nothing is logged as connected.
  */
 final class RelayChannel {
     private static final Logger LOG = LoggerFactory.getLogger(RelayChannel.class);
@@ -36,6 +41,11 @@ final class RelayChannel {
      * channel flooded faster than its commands run is closed rather than growing the daemon's memory.
      */
     static final long MAX_QUEUED_BYTES = 16L << 20;
+
+    /** Where a confirmed client is served ({@link GatewayServer#openRelayed}). */
+    interface Gateway {
+        GatewayServer.RelayedConnection openRelayed(FrameSink sink);
+    }
 
     /** How a channel reaches its client: the uplink. */
     interface Link {
@@ -47,7 +57,7 @@ final class RelayChannel {
     private final long id;
     private final Link link;
     private final Function<String, PairingSecret> pairings;
-    private final GatewayServer gateway;
+    private final Gateway gateway;
     private final SecureRandom random;
     private final BlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
     private volatile SealedSession session;
@@ -56,7 +66,7 @@ final class RelayChannel {
     private volatile boolean closed;
     private final AtomicLong queuedBytes = new AtomicLong();
 
-    RelayChannel(long id, Link link, Function<String, PairingSecret> pairings, GatewayServer gateway, SecureRandom random) {
+    RelayChannel(long id, Link link, Function<String, PairingSecret> pairings, Gateway gateway, SecureRandom random) {
         this.id = id;
         this.link = link;
         this.pairings = pairings;
@@ -135,8 +145,8 @@ final class RelayChannel {
                 session = a.session();
                 pairingId = a.pairingId();
                 link.send(id, a.answer());
-                connection = gateway.openRelayed(new SealedSink());
-                LOG.info("relay channel {}: pairing {} connected", id, a.pairingId().substring(0, 8));
+                LOG.debug("relay channel {}: hello of pairing {} answered; waiting for the client to prove the keys", id,
+                        a.pairingId().substring(0, 8));
                 return true;
             } catch (E2eException e) {
                 LOG.warn("relay channel {}: handshake refused: {} ({})", id, e.code().wire(), e.getMessage());
@@ -152,6 +162,10 @@ final class RelayChannel {
             LOG.warn("relay channel {}: {} ({} bytes: {}); closing it", id, e.code().wire(), message.length, e.getMessage());
             link.closeChannel(id, 1008, e.code().wire());
             return false;
+        }
+        if (connection == null) {
+            connection = gateway.openRelayed(new SealedSink());
+            LOG.info("relay channel {}: pairing {} connected", id, pairingId.substring(0, 8));
         }
         if (opened.type() == E2eMessage.TEXT) {
             connection.onText(new String(opened.plaintext(), StandardCharsets.UTF_8));

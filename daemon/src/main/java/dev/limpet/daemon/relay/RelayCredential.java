@@ -2,8 +2,8 @@ package dev.limpet.daemon.relay;
 
 import dev.limpet.protocol.relay.RelayControl;
 import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 
@@ -19,14 +19,10 @@ public record RelayCredential(String hostId, String credential) {
         Path file = dataRoot.resolve(FILE);
         String text;
         try {
-            PathTrust.forThisProcess().ownFileIfPresent(file);
-            text = Files.readString(file).strip();
+            text = PathTrust.forThisProcess().readTrustedString(file, Exposure.SECRET, 4096).strip();
         } catch (NoSuchFileException e) {
             throw new IOException("--relay needs this host's relay credential in " + file
                     + " (mode 0600): run `limpet relay add-host` on the relay and put the line it prints there");
-        }
-        if (!(Files.getPosixFilePermissions(file).stream().allMatch(p -> p.name().startsWith("OWNER")))) {
-            throw new IOException(file + " must be readable by its owner only (chmod 600 " + file + ")");
         }
         int dot = text.indexOf('.');
         if (dot < 0 || !text.substring(0, dot).matches(RelayControl.HOST_ID_PATTERN) || !text.substring(dot + 1).matches("[A-Za-z0-9_-]{16,128}")) {

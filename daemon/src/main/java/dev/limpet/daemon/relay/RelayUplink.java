@@ -1,11 +1,15 @@
 package dev.limpet.daemon.relay;
 
+import dev.limpet.daemon.gateway.FrameSink;
 import dev.limpet.daemon.gateway.GatewayServer;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayControl;
+import dev.limpet.protocol.relay.RelayControlMessage;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.retry.Backoff;
 import java.io.ByteArrayOutputStream;
@@ -61,19 +65,28 @@ public final class RelayUplink implements AutoCloseable {
     static final Duration PAIRINGS_EVERY = Duration.ofSeconds(1);
     /** The backoff of the uplink: first retry within half a second, never more than 30 s apart. */
     public static final Backoff BACKOFF = new Backoff(Duration.ofMillis(500), Duration.ofSeconds(30), new SecureRandom());
+    /**
+     * While waiting longer than this for the next attempt, the relay's {@code /healthz} is asked
+     * this often (one small unauthenticated request: a relay that is down gets nothing, its TLS
+     * proxy one request a second), and the uplink is attempted as soon as the relay answers: a
+     * relay back after a restart has its hosts back within about a second, whatever the backoff.
+     */
+    static final Duration PROBE_EVERY = Duration.ofSeconds(1);
 
     private final java.util.List<URI> relays;
     private volatile int current;
     private volatile URI relay;
     private final RelayCredential credential;
     private final Pairings pairings;
-    private final GatewayServer gateway;
+    private final Gateway gateway;
     private final ScheduledExecutorService timer;
     private final UplinkState state;
     private final HttpClient http;
     private final SecureRandom random = new SecureRandom();
     private final Map<Long, RelayChannel> channels = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
+    /** The wait for the next attempt: whichever of its timer and its probe ends it first starts the attempt, once. */
+    private final AtomicLong waits = new AtomicLong();
     private final Object sendLock = new Object();
     private volatile WebSocket socket;
     private volatile boolean pongPending;
@@ -83,13 +96,29 @@ public final class RelayUplink implements AutoCloseable {
     private volatile int gatePairings = -1;
     private CompletableFuture<?> sendChain = CompletableFuture.completedFuture(null);
 
-    public RelayUplink(URI relay, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
-            ScheduledExecutorService timer, Backoff backoff) {
-        this(java.util.List.of(relay), credential, pairings, gateway, clock, timer, backoff);
+    /** What the uplink serves its clients with ({@link GatewayServer}): relayed connections, and warnings to everyone connected. */
+    public interface Gateway {
+        GatewayServer.RelayedConnection openRelayed(FrameSink sink);
+
+        void warnAll(String code, String message);
+
+        static Gateway of(GatewayServer server) {
+            return new Gateway() {
+                @Override
+                public GatewayServer.RelayedConnection openRelayed(FrameSink sink) {
+                    return server.openRelayed(sink);
+                }
+
+                @Override
+                public void warnAll(String code, String message) {
+                    server.warnAll(code, message);
+                }
+            };
+        }
     }
 
     /** An uplink to the first of {@code relays} that answers, in order (the nodes of a relay cluster). */
-    public RelayUplink(java.util.List<URI> relays, RelayCredential credential, Pairings pairings, GatewayServer gateway, Clock clock,
+    public RelayUplink(java.util.List<URI> relays, RelayCredential credential, Pairings pairings, Gateway gateway, Clock clock,
             ScheduledExecutorService timer, Backoff backoff) {
         if (relays.isEmpty()) {
             throw new IllegalArgumentException("no relay URL");
@@ -194,8 +223,51 @@ public final class RelayUplink implements AutoCloseable {
             gateway.warnAll(WARNING_CODE, "the relay uplink to " + relay + " is down (" + reason + "); retrying");
         }
         if (!state.isStopped()) {
-            timer.schedule(this::connect, delay.toMillis(), TimeUnit.MILLISECONDS);
+            long w = waits.incrementAndGet();
+            timer.schedule(() -> retry(w), delay.toMillis(), TimeUnit.MILLISECONDS);
+            if (!refused && delay.compareTo(PROBE_EVERY) > 0) {
+                // a refused credential waits the cap: the relay answers already, the operator has to act
+                timer.schedule(() -> probe(w, relays.get(current)), PROBE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            }
         }
+    }
+
+    /** Ends wait {@code w} with an attempt, unless it already ended. */
+    private void retry(long w) {
+        if (waits.compareAndSet(w, w + 1)) {
+            connect();
+        }
+    }
+
+    /** Asks {@code target}'s {@code /healthz} during wait {@code w}: an answer from the relay ends the wait, silence asks again later. */
+    private void probe(long w, URI target) {
+        if (waits.get() != w || state.isStopped()) {
+            return;
+        }
+        java.net.http.HttpRequest request;
+        try {
+            request = java.net.http.HttpRequest.newBuilder(healthUri(target)).timeout(PROBE_EVERY).GET().build();
+        } catch (RuntimeException e) {
+            return;
+        }
+        http.sendAsync(request, java.net.http.HttpResponse.BodyHandlers.discarding()).whenComplete((r, error) -> {
+            // 200, or 503 from a cluster node whose NATS is away (its own uplinks still work); a proxy's 502 is not the relay
+            boolean answering = r != null && (r.statusCode() == 200 || (r.statusCode() == 503
+                    && r.headers().firstValue("Content-Type").orElse("").startsWith("application/json")));
+            if (answering) {
+                LOG.info("relay {} answers again; the uplink is attempted now", target);
+                retry(w);
+            } else if (waits.get() == w) {
+                timer.schedule(() -> probe(w, target), PROBE_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        });
+    }
+
+    /** {@code http(s)://host[:port][/prefix]/healthz} of a relay URL. */
+    static URI healthUri(URI relay) {
+        URI client = clientBase(relay, "x");
+        String base = client.toString();
+        return URI.create(base.substring(0, base.length() - (RelayControl.CLIENT_PATH_PREFIX + "x").length()) + "/healthz");
     }
 
     /** A ping per interval; no pong since the last one means the link is broken. */
@@ -243,19 +315,17 @@ public final class RelayUplink implements AutoCloseable {
         }
         List<PairingSecret> secrets = pairings.secrets();
         Set<String> ids = new TreeSet<>();
-        List<Map<String, String>> list = new ArrayList<>();
+        List<RelayControlMessage.GateKey> list = new ArrayList<>();
         for (var secret : secrets) {
             ids.add(secret.pairingId());
-            list.add(Map.of("id", secret.pairingId(), "key", HexFormat.of().formatHex(secret.relayKey())));
+            list.add(new RelayControlMessage.GateKey(secret.pairingId(), HexFormat.of().formatHex(secret.relayKey())));
         }
         if (!always && ids.equals(announced)) {
             return;
         }
         announced = ids;
-        Map<String, Object> m = new LinkedHashMap<>();
-        m.put("type", RelayControl.PAIRINGS);
-        m.put("pairings", list);
-        enqueue(ws -> ws.sendText(ProtocolCodec.write(m), true));
+        String m = new RelayControlMessage.Pairings(list).encode();
+        enqueue(ws -> ws.sendText(m, true));
     }
 
     private final RelayChannel.Link link = new RelayChannel.Link() {
@@ -267,12 +337,8 @@ public final class RelayUplink implements AutoCloseable {
         @Override
         public void closeChannel(long channel, int status, String reason) {
             channels.remove(channel);
-            Map<String, Object> m = new LinkedHashMap<>();
-            m.put("type", RelayControl.CLOSE_CHANNEL);
-            m.put("channel", channel);
-            m.put("status", status);
-            m.put("reason", reason);
-            enqueue(ws -> ws.sendText(ProtocolCodec.write(m), true));
+            String m = new RelayControlMessage.CloseChannel(channel, status, reason).encode();
+            enqueue(ws -> ws.sendText(m, true));
         }
     };
 
@@ -299,41 +365,38 @@ public final class RelayUplink implements AutoCloseable {
     }
 
     private void controlMessage(String text) {
-        Map<?, ?> m;
+        RelayControlMessage message;
         try {
-            m = ProtocolCodec.readObject(text);
-        } catch (Exception e) {
-            LOG.warn("relay uplink: a control message that is not JSON ({} chars); ignored", text.length());
+            message = RelayControlMessage.decode(text);
+        } catch (ProtocolException e) {
+            LOG.warn("relay uplink: a control message refused ({} chars: {}); ignored", text.length(), SafeText.of(e.getMessage(), 100));
             return;
         }
-        if (RelayControl.PAIRINGS_ACK.equals(m.get("type"))) {
-            gatePairings = m.get("pairings") instanceof Number n ? n.intValue() : -1;
-            LOG.info("relay uplink: the relay's gate holds {} pairing(s)", gatePairings);
-            return;
-        }
-        if (!(m.get("channel") instanceof Number n)) {
-            LOG.warn("relay uplink: a control message without a channel; ignored");
-            return;
-        }
-        long channel = n.longValue();
-        if (RelayControl.CHANNEL_OPEN.equals(m.get("type"))) {
-            if (channels.containsKey(channel)) {
-                LOG.warn("relay uplink: channel {} announced twice; ignored", channel);
-                return;
+        switch (message) {
+            case RelayControlMessage.PairingsAck a -> {
+                gatePairings = a.pairings();
+                LOG.info("relay uplink: the relay's gate holds {} pairing(s)", gatePairings);
             }
-            if (channels.size() >= MAX_CHANNELS) {
-                LOG.warn("relay uplink: refused channel {} ({} open, at most {})", channel, channels.size(), MAX_CHANNELS);
-                link.closeChannel(channel, 1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
-                return;
+            case RelayControlMessage.ChannelOpen o -> {
+                long channel = o.channel();
+                if (channels.containsKey(channel)) {
+                    LOG.warn("relay uplink: channel {} announced twice; ignored", channel);
+                    return;
+                }
+                if (channels.size() >= MAX_CHANNELS) {
+                    LOG.warn("relay uplink: refused channel {} ({} open, at most {})", channel, channels.size(), MAX_CHANNELS);
+                    link.closeChannel(channel, 1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
+                    return;
+                }
+                channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway::openRelayed, random).start());
             }
-            channels.put(channel, new RelayChannel(channel, link, id -> pairings.find(id).orElse(null), gateway, random).start());
-        } else if (RelayControl.CHANNEL_CLOSED.equals(m.get("type"))) {
-            RelayChannel c = channels.remove(channel);
-            if (c != null) {
-                c.gone();
+            case RelayControlMessage.ChannelClosed c -> {
+                RelayChannel gone = channels.remove(c.channel());
+                if (gone != null) {
+                    gone.gone();
+                }
             }
-        } else {
-            LOG.warn("relay uplink: unknown control message type; ignored");
+            default -> LOG.warn("relay uplink: a control message a relay does not send ({}); ignored", message.getClass().getSimpleName());
         }
     }
 

@@ -2,6 +2,8 @@ package dev.limpet.daemon.revive;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -17,23 +19,44 @@ import org.slf4j.LoggerFactory;
 /**
  * The agent profiles a daemon knows: the user's ({@code <config>/agents/*.json}, one profile a
  * file, read at start-up) before the built-in ones, so a user file may replace a built-in by name.
- * A file that does not parse is skipped with a warning naming it and why.
+ * A file that does not parse, or that someone else could have written (another user's, writable by
+ * others, a symbolic link: {@link PathTrust#readTrusted}), is skipped with a warning naming it and why.
  */
 public final class AgentProfiles {
     private static final Logger LOG = LoggerFactory.getLogger(AgentProfiles.class);
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
     private static final int MAX_FILE_BYTES = 64 * 1024;
 
-    /** Claude Code, Codex and Gemini CLI. */
+    /**
+     * Claude Code, Codex and Gemini CLI, as the pinned versions behave (agent-clis/package.json;
+     * each list read from that version's {@code --help}, each behaviour checked by the real-agent
+     * suite, docs/agent-activity.md has the table).
+     */
     public static final List<AgentProfile> BUILT_IN = List.of(
             new AgentProfile("claude", List.of("claude"), List.of(), List.of("--session-id", "{id}"), null,
-                    List.of("{program}", "--resume", "{id}"), null, AgentProfile.CLAUDE_HOOKS),
-            new AgentProfile("codex", List.of("codex"), List.of(), List.of(),
-                    "session id: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
-                    List.of("{program}", "resume", "{id}"), List.of("{program}", "resume", "--last")),
-            new AgentProfile("gemini", List.of("gemini"), List.of(), List.of(),
-                    "[Ss]ession(?: ID)?: ([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})",
-                    List.of("{program}", "--resume", "{id}"), List.of("{program}", "--resume")));
+                    List.of("{program}", "{options}", "--resume", "{id}"), null, AgentProfile.CLAUDE_HOOKS,
+                    List.of("--continue", "-c", "--resume=", "-r=", "--session-id=", "--fork-session", "--from-pr="),
+                    List.of("--add-dir", "--agent", "--agents", "--allowedTools", "--allowed-tools", "--append-system-prompt",
+                            "--betas", "--debug", "-d", "--debug-file", "--disallowedTools", "--disallowed-tools", "--effort",
+                            "--fallback-model", "--file", "--input-format", "--json-schema", "--max-budget-usd", "--mcp-config",
+                            "--model", "--name", "-n", "--output-format", "--permission-mode", "--plugin-dir", "--plugin-url",
+                            "--prompt-suggestions", "--remote-control", "--remote-control-session-name-prefix", "--setting-sources",
+                            "--settings", "--system-prompt", "--tmux", "--tools", "--worktree", "-w"),
+                    List.of(), "claude"),
+            new AgentProfile("codex", List.of("codex"), List.of(), List.of(), null,
+                    List.of("{program}", "resume", "{options}", "{id}"), null, AgentProfile.CODEX_HOOKS,
+                    List.of("resume=", "fork=", "--last"),
+                    List.of("-c", "--config", "--enable", "--disable", "--remote", "--remote-auth-token-env", "-i", "--image", "-m",
+                            "--model", "--local-provider", "-p", "--profile", "-s", "--sandbox", "-C", "--cd", "--add-dir", "-a",
+                            "--ask-for-approval"),
+                    List.of(), "codex"),
+            new AgentProfile("gemini", List.of("gemini"), List.of(), List.of("--session-id", "{id}"), null,
+                    List.of("{program}", "{options}", "--resume", "{id}"), null, AgentProfile.GEMINI_HOOKS,
+                    List.of("--resume=", "-r=", "--session-id=", "--session-file="),
+                    List.of("-m", "--model", "-w", "--worktree", "--approval-mode", "--policy", "--admin-policy",
+                            "--allowed-mcp-server-names", "--allowed-tools", "-e", "--extensions", "--include-directories", "-o",
+                            "--output-format"),
+                    List.of("-p", "--prompt", "-i", "--prompt-interactive"), "gemini"));
 
     private final List<AgentProfile> profiles;
     private final List<String> warnings;
@@ -76,15 +99,11 @@ public final class AgentProfiles {
     }
 
     static AgentProfile read(Path file) throws IOException {
-        if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException("not a regular file");
-        }
-        if (Files.size(file) > MAX_FILE_BYTES) {
-            throw new IOException("larger than " + MAX_FILE_BYTES + " bytes");
-        }
+        // a profile says what runs in every new session: read only what nobody else could have written
+        byte[] bytes = PathTrust.forThisProcess().readTrusted(file, Exposure.SETTINGS, MAX_FILE_BYTES);
         AgentProfile p;
         try {
-            p = JSON.readValue(Files.readAllBytes(file), AgentProfile.class);
+            p = JSON.readValue(bytes, AgentProfile.class);
         } catch (com.fasterxml.jackson.core.JacksonException e) {
             throw new IOException("not a profile (" + e.getOriginalMessage() + ")", e);
         }

@@ -10,12 +10,17 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * Decides how a {@code recoverable} session starts again (pure: no I/O, the file system's answer
- * comes in as a predicate). The rules of issue 13:
+ * Decides how a {@code recoverable} session starts again (pure: no I/O, the file system's answers
+ * come in as a predicate and a {@link Conversations}). The rules:
  * <ul>
- *   <li>an agent continues its own conversation ({@code resume} with its id); {@code fresh} starts a
- *       new one; an unknown id takes the profile's labelled fallback, or is refused with
- *       {@code agent_conversation_missing} rather than silently starting fresh;</li>
+ *   <li>an agent continues its own conversation ({@code resume} with its id), with the person's own
+ *       flags ({@code {options}}) and in its launch directory; {@code fresh} starts a new one;</li>
+ *   <li>a conversation the agent never saved (no message was sent) cannot be resumed: an agent
+ *       whose id limpet chooses starts it again under the same id, any other starts afresh;</li>
+ *   <li>an unknown id: a profile that knows where the agent saves conversations and found none
+ *       starts afresh (there is nothing to continue); the argv the person gave when it chose its
+ *       own conversation ({@code claude --continue}) runs again as given; else the profile's
+ *       labelled fallback, or {@code agent_conversation_missing} rather than a silent fresh start;</li>
  *   <li>a shell starts fresh in its last known directory;</li>
  *   <li>anything else runs its command again where it was launched;</li>
  *   <li>a directory that is gone becomes {@code $HOME}, with a warning.</li>
@@ -27,11 +32,17 @@ public final class RevivePlanner {
     private final AgentProfiles profiles;
     private final Predicate<Path> isDirectory;
     private final Path home;
+    private final Conversations conversations;
 
     public RevivePlanner(AgentProfiles profiles, Predicate<Path> isDirectory, Path home) {
+        this(profiles, isDirectory, home, Conversations.UNKNOWN);
+    }
+
+    public RevivePlanner(AgentProfiles profiles, Predicate<Path> isDirectory, Path home, Conversations conversations) {
         this.profiles = profiles;
         this.isDirectory = isDirectory;
         this.home = home;
+        this.conversations = conversations;
     }
 
     /** What a new session's agent profile adds at launch: the argv to run and the id it was given. */
@@ -42,7 +53,9 @@ public final class RevivePlanner {
         if (p.isEmpty()) {
             return new Launch(argv, null, null);
         }
-        if (!p.get().choosesId()) {
+        if (!p.get().choosesId() || p.get().choosesConversation(argv)) {
+            // The person chose the conversation (--continue, --resume X): adding an id would make the CLI refuse to
+            // start; its id comes from the agent's hook or files instead.
             return new Launch(argv, p.get().name(), null);
         }
         String id = AgentProfile.newId();
@@ -64,18 +77,32 @@ public final class RevivePlanner {
         if (profile.isPresent()) {
             AgentProfile p = profile.get();
             Path cwd = existingOr(launchCwd, warnings);
+            List<String> kept = p.kept(argv);
             if (fresh) {
-                if (p.choosesId()) {
-                    String id = AgentProfile.newId();
-                    return new RevivePlan(p.launchArgv(argv, id), cwd, p.name(), id, warnings);
-                }
-                return new RevivePlan(argv, cwd, p.name(), null, warnings);
+                return startAfresh(p, kept, cwd, warnings);
             }
             if (conversationId != null) {
-                return new RevivePlan(AgentProfile.expand(p.resume(), argv, conversationId), cwd, p.name(), conversationId, warnings);
+                if (conversations.saved(p, conversationId).orElse(true)) {
+                    return new RevivePlan(p.expand(p.resume(), argv, conversationId), cwd, p.name(), conversationId, warnings);
+                }
+                if (p.choosesId()) {
+                    // Never saved (no message was sent): resuming it fails, starting it under the same id works.
+                    return new RevivePlan(p.launchArgv(kept, conversationId), cwd, p.name(), conversationId, warnings);
+                }
+                return startAfresh(p, kept, cwd, warnings);
+            }
+            if (p.choosesConversation(argv)) {
+                warnings.add("the " + p.name() + " conversation of this session is not known; started it as it was first started ("
+                        + String.join(" ", argv.subList(1, argv.size())) + ")");
+                return new RevivePlan(argv, cwd, p.name(), null, warnings);
+            }
+            if (p.store() != null) {
+                // The store was searched (the caller passes what it found) and holds nothing of this session.
+                warnings.add("no saved " + p.name() + " conversation of this session was found; started a new one");
+                return startAfresh(p, kept, cwd, warnings);
             }
             if (p.fallback() != null) {
-                List<String> fallback = AgentProfile.expand(p.fallback(), argv, null);
+                List<String> fallback = p.expand(p.fallback(), argv, null);
                 warnings.add("the " + p.name() + " conversation of this session is not known; continued the most recent one instead ("
                         + String.join(" ", fallback.subList(1, fallback.size())) + ")");
                 return new RevivePlan(fallback, cwd, p.name(), null, warnings);
@@ -89,6 +116,14 @@ public final class RevivePlanner {
             return new RevivePlan(argv, cwd, null, null, warnings);
         }
         return new RevivePlan(argv, existingOr(launchCwd, warnings), null, null, warnings);
+    }
+
+    private static RevivePlan startAfresh(AgentProfile p, List<String> kept, Path cwd, List<String> warnings) {
+        if (p.choosesId()) {
+            String id = AgentProfile.newId();
+            return new RevivePlan(p.launchArgv(kept, id), cwd, p.name(), id, warnings);
+        }
+        return new RevivePlan(kept, cwd, p.name(), null, warnings);
     }
 
     static boolean isShell(List<String> argv) {

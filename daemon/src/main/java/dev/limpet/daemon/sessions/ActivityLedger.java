@@ -39,11 +39,17 @@ final class ActivityLedger {
     private final SessionActivity activity;
     /** Activities published but not yet stored (see {@link #publish}). */
     private final Map<String, Activity> unstoredActivity = new ConcurrentHashMap<>();
+    /** The line each waiting session waits on (see {@link #readWaitingLine}); in memory only. */
+    private final Map<String, String> waitingLines = new ConcurrentHashMap<>();
+    private final WaitingLines screens;
+    /** How many changes each session's activity had; a waiting line read for an older one is dropped. Guarded by waitingLines. */
+    private final Map<String, Long> changes = new ConcurrentHashMap<>();
 
-    ActivityLedger(SessionStore store, Clock clock, ScheduledExecutorService scheduler, Supplier<SessionEvents> events) {
+    ActivityLedger(SessionStore store, Clock clock, ScheduledExecutorService scheduler, Supplier<SessionEvents> events, WaitingLines screens) {
         this.store = store;
         this.scheduler = scheduler;
         this.events = events;
+        this.screens = screens;
         this.activity = new SessionActivity(clock, scheduler, ActivityResolver.Settings.DEFAULTS, this::publish);
     }
 
@@ -55,6 +61,10 @@ final class ActivityLedger {
     /** Stops following a session; nothing is published. */
     void ended(String id) {
         activity.ended(id);
+        synchronized (waitingLines) {
+            waitingLines.remove(id);
+            changes.remove(id);
+        }
     }
 
     /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
@@ -64,6 +74,16 @@ final class ActivityLedger {
 
     void titleChanged(String id, String title) {
         activity.titleChanged(id, title);
+    }
+
+    /** A person typed into the session: a waiting session is answered, a revived agent's output counts (see {@link ActivityResolver#typed()}). */
+    void typed(String id) {
+        activity.typed(id);
+    }
+
+    /** The line the session waits on, or null when it waits for no one (or the screen was not read yet). */
+    String waitingLine(String id) {
+        return waitingLines.get(id);
     }
 
     /**
@@ -145,7 +165,7 @@ final class ActivityLedger {
 
     /** A revived session runs a new program: nothing is known of what it does until it shows it. */
     void restarted(String id, boolean agent, Activity before) {
-        activity.track(id, agent, Activity.UNKNOWN);
+        activity.trackRevived(id, agent);
         if (before != Activity.UNKNOWN) {
             publish(id, before, Activity.UNKNOWN, "revive");
         }
@@ -154,6 +174,7 @@ final class ActivityLedger {
     /** The program ended: nothing is running there any more, whatever it was doing. */
     void programEnded(String sessionId) {
         activity.ended(sessionId);
+        waitingLines.remove(sessionId);
         // As last published: a state not yet written counts, or it would be written after the idle.
         Activity unstored = unstoredActivity.get(sessionId);
         StoredSession s = store.find(sessionId).map(x -> withLatestActivity(x, unstored)).orElse(null);
@@ -181,7 +202,41 @@ final class ActivityLedger {
         }
         LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", from.wireName()).addKeyValue("to", to.wireName())
                 .addKeyValue("event", cause).log("session {} activity {} -> {} ({})", id, from.wireName(), to.wireName(), cause);
-        events.get().sessionState(id, to);
+        long change;
+        synchronized (waitingLines) {
+            change = changes.merge(id, 1L, Long::sum);
+            waitingLines.remove(id);
+            events.get().sessionState(id, to, null);
+        }
+        if (to.needsPerson()) {
+            // Off the caller's thread (the scheduler or a hook's request): reading a screen may wait on a data plane.
+            Thread.ofVirtual().name("limpet-waiting-line").start(() -> readWaitingLine(id, to, change));
+        }
+    }
+
+    /**
+     * Reads what a session that just started waiting asks (the last non-blank line of its screen)
+     * and tells clients, unless its activity moved on meanwhile. A screen that cannot be read
+     * leaves the line unknown (null): the activity itself is already told.
+     */
+    private void readWaitingLine(String id, Activity waiting, long change) {
+        String line;
+        try {
+            line = screens.lastLine(id);
+        } catch (RuntimeException e) {
+            LOG.debug("session {}: cannot read the line it waits on: {}", id, e.getMessage());
+            return;
+        }
+        if (line == null) {
+            return;
+        }
+        // Under the lock publish takes to tell a change: the line goes out before any later change, or not at all.
+        synchronized (waitingLines) {
+            if (changes.getOrDefault(id, 0L) == change) {
+                waitingLines.put(id, line);
+                events.get().sessionState(id, waiting, line);
+            }
+        }
     }
 
     private void storeActivity(String id) {

@@ -1,6 +1,5 @@
 package dev.limpet.daemon.sessions;
 
-import dev.limpet.daemon.revive.EarlyExit;
 import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
@@ -14,8 +13,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A session's program ended, or the data plane lost it (the backend's report): the store records
- * it, its activity becomes idle and clients are told. A revived program that ends within the
- * early-exit window leaves its session recoverable, and so does a lost one, each with the reason.
+ * it, its activity becomes idle and clients are told. A revived program that ends with a failure
+ * before anyone typed into it leaves its session recoverable ({@link UntouchedRevivals}), and so
+ * does a lost one, each with the reason.
  */
 final class ExitRecorder {
     /** The service's logger: exits are session transitions, logged under one name. */
@@ -26,9 +26,12 @@ final class ExitRecorder {
     private final ActivityLedger activity;
     private final Supplier<SessionEvents> events;
     private final Runnable broadcastList;
+    private final UntouchedRevivals untouched;
     private volatile boolean stopping;
 
-    ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList) {
+    ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList,
+            UntouchedRevivals untouched) {
+        this.untouched = untouched;
         this.store = store;
         this.clock = clock;
         this.activity = activity;
@@ -69,18 +72,23 @@ final class ExitRecorder {
         broadcastList.run();
     }
 
-    /** Records an exit; true when it was a revived program's early end (the session is recoverable again). */
+    /** Records an exit; true when it was a revive that did not take (the session is recoverable again). */
     private boolean recordExit(String sessionId, ExitStatus status, Integer code, String signal) {
+        boolean untouchedRevival = untouched.endedUntouched(sessionId);
         StoredSession s = store.find(sessionId).orElse(null);
         if (s == null) {
             return false;
         }
         LaunchIntent intent = store.intent(sessionId);
-        if (!intent.closedOnPurpose() && EarlyExit.isEarly(intent.revivedAt(), clock.instant())) {
-            store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), code, signal);
-            store.saveIntent(intent.withReason("the revived program ended within " + EarlyExit.WINDOW.toSeconds() + " s ("
-                    + status.describe() + "); its output is shown above"));
-            LOG.info("session {} running -> recoverable (revived program ended early: {})", sessionId, status.describe());
+        boolean failed = status.signaled() || status.exitCode() != 0;
+        if (!intent.closedOnPurpose() && untouchedRevival && failed) {
+            // No pid: the program is gone, and a number kept here could name another process later.
+            store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, null, code, signal);
+            store.saveIntent(intent.withReason("the revived program ended (" + status.describe() + ") before anyone typed into it; its"
+                    + " output is shown above. Open it (or limpet revive " + sessionId + ") to try again, or start anew with"
+                    + " limpet revive --fresh " + sessionId + " (Restart: new)"));
+            LOG.info("session {} running -> recoverable (the revived program ended ({}) before anyone typed into it)", sessionId,
+                    status.describe());
             return true;
         }
         store.updateRuntime(sessionId, SessionInfo.EXITED, s.pid(), code, signal);
@@ -95,7 +103,7 @@ final class ExitRecorder {
         try {
             StoredSession s = store.find(sessionId).orElse(null);
             if (s != null) {
-                store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.updateRuntime(sessionId, SessionInfo.RECOVERABLE, null, null, null);
                 store.saveIntent(store.intent(sessionId).withReason(reason));
             }
             activity.programEnded(sessionId);

@@ -1,6 +1,7 @@
 package dev.limpet.daemon.sessions;
 
 import dev.limpet.daemon.revive.AgentProfiles;
+import dev.limpet.daemon.revive.Conversations;
 import dev.limpet.terminal.journal.JournalFormat;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -15,15 +16,21 @@ import java.time.ZoneId;
  * @param profiles      the agent profiles
  * @param cwdSampleEvery how often running sessions' working directories are looked up ({@code /proc/<pid>/cwd})
  * @param zone          the zone of the time in the restore marker
+ * @param conversations what the agents' own files say about their conversations
  */
 public record ReviveSettings(Path journalDir, long journalLimit, int historyBytes, AgentProfiles profiles, Duration cwdSampleEvery,
-        ZoneId zone) {
+        ZoneId zone, Conversations conversations) {
     public static final int DEFAULT_HISTORY_BYTES = 64 * 1024;
     public static final Duration DEFAULT_CWD_SAMPLE = Duration.ofSeconds(15);
+
+    /** The same settings, the agents' files read through {@code files}. */
+    public ReviveSettings withConversations(Conversations files) {
+        return new ReviveSettings(journalDir, journalLimit, historyBytes, profiles, cwdSampleEvery, zone, files);
+    }
 
     /** No journal, the built-in profiles: what a service gets unless told otherwise. */
     public static ReviveSettings withoutJournal() {
         return new ReviveSettings(null, JournalFormat.DEFAULT_LIMIT_BYTES, DEFAULT_HISTORY_BYTES, AgentProfiles.builtIn(),
-                DEFAULT_CWD_SAMPLE, ZoneId.systemDefault());
+                DEFAULT_CWD_SAMPLE, ZoneId.systemDefault(), Conversations.UNKNOWN);
     }
 }

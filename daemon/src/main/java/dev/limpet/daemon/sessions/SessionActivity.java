@@ -44,6 +44,8 @@ final class SessionActivity {
         final boolean agent;
         final AtomicBoolean outputPending = new AtomicBoolean();
         final AtomicReference<String> titlePending = new AtomicReference<>();
+        /** Whether a person's key would change anything: read without the lock on every keystroke. */
+        volatile boolean awaitsPerson;
         Activity published;
         ScheduledFuture<?> timer;
         boolean ended;
@@ -52,6 +54,7 @@ final class SessionActivity {
             this.resolver = resolver;
             this.agent = agent;
             this.published = published;
+            this.awaitsPerson = resolver.awaitsPerson();
         }
     }
 
@@ -73,6 +76,16 @@ final class SessionActivity {
                 stop(old);
             }
             return new Tracked(ActivityResolver.resumedFrom(from, clock, settings, agent), agent, from);
+        });
+    }
+
+    /** Starts following a revived session's new program: unknown, its output no evidence until a person types (see {@link ActivityResolver#revived}). */
+    void trackRevived(String sessionId, boolean agent) {
+        sessions.compute(sessionId, (id, old) -> {
+            if (old != null) {
+                stop(old);
+            }
+            return new Tracked(ActivityResolver.revived(clock, settings, agent), agent, Activity.UNKNOWN);
         });
     }
 
@@ -127,6 +140,26 @@ final class SessionActivity {
         }
     }
 
+    /**
+     * A person typed into the session (a terminal's automatic reply is not a person). Cheap when the
+     * session waits for no one (a look-up and a volatile read, per keystroke); otherwise resolved on
+     * the scheduler like other evidence.
+     */
+    void typed(String sessionId) {
+        Tracked t = sessions.get(sessionId);
+        if (t == null || !t.awaitsPerson) {
+            return;
+        }
+        scheduler.execute(() -> {
+            synchronized (t) {
+                if (!t.ended) {
+                    t.resolver.typed();
+                    settle(sessionId, t, "typed");
+                }
+            }
+        });
+    }
+
     /** The program set its window title. Safe from any thread; the latest title wins. Only agents take it as evidence. */
     void titleChanged(String sessionId, String title) {
         Tracked t = sessions.get(sessionId);
@@ -166,6 +199,7 @@ final class SessionActivity {
 
     /** Resolves, publishes a change, and arms the timer for the next change without evidence. Under t's lock. */
     private void settle(String sessionId, Tracked t, String cause) {
+        t.awaitsPerson = t.resolver.awaitsPerson();
         Activity now = t.resolver.resolve();
         if (now != t.published) {
             Activity before = t.published;

@@ -63,6 +63,17 @@ final class SessionEnvironment {
         return env;
     }
 
+    /** {@code env} with what the profile of agent {@code kind} asks for its hooks (nothing for a non-agent). */
+    Map<String, String> withHookVariables(Map<String, String> env, String kind, AgentProfiles profiles) {
+        Map<String, String> extra = profiles.byName(kind).map(p -> hooks.variables(p.hooks())).orElse(Map.of());
+        if (extra.isEmpty()) {
+            return env;
+        }
+        Map<String, String> out = new HashMap<>(env);
+        out.putAll(extra);
+        return out;
+    }
+
     /** {@code argv} with what the profile of agent {@code kind} asks for its hooks (nothing for a non-agent). */
     List<String> withHooks(List<String> argv, String kind, AgentProfiles profiles) {
         List<String> extra = profiles.byName(kind).map(p -> hooks.arguments(p.hooks())).orElse(List.of());

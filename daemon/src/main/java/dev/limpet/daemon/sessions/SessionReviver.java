@@ -52,12 +52,14 @@ final class SessionReviver {
     private final SessionEnvironment environment;
     private final Supplier<SessionEvents> events;
     private final Started started;
+    private final UntouchedRevivals untouched;
     private volatile ReviveSettings revive = ReviveSettings.withoutJournal();
     private volatile RevivePlanner planner = planner(revive);
     private final Revivals<Revived> revivals = new Revivals<>();
 
     SessionReviver(SessionStore store, Backend backend, Clock clock, ActivityLedger activity, SessionEnvironment environment,
-            Supplier<SessionEvents> events, Started started) {
+            Supplier<SessionEvents> events, UntouchedRevivals untouched, Started started) {
+        this.untouched = untouched;
         this.store = store;
         this.backend = backend;
         this.clock = clock;
@@ -77,7 +79,8 @@ final class SessionReviver {
     }
 
     private static RevivePlanner planner(ReviveSettings settings) {
-        return new RevivePlanner(settings.profiles(), Files::isDirectory, Path.of(System.getProperty("user.home")));
+        return new RevivePlanner(settings.profiles(), Files::isDirectory, Path.of(System.getProperty("user.home")),
+                settings.conversations());
     }
 
     /** How a new session's program is started so that a revive can continue it (its agent kind and conversation). */
@@ -130,6 +133,9 @@ final class SessionReviver {
         if (conversation == null && !fresh && journal) {
             conversation = conversationFromJournal(s.command(), intent);
         }
+        if (conversation == null && !fresh) {
+            conversation = conversationFromAgentFiles(s, intent);
+        }
         RevivePlan plan = planner.plan(id, s.command(), Path.of(s.cwd()), intent.lastCwd() == null ? null : Path.of(intent.lastCwd()),
                 intent.agentKind(), conversation, fresh);
         List<String> warnings = new ArrayList<>(plan.warnings());
@@ -138,11 +144,11 @@ final class SessionReviver {
         }
         Instant now = clock.instant();
         try {
-            backend.remove(id); // an early exit's worker may still hold the session
+            backend.remove(id); // the worker of a revive that did not take may still hold the session
         } catch (BackendException e) {
             // nothing held: the usual case after a reboot
         }
-        SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.line(now, revive.zone())) : null;
+        SpawnSpec.Journal j = journal ? journalFor(id, tail.data(), RestoreMarker.after(tail.data(), c, r, now, revive.zone())) : null;
         String warning = warnings.isEmpty() ? null : String.join("; ", warnings);
         LaunchIntent next = intent.withConversation(plan.agentKind(), plan.conversationId()).withLastCwd(plan.cwd().toString())
                 .withSize(c, r);
@@ -150,19 +156,22 @@ final class SessionReviver {
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
         activity.restarted(id, plan.agentKind() != null, s.activity());
+        untouched.revived(id);
         RuntimeInfo runtime;
         try {
             runtime = backend.spawn(new SpawnSpec(id, environment.withHooks(plan.argv(), plan.agentKind(), revive.profiles()),
-                    environment.variables(id, intent.env()), plan.cwd(), c, r, j));
+                    environment.withHookVariables(environment.variables(id, intent.env()), plan.agentKind(), revive.profiles()),
+                    plan.cwd(), c, r, j));
         } catch (BackendException e) {
             activity.ended(id);
-            store.updateRuntime(id, SessionInfo.RECOVERABLE, s.pid(), null, null);
+            untouched.forget(id);
+            store.updateRuntime(id, SessionInfo.RECOVERABLE, null, null, null);
             store.saveIntent(intent.withReason("revive failed: " + e.getMessage()));
             throw e;
         }
         synchronized (store) { // against sessionExited's update of the same row
             if (store.find(id).map(x -> SessionInfo.RUNNING.equals(x.state())).orElse(false)) {
-                // Still running as far as we know: the 2 s of an early exit count from the program's start.
+                // Still running as far as we know: its revive time is its program's start.
                 store.saveIntent(next.revived(clock.instant(), warning));
                 store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
             }
@@ -174,6 +183,26 @@ final class SessionReviver {
             events.get().warning("session_revived_with_warnings", "session " + id + ": " + warning);
         }
         return new Revived(started.broadcast(id), warnings);
+    }
+
+    /**
+     * The conversation the agent saved in its own files after the program started, in its
+     * directory, that no other session holds (Codex: its rollout files; the id is not chosen at launch).
+     */
+    private String conversationFromAgentFiles(StoredSession s, LaunchIntent intent) {
+        var profile = intent.agentKind() != null ? revive.profiles().byName(intent.agentKind()) : revive.profiles().match(s.command());
+        if (profile.isEmpty()) {
+            return null;
+        }
+        Instant started = intent.revivedAt() != null ? intent.revivedAt() : s.createdAt();
+        java.util.Set<String> taken = new java.util.HashSet<>();
+        for (StoredSession other : store.list()) {
+            String id = other.id().equals(s.id()) ? null : store.intent(other.id()).conversationId();
+            if (id != null) {
+                taken.add(id);
+            }
+        }
+        return revive.conversations().find(profile.get(), Path.of(s.cwd()), started.minusSeconds(1), taken).orElse(null);
     }
 
     /** The id the agent printed, found in its journal (for agents whose id limpet does not choose). */

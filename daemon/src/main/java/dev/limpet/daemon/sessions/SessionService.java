@@ -54,9 +54,12 @@ public final class SessionService implements BackendListener {
     private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
     private final ActivityLedger activity;
     private final SessionEnvironment environment = new SessionEnvironment();
+    /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
+    private final Map<String, String> titles = new ConcurrentHashMap<>();
     private final SessionReviver reviver;
     private final SessionCloser closer;
     private final ExitRecorder exits;
+    private final UntouchedRevivals untouched = new UntouchedRevivals();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
@@ -72,8 +75,8 @@ public final class SessionService implements BackendListener {
         this.orphans = new OrphanPolicy(orphanGrace, clock);
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
-        this.activity = new ActivityLedger(store, clock, scheduler, () -> events);
-        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, new SessionReviver.Started() {
+        this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
+        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
                 appliedSize.put(id, packSize(cols, rows));
@@ -86,7 +89,7 @@ public final class SessionService implements BackendListener {
                 return info(id);
             }
         });
-        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList);
+        this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList, untouched);
     }
 
     /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
@@ -161,7 +164,8 @@ public final class SessionService implements BackendListener {
         activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
         try {
             List<String> hooked = environment.withHooks(launch.argv(), launch.agentKind(), reviver.settings().profiles());
-            runtime = backend.spawn(new SpawnSpec(id, hooked, env, cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
+            runtime = backend.spawn(new SpawnSpec(id, hooked, environment.withHookVariables(env, launch.agentKind(),
+                    reviver.settings().profiles()), cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
         } catch (BackendException e) {
             activity.ended(id);
             store.delete(id);
@@ -184,7 +188,7 @@ public final class SessionService implements BackendListener {
         }
         List<SessionInfo> out = new ArrayList<>();
         for (StoredSession s : activity.stored()) {
-            out.add(SessionViews.toInfo(s, live.get(s.id()), viewers.count(s.id()), reasonOf(s)));
+            out.add(view(s, live.get(s.id())));
         }
         return out;
     }
@@ -192,7 +196,16 @@ public final class SessionService implements BackendListener {
     public SessionInfo info(String id) {
         StoredSession s = activity.find(id).orElseThrow(() -> notFound(id));
         RuntimeInfo runtime = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElse(null);
-        return SessionViews.toInfo(s, runtime, viewers.count(id), reasonOf(s));
+        return view(s, runtime);
+    }
+
+    private SessionInfo view(StoredSession s, RuntimeInfo runtime) {
+        SessionInfo info = SessionViews.toInfo(s, runtime, viewers.count(s.id()), reasonOf(s));
+        boolean running = SessionInfo.RUNNING.equals(info.state());
+        return new SessionInfo(info.id(), info.label(), info.command(), info.cwd(), info.state(), info.pid(), info.exitCode(),
+                info.exitSignal(), info.createdAt(), info.cols(), info.rows(), info.endOffset(), info.attached(), info.reason(),
+                info.lastCwd(), info.activity(), running ? titles.get(s.id()) : null,
+                running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
     /** A hook's report of a state (issue 14); see {@link ActivityLedger#report}. */
@@ -214,6 +227,20 @@ public final class SessionService implements BackendListener {
     @Override
     public void titleChanged(String sessionId, String title) {
         activity.titleChanged(sessionId, title);
+        String clean = title == null ? "" : title.replaceAll("\\p{Cntrl}", "").strip();
+        if (clean.isEmpty()) {
+            titles.remove(sessionId);
+        } else {
+            titles.put(sessionId, clean.length() > 120 ? clean.substring(0, 119) + "…" : clean);
+        }
+    }
+
+    /** The last non-blank line of a running session's screen, or null (see {@link WaitingLines}). */
+    private String lastScreenLine(String id) {
+        if (backend instanceof ScreenCapture capture && backend.isRunning(id)) {
+            return WaitingLines.lastNonBlank(capture.captureText(id));
+        }
+        return null;
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -270,11 +297,64 @@ public final class SessionService implements BackendListener {
         return viewers.counted(id, backend.attach(id, since, window, listener));
     }
 
-    /** The keystroke path: no store look-up (the backend knows its sessions). */
+    /**
+     * A person's keys (a client's typing, {@code limpet send}): to the program, and they count as a
+     * person at the session: one waiting for them is answered, a revived program has been used
+     * (see {@link ActivityLedger#typed}). The keystroke path: no store look-up (the backend knows its
+     * sessions).
+     */
     public void input(String id, byte[] data) {
         barrier.check();
         SessionIds.requireValid(id);
+        untouched.typed(id);
+        activity.typed(id);
         backend.input(id, data);
+    }
+
+    /**
+     * A terminal's automatic answer to a query the program printed (a cursor position, colours):
+     * to the program only. No one typed it, so it answers no waiting session and does not count as
+     * use of a revived one (a viewer's terminal answers an agent's queries as soon as it attaches).
+     */
+    public void reply(String id, byte[] data) {
+        barrier.check();
+        SessionIds.requireValid(id);
+        backend.input(id, data);
+    }
+
+    /** ESC [ 200 ~ and ESC [ 201 ~: the start and end of a bracketed paste. */
+    static final byte[] PASTE_START = {0x1b, '[', '2', '0', '0', '~'};
+    static final byte[] PASTE_END = {0x1b, '[', '2', '0', '1', '~'};
+
+    /**
+     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text,
+     * then Enter as a write of its own. A program that turned on bracketed paste gets the text as
+     * a paste; one that did not gets it as keys. Text and Enter in one write are a paste to Codex
+     * and Gemini CLI (they take a burst of keys as pasted, and a pasted newline is not a submit),
+     * so the text would sit in their input box.
+     */
+    public void send(String id, String text, boolean enter) {
+        barrier.check();
+        SessionIds.requireValid(id);
+        if (text.indexOf('\u001b') >= 0 && text.contains("[201~")) {
+            // It would end the paste early and the rest would be typed as keys.
+            throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
+        }
+        if (!text.isEmpty()) {
+            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            boolean paste = backend instanceof dev.limpet.daemon.backend.PasteMode p && p.bracketedPaste(id);
+            if (paste) {
+                byte[] framed = new byte[PASTE_START.length + bytes.length + PASTE_END.length];
+                System.arraycopy(PASTE_START, 0, framed, 0, PASTE_START.length);
+                System.arraycopy(bytes, 0, framed, PASTE_START.length, bytes.length);
+                System.arraycopy(PASTE_END, 0, framed, PASTE_START.length + bytes.length, PASTE_END.length);
+                bytes = framed;
+            }
+            input(id, bytes);
+        }
+        if (enter) {
+            input(id, new byte[] {'\r'});
+        }
     }
 
     /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */
@@ -332,7 +412,9 @@ public final class SessionService implements BackendListener {
             }
         }
         activity.ended(id);
+        titles.remove(id);
         store.delete(id);
+        untouched.forget(id);
         reviver.deleteJournal(id);
         viewers.forget(id);
         appliedSize.remove(id);

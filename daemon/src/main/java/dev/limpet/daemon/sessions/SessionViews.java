@@ -13,7 +13,10 @@ final class SessionViews {
         String reason = intent.reason();
         if (runtime == null || (!runtime.running() && SessionInfo.RECOVERABLE.equals(s.state()))) {
             // A revived program that ended at once is recoverable again while its worker still holds the output.
-            return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), s.state(), s.pid(), s.exitCode(),
+            // A recoverable session runs nothing: a pid kept from before (an older store wrote one) names a dead
+            // process, or by now someone else's.
+            Long pid = SessionInfo.RECOVERABLE.equals(s.state()) ? null : s.pid();
+            return new SessionInfo(s.id(), s.label(), s.command(), s.cwd(), s.state(), pid, s.exitCode(),
                     s.exitSignal(), s.createdAt().toString(), runtime == null ? 0 : runtime.cols(), runtime == null ? 0 : runtime.rows(),
                     runtime == null ? 0 : runtime.endOffset(), attached, reason, intent.lastCwd(),
                     s.activity());

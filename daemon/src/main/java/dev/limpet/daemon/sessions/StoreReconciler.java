@@ -68,7 +68,7 @@ final class StoreReconciler {
                 store.updateActivity(s.id(), Activity.IDLE);
                 LOG.info("session {} {} -> exited (closed on purpose; its runtime is gone)", s.id(), s.state());
             } else if (SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state())) {
-                store.updateRuntime(s.id(), SessionInfo.RECOVERABLE, s.pid(), null, null);
+                store.updateRuntime(s.id(), SessionInfo.RECOVERABLE, null, null, null);
                 store.updateActivity(s.id(), Activity.IDLE);
                 store.saveIntent(store.intent(s.id()).withReason("its program was lost with the previous daemon or machine"
                         + " (reboot or crash); opening it starts it again"));

@@ -318,4 +318,106 @@ class ActivityResolverTest {
                 .hasMessageContaining("hookGrace");
         assertThat(new Settings(QUIET, Duration.ZERO).hookGrace()).isZero();
     }
+
+    // --- a person's answer ---
+
+    @Test
+    void typingIntoASessionAHookSetWaitingMakesItWorkingUntilTheNextReport() {
+        for (Activity waiting : new Activity[] {Activity.WAITING_INPUT, Activity.PENDING_APPROVAL}) {
+            ActivityResolver r = agent();
+            r.hook(waiting);
+            pass(Duration.ofMinutes(1));
+            r.typed();
+            assertThat(r.resolve()).as(waiting.wireName()).isEqualTo(Activity.WORKING);
+            pass(Duration.ofMinutes(1));
+            assertThat(r.resolve()).as("holds without evidence").isEqualTo(Activity.WORKING);
+            r.hook(waiting);
+            assertThat(r.resolve()).as("the agent reports again").isEqualTo(waiting);
+        }
+    }
+
+    @Test
+    void aRevivedAgentsOutputCountsOnceAPersonTyped() {
+        ActivityResolver r = ActivityResolver.revived(clock, new Settings(QUIET, GRACE), true);
+        r.output();
+        assertThat(r.resolve()).isEqualTo(Activity.UNKNOWN);
+        assertThat(r.awaitsPerson()).isTrue();
+        r.typed();
+        assertThat(r.awaitsPerson()).isFalse();
+        r.output();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+    }
+
+    @Test
+    void aSubmittedPromptToAnAgentWhoseOnlyHookIsTheTurnsEndIsWorkingUntilThatHookRunsAgain() {
+        ActivityResolver r = agent();
+        r.hook(Activity.WAITING_INPUT);
+        assertThat(r.awaitsPerson()).isTrue();
+        r.typed();
+        r.output();
+        pass(Duration.ofMinutes(2));
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+        assertThat(r.awaitsPerson()).isFalse();
+        r.hook(Activity.WAITING_INPUT);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
+    void typingIntoAShellAHookSetWaitingAnswersIt() {
+        ActivityResolver r = shell();
+        r.hook(Activity.WAITING_INPUT);
+        r.typed();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+    }
+
+    @Test
+    void typingChangesNothingWhenNoOneIsWaitedFor() {
+        ActivityResolver shell = shell();
+        shell.typed();
+        assertThat(shell.resolve()).isEqualTo(Activity.UNKNOWN);
+        ActivityResolver idle = agent();
+        idle.hook(Activity.IDLE);
+        idle.typed();
+        assertThat(idle.resolve()).isEqualTo(Activity.IDLE);
+    }
+
+    @Test
+    void afterAnAnswerTheAgentsOwnIdleTitleMakesItWaitAgain() {
+        ActivityResolver r = agent();
+        r.hook(Activity.WAITING_INPUT);
+        r.typed();
+        pass(GRACE.plusSeconds(1));
+        r.title(SPIN_A);
+        pass(Duration.ofSeconds(5));
+        r.title(IDLE_TITLE);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
+    void anAgentKnownByItsTitleIsWorkingAfterAnAnswerUntilItSetsATitleAgain() {
+        ActivityResolver r = agent();
+        r.title(SPIN_A);
+        pass(Duration.ofSeconds(1));
+        r.title(IDLE_TITLE);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+        pass(Duration.ofSeconds(1));
+        r.typed();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+        pass(Duration.ofSeconds(1));
+        r.title(IDLE_TITLE);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
+    void anAgentKnownByItsOutputIsWorkingAfterAnAnswerForAQuietPeriod() {
+        ActivityResolver r = agent();
+        r.output();
+        pass(QUIET);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+        r.typed();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+        assertThat(r.nextChange()).isPresent();
+        pass(QUIET);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
 }

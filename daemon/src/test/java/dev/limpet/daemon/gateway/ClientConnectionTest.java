@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import dev.limpet.protocol.log.ClientErrorLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;

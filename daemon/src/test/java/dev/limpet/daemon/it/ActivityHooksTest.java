@@ -85,6 +85,38 @@ class ActivityHooksTest {
     }
 
     @Test
+    void aWaitingSessionCarriesTheLineItWaitsOnAndAPersonsAnswerClearsIt() throws Exception {
+        SessionInfo s = d.spawn(c, List.of("sh", "-c", "printf 'deploy to production?\\n\\nContinue? [y/N] '; read answer; echo got $answer; exec sleep 1000"));
+        d.attach(c, s.id(), 0L);
+        await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(s.id()).contains("Continue?"));
+        report(s.id(), "pending_approval");
+        ServerMessage.SessionState told = c.await(ServerMessage.SessionState.class,
+                e -> e.sessionId().equals(s.id()) && e.activity() == Activity.PENDING_APPROVAL && e.waitingLine() != null);
+        assertThat(told.waitingLine()).isEqualTo("Continue? [y/N]");
+        assertThat(listed(s.id()).waitingLine()).isEqualTo("Continue? [y/N]");
+        c.send(new ClientMessage.PtyInput(null, s.id(), "y\r"));
+        c.await(ServerMessage.SessionState.class, e -> e.sessionId().equals(s.id()) && e.activity() == Activity.WORKING);
+        SessionInfo after = listed(s.id());
+        assertThat(after.activity()).isEqualTo(Activity.WORKING);
+        assertThat(after.waitingLine()).isNull();
+        // The agent reporting again raises it again.
+        report(s.id(), "waiting_input");
+        c.await(ServerMessage.SessionState.class, e -> e.sessionId().equals(s.id()) && e.activity() == Activity.WAITING_INPUT);
+    }
+
+    @Test
+    void aTerminalsReplyDoesNotAnswerAWaitingSession() throws Exception {
+        SessionInfo s = sleeper();
+        d.attach(c, s.id(), 0L);
+        report(s.id(), "waiting_input");
+        c.await(ServerMessage.SessionState.class, e -> e.sessionId().equals(s.id()) && e.activity() == Activity.WAITING_INPUT);
+        c.send(new ClientMessage.PtyInput(null, s.id(), "\u001b[1;1R", true));
+        // A round trip after the reply: the list is answered after the reply was taken.
+        Thread.sleep(300);
+        assertThat(listed(s.id()).activity()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
     void repeatedReportsOfTheSameStateAreCoalescedIntoOneEvent() throws Exception {
         SessionInfo s = sleeper();
         for (int i = 0; i < 200; i++) {

@@ -141,4 +141,15 @@ class MetricsTest {
         assertThat(value(samples, "limpet_sessions", "state", "running")).isZero();
         assertThat(Files.exists(tmp.resolve("root"))).isTrue();
     }
+
+    @Test
+    void theMetricsPortRefusesAReboundHostOrTwoHosts() throws Exception {
+        RawHttp.Answer rebound = RawHttp.exchange(metricsPort, RawHttp.get("/metrics", "rebound.example:" + metricsPort, ""));
+        assertThat(rebound.status()).isEqualTo(403);
+        assertThat(rebound.body()).doesNotContain("limpet_sessions");
+        RawHttp.Answer two = RawHttp.exchange(metricsPort, RawHttp.get("/metrics", "127.0.0.1:" + metricsPort,
+                "Host: rebound.example:" + metricsPort + "\r\n"));
+        assertThat(two.status()).isEqualTo(400);
+        assertThat(RawHttp.exchange(metricsPort, RawHttp.get("/metrics", "localhost:" + metricsPort, "")).status()).isEqualTo(200);
+    }
 }

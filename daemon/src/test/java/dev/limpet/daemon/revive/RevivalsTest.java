@@ -3,7 +3,6 @@ package dev.limpet.daemon.revive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,14 +46,6 @@ class RevivalsTest {
         })).hasMessage("spawn failed");
         assertThat(revivals.inFlight("s1")).isFalse();
         assertThat(revivals.run("s1", () -> "ok").result()).isEqualTo("ok");
-    }
-
-    @Test
-    void aProgramEndingWithinTwoSecondsOfItsRevivalEndedEarly() {
-        Instant t = Instant.parse("2026-01-01T00:00:00Z");
-        assertThat(EarlyExit.isEarly(t, t.plusMillis(1999))).isTrue();
-        assertThat(EarlyExit.isEarly(t, t.plusSeconds(2))).isFalse();
-        assertThat(EarlyExit.isEarly(null, t)).as("never revived").isFalse();
     }
 
     @Test

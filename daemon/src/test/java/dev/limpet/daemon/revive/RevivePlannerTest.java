@@ -36,16 +36,88 @@ class RevivePlannerTest {
     }
 
     @Test
-    void codexResumesItsIdAndFallsBackToLastOnlyWithAWarning() {
+    void codexResumesItsIdAndWithoutOneStartsAfreshNeverTheMostRecentConversation() {
         assertThat(planner.plan("s1", List.of("codex"), PROJECT, null, null, "abc", false).argv()).containsExactly("codex", "resume", "abc");
-        RevivePlan fallback = planner.plan("s1", List.of("codex"), PROJECT, null, null, null, false);
-        assertThat(fallback.argv()).containsExactly("codex", "resume", "--last");
-        assertThat(fallback.warnings()).singleElement().asString().contains("not known").contains("--last");
+        RevivePlan none = planner.plan("s1", List.of("codex"), PROJECT, null, null, null, false);
+        assertThat(none.argv()).as("--last would continue another session's conversation in this directory")
+                .containsExactly("codex");
+        assertThat(none.warnings()).singleElement().asString().contains("no saved codex conversation");
+    }
+
+    @Test
+    void anAgentStartedWithItsOwnSessionFlagIsLaunchedAsGiven() {
+        for (List<String> argv : List.of(List.of("claude", "--continue"), List.of("claude", "-c"), List.of("claude", "--resume", "x1"),
+                List.of("claude", "-r", "x1"), List.of("claude", "--resume=x1"), List.of("claude", "--fork-session", "-r", "x1"),
+                List.of("claude", "--from-pr", "12"), List.of("gemini", "--resume", "x1"), List.of("gemini", "-r", "latest"),
+                List.of("gemini", "--session-file", "/tmp/s.json"))) {
+            RevivePlanner.Launch launch = planner.launch(argv);
+            assertThat(launch.argv()).as("%s gets no --session-id: the CLI refuses both", argv).isEqualTo(argv);
+            assertThat(launch.conversationId()).isNull();
+            assertThat(launch.agentKind()).isEqualTo(argv.getFirst());
+        }
+    }
+
+    @Test
+    void anAgentThatChoseItsOwnConversationAndWhoseIdNeverCameIsStartedAsGivenWithAWarning() {
+        RevivePlan plan = planner.plan("s1", List.of("claude", "--continue"), PROJECT, null, "claude", null, false);
+        assertThat(plan.argv()).containsExactly("claude", "--continue");
+        assertThat(plan.warnings()).singleElement().asString().contains("not known");
+    }
+
+    @Test
+    void aReviveKeepsThePersonsFlagsDropsTheSessionFlagsAndNeverSendsThePromptAgain() {
+        assertThat(planner.plan("s1", List.of("claude", "--model", "opus", "--permission-mode", "acceptEdits", "fix the bug"), PROJECT,
+                null, "claude", "c-1", false).argv())
+                .containsExactly("claude", "--model", "opus", "--permission-mode", "acceptEdits", "--resume", "c-1");
+        assertThat(planner.plan("s1", List.of("claude", "--continue", "--model=sonnet", "--verbose"), PROJECT, null, "claude", "c-2",
+                false).argv()).containsExactly("claude", "--model=sonnet", "--verbose", "--resume", "c-2");
+        assertThat(planner.plan("s1", List.of("codex", "-m", "o9", "-c", "model_reasoning_effort=\"high\"", "--sandbox",
+                "workspace-write", "write the tests"), PROJECT, null, "codex", "t-1", false).argv())
+                .containsExactly("codex", "resume", "-m", "o9", "-c", "model_reasoning_effort=\"high\"", "--sandbox", "workspace-write",
+                        "t-1");
+        assertThat(planner.plan("s1", List.of("codex", "resume", "t-0", "-m", "o9"), PROJECT, null, "codex", "t-0", false).argv())
+                .containsExactly("codex", "resume", "-m", "o9", "t-0");
+        assertThat(planner.plan("s1", List.of("gemini", "-m", "gemini-pro", "--approval-mode", "auto_edit", "--yolo", "-i", "start"),
+                PROJECT, null, "gemini", "g-1", false).argv())
+                .containsExactly("gemini", "-m", "gemini-pro", "--approval-mode", "auto_edit", "--yolo", "--resume", "g-1");
+    }
+
+    @Test
+    void geminiIsLaunchedWithAnIdLimpetChoseAndResumedWithThatId() {
+        RevivePlanner.Launch launch = planner.launch(List.of("gemini", "-m", "x"));
+        assertThat(launch.argv()).containsExactly("gemini", "-m", "x", "--session-id", launch.conversationId());
+        assertThat(planner.plan("s1", List.of("gemini", "-m", "x"), PROJECT, null, "gemini", launch.conversationId(), false).argv())
+                .containsExactly("gemini", "-m", "x", "--resume", launch.conversationId());
+    }
+
+    @Test
+    void aConversationTheAgentNeverSavedIsStartedAgainUnderItsIdNotResumed() {
+        Conversations neverSaved = new Conversations() {
+            public java.util.Optional<Boolean> saved(AgentProfile p, String id) {
+                return java.util.Optional.of(false);
+            }
+
+            public java.util.Optional<String> find(AgentProfile p, Path cwd, java.time.Instant after, Set<String> taken) {
+                return java.util.Optional.empty();
+            }
+        };
+        RevivePlanner p = new RevivePlanner(AgentProfiles.builtIn(), Set.of(HOME, PROJECT)::contains, HOME, neverSaved);
+        RevivePlan claude = p.plan("s1", List.of("claude", "--model", "opus"), PROJECT, null, "claude", "c-1", false);
+        assertThat(claude.argv()).as("claude --resume of a conversation without a transcript exits with 'No conversation found'")
+                .containsExactly("claude", "--model", "opus", "--session-id", "c-1");
+        assertThat(claude.conversationId()).isEqualTo("c-1");
+        assertThat(p.plan("s1", List.of("gemini"), PROJECT, null, "gemini", "g-1", false).argv())
+                .containsExactly("gemini", "--session-id", "g-1");
+        assertThat(p.plan("s1", List.of("codex", "-m", "o9"), PROJECT, null, "codex", "t-1", false).argv())
+                .containsExactly("codex", "-m", "o9");
     }
 
     @Test
     void anAgentWhoseConversationIsUnknownAndHasNoFallbackIsRefusedNotStartedFresh() {
-        assertThatThrownBy(() -> planner.plan("s1", List.of("claude"), PROJECT, null, "claude", null, false))
+        AgentProfile p = new AgentProfile("mine", List.of("mine"), List.of(), List.of("--id", "{id}"), null,
+                List.of("{program}", "--resume", "{id}"), null);
+        RevivePlanner custom = new RevivePlanner(new AgentProfiles(List.of(p), List.of()), d -> true, HOME);
+        assertThatThrownBy(() -> custom.plan("s1", List.of("mine"), PROJECT, null, "mine", null, false))
                 .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.AGENT_CONVERSATION_MISSING))
                 .hasMessageContaining("limpet revive --fresh s1");
     }

@@ -74,12 +74,12 @@ class AgentEvidenceTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC")));
+        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
         sessions.setEvents(new SessionEvents() {
             public void sessionsChanged(List<SessionInfo> s) {}
             public void sessionExited(String id, Integer c, String sig) {}
             public void warning(String code, String message) {}
-            public void sessionState(String id, Activity a) {
+            public void sessionState(String id, Activity a, String waitingLine) {
                 published.add(id + " " + a.wireName());
             }
         });
@@ -172,7 +172,9 @@ class AgentEvidenceTest {
         await().atMost(T).until(() -> activityOf(s.id()) == Activity.WORKING);
         assertThat(sessions.reportActivity(s.id(), "pending_approval")).isEqualTo(Activity.PENDING_APPROVAL);
         assertThat(activityOf(s.id())).isEqualTo(Activity.PENDING_APPROVAL);
-        type(s.id(), "stop"); // the title stops spinning within the hook's grace: the report holds
+        // The title stops spinning within the hook's grace: the report holds. (Sent as a terminal's
+        // reply would be: a person's keys would answer the approval, which is not what is tested here.)
+        sessions.reply(s.id(), "stop\r".getBytes(StandardCharsets.UTF_8));
         await().atMost(T).until(() -> sessions.capture(s.id()).contains("done 2"));
         assertThat(activityOf(s.id())).isEqualTo(Activity.PENDING_APPROVAL);
     }

@@ -139,10 +139,14 @@ public final class WorkerPayloads {
     /** {@code capture}'s parameters (1.5; absent before): {@code cells} asks for the screen cell by cell too. */
     public record CaptureParams(Boolean cells) {}
 
-    /** {@code screen} (1.5): the screen cell by cell, when asked for; null from an older worker. */
-    public record CaptureResult(String text, dev.limpet.protocol.ScreenDump screen) {
+    /**
+     * The {@code capture} answer: the visible screen as text; since 1.4 (additive, null from an
+     * older worker) whether the program turned on bracketed paste; since 1.5, when asked for, the
+     * screen cell by cell (null otherwise, and from an older worker).
+     */
+    public record CaptureResult(String text, Boolean bracketedPaste, dev.limpet.protocol.ScreenDump screen) {
         public CaptureResult(String text) {
-            this(text, null);
+            this(text, null, null);
         }
     }
 

@@ -37,7 +37,10 @@ import java.util.Set;
  *       the screen's window {@code title} (OSC 0/2, at most 256 characters, "" when none); a
  *       watcher whose connection speaks 1.4 also gets a {@code state} when the title changed (at
  *       most five a second, the latest always sent). Older daemons ignore the field and get no
- *       extra events; a daemon reads a missing title (an older worker) as unknown.</li>
+ *       extra events; a daemon reads a missing title (an older worker) as unknown. Additive within
+ *       1.4: the {@code capture} answer carries {@code bracketed_paste}, whether the program turned
+ *       on DECSET 2004 (how {@code limpet send} frames its text); missing from an older worker, read
+ *       as off.</li>
  *   <li>1.5: {@code resize} answers with the stream {@code offset} from which output is at the new
  *       size (the screen model resizes there, and the daemon tells viewers to). An older worker
  *       answers with nothing: its viewers resize at once. {@code capture} takes {@code cells} and

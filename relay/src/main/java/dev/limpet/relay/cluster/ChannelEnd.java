@@ -1,5 +1,6 @@
 package dev.limpet.relay.cluster;
 
+import dev.limpet.protocol.relay.RelayControlMessage;
 import io.nats.client.Connection;
 import io.nats.client.Message;
 import io.nats.client.impl.Headers;
@@ -155,12 +156,14 @@ final class ChannelEnd {
         Headers h = m.getHeaders();
         String close = h == null ? null : h.getFirst(Subjects.CLOSE);
         if (close != null) {
-            int status = parseStatus(close);
-            String reason = h.getFirst(Subjects.REASON);
+            // what another node (or anyone who may publish here) says is cleaned like a daemon's close: a sendable status, a short printable reason
+            var c = new RelayControlMessage.CloseChannel(0, parseStatus(close), h.getFirst(Subjects.REASON));
+            int status = c.status();
+            String reason = c.reason();
             if (markClosed(status, reason)) {
                 Sink s = sink;
                 if (s != null) {
-                    s.closed(status, reason == null ? "" : reason);
+                    s.closed(status, reason);
                 }
             }
             return;

@@ -1,9 +1,9 @@
 package dev.limpet.relay.cluster;
 
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
-import dev.limpet.protocol.relay.RelayControl;
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.relay.ClientEnd;
 import dev.limpet.relay.Cluster;
 import dev.limpet.relay.LocalHosts;
@@ -17,7 +17,6 @@ import io.nats.client.Nats;
 import io.nats.client.Options;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
@@ -67,6 +66,9 @@ public final class NatsCluster implements Cluster {
     private Thread connecting;
     private boolean subscribed;
     private final NatsPresence presence;
+    private final GateChallenges challenges;
+    /** Refused open requests, rate-limited per asking node and in all: anyone who may publish on NATS can send them. */
+    private final ClientErrorLog refusals;
     private final ScheduledExecutorService worker;
     private final Map<Long, ChannelEnd> ends = new ConcurrentHashMap<>();
     private final AtomicLong nextEnd = new AtomicLong();
@@ -81,13 +83,20 @@ public final class NatsCluster implements Cluster {
         this.node = node;
         this.worker = worker;
         this.presence = new NatsPresence(node, url, clock, () -> nats, worker, this::sweepHost, this::failed);
+        this.challenges = new GateChallenges(node, clock, new SecureRandom());
+        this.refusals = new ClientErrorLog(LOG, clock);
+    }
+
+    @Override
+    public byte[] challenge(SecureRandom random) {
+        return challenges.issue();
     }
 
     /**
      * Connects to NATS at {@code url} (retrying in the background, loudly, if it is not there yet).
      * The node id is random per process: a restarted node is a new node.
      */
-    public static NatsCluster connect(String url, Clock clock) throws IOException, InterruptedException {
+    public static NatsCluster connect(String url, NatsAuth auth, Clock clock) throws IOException, InterruptedException {
         byte[] id = new byte[8];
         new SecureRandom().nextBytes(id);
         String node = HexFormat.of().formatHex(id);
@@ -97,7 +106,7 @@ public final class NatsCluster implements Cluster {
             return t;
         });
         NatsCluster[] self = new NatsCluster[1];
-        Options options = new Options.Builder()
+        Options options = auth.applyTo(new Options.Builder())
                 .server(url)
                 .connectionName("limpet-relay-" + node)
                 .maxReconnects(-1)
@@ -260,40 +269,44 @@ public final class NatsCluster implements Cluster {
                 client.close(status, reason);
             }
         });
-        Map<String, Object> request = new LinkedHashMap<>();
-        request.put("host", hostId);
-        request.put("subject", end.subject);
-        request.put("challenge", HexFormat.of().formatHex(challenge));
-        request.put("proof", HexFormat.of().formatHex(proof));
-        String answer;
+        OpenMessage.Request request;
         try {
-            Message reply = nats.requestWithTimeout(Subjects.open(remote.node()), ProtocolCodec.write(request).getBytes(StandardCharsets.UTF_8), OPEN_TIMEOUT)
+            request = new OpenMessage.Request(hostId, end.subject, challenge, proof, false);
+        } catch (ProtocolException e) {
+            ends.remove(end.id);
+            end.closeQuietly(1008, ErrorCode.PAIRING_INVALID.wire());
+            return new Opened(null, ErrorCode.PAIRING_INVALID);
+        }
+        OpenMessage answer = null;
+        try {
+            Message reply = nats.requestWithTimeout(Subjects.open(remote.node()), request.encode(), OPEN_TIMEOUT)
                     .get(OPEN_TIMEOUT.toMillis() + 500, TimeUnit.MILLISECONDS);
-            answer = reply == null || reply.getData() == null ? "" : new String(reply.getData(), StandardCharsets.UTF_8);
+            answer = reply == null || reply.getData() == null ? null : OpenMessage.decodeAnswer(reply.getData());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            answer = "";
+        } catch (ProtocolException e) {
+            LOG.warn("host {}: node {} answered something else than an open answer ({}); host_offline", hostId, remote.node(),
+                    SafeText.of(e.getMessage(), 100));
         } catch (Exception e) {
             // No responders (that node is gone) or no answer in time: offline for now; the client retries.
             LOG.info("host {}: node {} did not open a channel ({}); host_offline", hostId, remote.node(), e.getClass().getSimpleName());
-            answer = "";
         }
-        String peer = peerSubject(answer);
-        if (peer == null) {
+        if (!(answer instanceof OpenMessage.Opened opened)) {
             ends.remove(end.id);
             end.closeQuietly(1013, ErrorCode.HOST_OFFLINE.wire());
-            ErrorCode refusal = refusalOf(answer);
-            if (answer.isEmpty()) {
+            ErrorCode refusal = answer instanceof OpenMessage.Refused r && (r.code() == ErrorCode.PAIRING_INVALID
+                    || r.code() == ErrorCode.TOO_MANY_CONNECTIONS) ? r.code() : ErrorCode.HOST_OFFLINE;
+            if (answer == null) {
                 // No answer in time: the holder may have opened a channel whose answer was lost. Withdraw it (no reply expected).
-                request.put("cancel", true);
                 try {
-                    nats.publish(Subjects.open(remote.node()), ProtocolCodec.write(request).getBytes(StandardCharsets.UTF_8));
+                    nats.publish(Subjects.open(remote.node()), new OpenMessage.Request(hostId, end.subject, challenge, proof, true).encode());
                 } catch (RuntimeException ignored) {
                     // NATS is down: the holder's sweep closes it once this node stops being heard
                 }
             }
             return new Opened(null, refusal);
         }
+        String peer = opened.subject();
         end.peer(peer);
         return new Opened(new RemoteChannel() {
             @Override
@@ -311,23 +324,23 @@ public final class NatsCluster implements Cluster {
 
     /** On the holder's node: another node asks for a channel on one of our uplinks. */
     private void openRequested(Message m) {
-        Map<?, ?> request;
+        OpenMessage.Request request;
         try {
-            request = ProtocolCodec.readObject(m.getData());
-        } catch (Exception e) {
-            answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+            request = OpenMessage.decodeRequest(m.getData());
+        } catch (ProtocolException e) {
+            answer(m, new OpenMessage.Refused(ErrorCode.BAD_REQUEST));
             return;
         }
-        String hostId = request.get("host") instanceof String h && h.matches(RelayControl.HOST_ID_PATTERN) ? h : null;
-        String peer = request.get("subject") instanceof String s && Subjects.nodeOfChannel(s) != null ? s : null;
-        byte[] challenge = hex(request.get("challenge"));
-        byte[] proof = hex(request.get("proof"));
+        String hostId = request.host();
+        String peer = request.subject();
+        byte[] challenge = request.challenge();
+        byte[] proof = request.proof();
         LocalHosts hostsHere = local;
-        if (hostId == null || peer == null || hostsHere == null) {
-            answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+        if (hostsHere == null) {
+            answer(m, new OpenMessage.Refused(ErrorCode.HOST_OFFLINE));
             return;
         }
-        if (Boolean.TRUE.equals(request.get("cancel"))) {
+        if (request.cancel()) {
             for (ChannelEnd end : ends.values()) {
                 if (!end.outgoing && peer.equals(end.peerSubject())) {
                     ends.remove(end.id);
@@ -336,8 +349,12 @@ public final class NatsCluster implements Cluster {
             }
             return;
         }
-        if (challenge == null || proof == null) {
-            answer(m, Map.of("code", ErrorCode.BAD_REQUEST.wire()));
+        GateChallenges.Verdict bound = challenges.admit(challenge, request.node());
+        if (bound != GateChallenges.Verdict.FRESH_AND_UNUSED) {
+            // a proof replayed from NATS, or forwarded by a node that did not issue its challenge: it opens nothing
+            refusals.forAddress(request.node()).info("host {}: refused an open request from node {} ({}): pairing_invalid", hostId,
+                    request.node(), bound);
+            answer(m, new OpenMessage.Refused(ErrorCode.PAIRING_INVALID));
             return;
         }
         ChannelEnd end = newEnd(nats, hostId, false);
@@ -347,7 +364,7 @@ public final class NatsCluster implements Cluster {
         if (opened.channel() < 0) {
             ends.remove(end.id);
             end.markGone();
-            answer(m, Map.of("code", opened.refusal().wire()));
+            answer(m, new OpenMessage.Refused(opened.refusal()));
             return;
         }
         long ch = opened.channel();
@@ -363,7 +380,7 @@ public final class NatsCluster implements Cluster {
                 hostsHere.channelGone(ch);
             }
         });
-        answer(m, Map.of("subject", end.subject));
+        answer(m, new OpenMessage.Opened(end.subject));
     }
 
     /** A client on another node, as the routing table of this node sees it. */
@@ -403,44 +420,9 @@ public final class NatsCluster implements Cluster {
         end.received(m);
     }
 
-    private void answer(Message request, Map<String, Object> body) {
+    private void answer(Message request, OpenMessage body) {
         if (request.getReplyTo() != null) {
-            nats.publish(request.getReplyTo(), ProtocolCodec.write(body).getBytes(StandardCharsets.UTF_8));
-        }
-    }
-
-    /** The code of a refusal (an answer without a subject); no answer at all is host_offline (the node is gone or slow). */
-    private static ErrorCode refusalOf(String answer) {
-        try {
-            Map<?, ?> m = answer.isEmpty() ? Map.of() : ProtocolCodec.readObject(answer);
-            if (m.get("code") instanceof String code) {
-                ErrorCode c = ErrorCode.fromWire(code);
-                if (c == ErrorCode.PAIRING_INVALID || c == ErrorCode.TOO_MANY_CONNECTIONS) {
-                    return c;
-                }
-            }
-        } catch (Exception e) {
-            // not JSON: treated as no answer
-        }
-        return ErrorCode.HOST_OFFLINE;
-    }
-
-    private static byte[] hex(Object value) {
-        if (!(value instanceof String s) || s.length() > 512 || s.length() % 2 != 0 || !s.matches("[0-9a-f]*")) {
-            return null;
-        }
-        return HexFormat.of().parseHex(s);
-    }
-
-    private static String peerSubject(String answer) {
-        if (answer.isEmpty()) {
-            return null;
-        }
-        try {
-            Map<?, ?> m = ProtocolCodec.readObject(answer);
-            return m.get("subject") instanceof String s && Subjects.nodeOfChannel(s) != null ? s : null;
-        } catch (Exception e) {
-            return null;
+            nats.publish(request.getReplyTo(), body.encode());
         }
     }
 

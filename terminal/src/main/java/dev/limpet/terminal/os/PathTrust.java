@@ -1,15 +1,20 @@
 package dev.limpet.terminal.os;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Whether a path is ours alone: nobody but this process's user (and root) can replace it, read
@@ -161,6 +166,86 @@ public final class PathTrust {
                     + "; it may have been planted. Remove it and start limpet again");
         }
         return true;
+    }
+
+    /** How much of a file others may see: what {@link #readTrusted} requires of its mode. */
+    public enum Exposure {
+        /** Settings that decide what runs or whom to trust (config, agent profiles, hosts lists): nobody else may write them. */
+        SETTINGS(GROUP_OR_OTHER_WRITE, "writable by other users", "chmod go-w"),
+        /** Credentials (pairing secrets, a relay credential, tokens): nobody else may read or write them. */
+        SECRET(0077, "readable or writable by other users", "chmod 600");
+
+        private final int forbidden;
+        private final String what;
+        private final String fix;
+
+        Exposure(int forbidden, String what, String fix) {
+            this.forbidden = forbidden;
+            this.what = what;
+            this.fix = fix;
+        }
+    }
+
+    /**
+     * Reads a file limpet acts on (what to run, whom to trust, a credential), after the data
+     * root's rule: every directory on the way trusted (so nobody else can swap it between this
+     * check and the read), the file itself a regular file, not a symbolic link, owned by this
+     * user or root, with no more access for others than {@code exposure} allows. It is opened
+     * without following links. Checked on every read, so a file changed while limpet runs is
+     * judged again.
+     *
+     * @throws java.nio.file.NoSuchFileException when it does not exist
+     * @throws UnsafePathException naming the file, why it is refused and what to do
+     * @throws IOException when it is larger than {@code maxBytes} or cannot be read
+     */
+    public byte[] readTrusted(Path file, Exposure exposure, int maxBytes) throws IOException {
+        Path abs = file.toAbsolutePath().normalize();
+        try {
+            requireTrustedParents(abs);
+        } catch (UnsafePathException e) {
+            throw new UnsafePathException(e.path(), "refusing to read " + abs + ": " + e.getMessage());
+        }
+        Map<String, Object> a = attributesOrNull(abs);
+        if (a == null) {
+            throw new NoSuchFileException(abs.toString());
+        }
+        if (isSymlink(a)) {
+            throw new UnsafePathException(abs, abs + " is a symbolic link (to " + target(abs) + "); limpet reads what decides what it runs "
+                    + "or whom it trusts only from a file of its own: replace the link with the file itself");
+        }
+        if (!Boolean.TRUE.equals(a.get("isRegularFile"))) {
+            throw new UnsafePathException(abs, abs + " is not a regular file");
+        }
+        int owner = (Integer) a.get("uid");
+        if (owner != uid && owner != ROOT) {
+            throw new UnsafePathException(abs, abs + " is owned by " + owner(abs, owner) + ", not by " + self()
+                    + " who runs limpet; whoever owns it decides what limpet runs or trusts. Refusing to read it: check what it "
+                    + "holds, then make it yours (or remove it)");
+        }
+        int mode = (Integer) a.get("mode");
+        if ((mode & exposure.forbidden) != 0) {
+            throw new UnsafePathException(abs, abs + " is " + exposure.what + " (mode " + octal(mode) + "); refusing to read it. Check what "
+                    + "it holds, then " + exposure.fix + " " + abs);
+        }
+        try (var ch = Files.newByteChannel(abs, Set.of(StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS))) {
+            if (ch.size() > maxBytes) {
+                throw new IOException(abs + " is larger than " + maxBytes + " bytes");
+            }
+            // one byte more than allowed, so a file that grew past the limit since size() is caught
+            ByteBuffer buf = ByteBuffer.allocate(maxBytes + 1);
+            while (buf.hasRemaining() && ch.read(buf) >= 0) {
+                // until the end of the file or one byte past the limit
+            }
+            if (buf.position() > maxBytes) {
+                throw new IOException(abs + " is larger than " + maxBytes + " bytes");
+            }
+            return Arrays.copyOf(buf.array(), buf.position());
+        }
+    }
+
+    /** {@link #readTrusted} as UTF-8 text. */
+    public String readTrustedString(Path file, Exposure exposure, int maxBytes) throws IOException {
+        return new String(readTrusted(file, exposure, maxBytes), StandardCharsets.UTF_8);
     }
 
     /**

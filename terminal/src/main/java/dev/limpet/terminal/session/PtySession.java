@@ -525,6 +525,11 @@ public final class PtySession {
         return feeder.title();
     }
 
+    /** Whether the program turned on bracketed paste (DECSET 2004), as of the output read so far. */
+    public boolean bracketedPaste() {
+        return feeder.readAt(log.endOffset(), ScreenFeed::bracketedPaste);
+    }
+
     /** The visible screen as plain text, as of the output read so far. */
     public String captureText() {
         return feeder.readAt(log.endOffset(), ScreenFeed::text);

@@ -20,6 +20,11 @@ public interface ScreenFeed {
     /** The visible screen cell by cell, with the cursor and title. */
     ScreenDump dump();
 
+    /** Whether the program turned on bracketed paste (DECSET 2004) as of the output fed so far. */
+    default boolean bracketedPaste() {
+        return false;
+    }
+
     /** The window title (OSC 0 or 2) as of the output fed so far; "" when none. */
     default String title() {
         return "";

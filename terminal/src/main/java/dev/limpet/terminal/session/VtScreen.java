@@ -33,6 +33,11 @@ public final class VtScreen implements ScreenFeed {
     }
 
     @Override
+    public boolean bracketedPaste() {
+        return model.modes().bracketedPaste();
+    }
+
+    @Override
     public byte[] snapshot() {
         return model.snapshot(SNAPSHOT_SCROLLBACK_LINES);
     }

@@ -222,7 +222,7 @@ public final class ServerConnection implements ServedSession.Watcher {
                     WorkerPayloads.CaptureParams p = req.params() == null || req.params().isNull() ? null
                             : WorkerCodec.read(req.params(), WorkerPayloads.CaptureParams.class);
                     PtySession s = served.session();
-                    answer(req, new WorkerPayloads.CaptureResult(s.captureText(),
+                    answer(req, new WorkerPayloads.CaptureResult(s.captureText(), s.bracketedPaste(),
                             p != null && Boolean.TRUE.equals(p.cells()) ? s.captureScreen() : null));
                 }
                 case WorkerRpc.WATCH -> {

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * PTYs inside the daemon process. Simple and fast, but every session ends with the daemon: it is
  * the fallback when workers cannot run, and the daemon says so loudly.
  */
-public final class EmbeddedBackend implements Backend, ScreenCapture {
+public final class EmbeddedBackend implements Backend, ScreenCapture, dev.limpet.daemon.backend.PasteMode {
     private static final Logger LOG = LoggerFactory.getLogger(EmbeddedBackend.class);
     private final Map<String, PtySession> sessions = new ConcurrentHashMap<>();
     private final int logCapacity;
@@ -166,6 +166,11 @@ public final class EmbeddedBackend implements Backend, ScreenCapture {
     @Override
     public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
         return session(sessionId).captureScreen();
+    }
+
+    @Override
+    public boolean bracketedPaste(String sessionId) {
+        return session(sessionId).bracketedPaste();
     }
 
     private static RuntimeInfo runtime(PtySession s) {

@@ -46,7 +46,7 @@ import org.slf4j.LoggerFactory;
  * {@code list-panes} per tick, says which sessions tmux still holds; when the server is killed
  * every session becomes {@code recoverable} with a warning.
  */
-public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails {
+public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails, dev.limpet.daemon.backend.PasteMode {
     private static final Logger LOG = LoggerFactory.getLogger(TmuxBackend.class);
     public static final String TMUX_SERVER_GONE = "tmux_server_gone";
     public static final String TMUX_CHECKPOINT = "tmux_checkpoint";
@@ -543,6 +543,11 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     @Override
     public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
         return held(sessionId).session().captureScreen();
+    }
+
+    @Override
+    public boolean bracketedPaste(String sessionId) {
+        return held(sessionId).session().bracketedPaste();
     }
 
     private void transition(String sessionId, SessionHealth health, SessionHealth.Event event) {

@@ -41,7 +41,8 @@ import org.slf4j.LoggerFactory;
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
-public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.daemon.backend.BackendDetails {
+public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.daemon.backend.BackendDetails,
+        dev.limpet.daemon.backend.PasteMode {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerBackend.class);
     private static final int RECOVERY_ATTEMPTS = 3;
 
@@ -365,6 +366,22 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
             throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture the screen cell by cell");
         }
         return r.screen();
+    }
+
+    /** From the worker's {@code capture} answer (a worker older than this field says nothing: no paste mode known). */
+    @Override
+    public boolean bracketedPaste(String sessionId) {
+        WorkerHandle h = session(sessionId);
+        WorkerClient c = h.control();
+        if (!c.supports(WorkerRpc.CAPTURE)) {
+            return false;
+        }
+        try {
+            return Boolean.TRUE.equals(c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, settings.rpcTimeout())
+                    .bracketedPaste());
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
     }
 
     private void call(WorkerHandle h, String method, Object params) {

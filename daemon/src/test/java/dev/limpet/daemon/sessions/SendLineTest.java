@@ -1,0 +1,87 @@
+package dev.limpet.daemon.sessions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
+import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SessionInfo;
+import dev.limpet.testkit.InputRecorder;
+import dev.limpet.testkit.TestPrograms;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code limpet send}: what the program reads when limpet types a line for a person. Real PTYs, a recording program. */
+class SendLineTest {
+    static final Duration T = Duration.ofSeconds(30);
+    @TempDir
+    Path tmp;
+    EmbeddedBackend backend;
+    SessionStore store;
+    SessionService sessions;
+    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
+
+    @BeforeEach
+    void start() {
+        backend = new EmbeddedBackend(1 << 16);
+        store = SessionStore.open(tmp.resolve("limpet.db"));
+        RecoveryBarrier barrier = new RecoveryBarrier();
+        sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
+        sessions.recoverAndReconcile();
+        barrier.lift();
+    }
+
+    @AfterEach
+    void stop() {
+        sessions.stopping();
+        backend.shutdown();
+        store.close();
+        scheduler.shutdownNow();
+    }
+
+    String recorder(String... args) {
+        SessionInfo s = sessions.spawn(new SpawnRequest(TestPrograms.command(InputRecorder.class, args), tmp.toString(), null, 120, 24,
+                Map.of()));
+        await().atMost(T).until(() -> sessions.capture(s.id()).contains("ready"));
+        return s.id();
+    }
+
+    /** Everything the program read, the chunks joined. */
+    String read(String id) {
+        return String.join("", sessions.capture(id).lines().filter(l -> l.startsWith("read: ")).map(l -> l.substring(6).strip()).toList());
+    }
+
+    @Test
+    void aProgramThatTurnedOnBracketedPasteGetsTheTextAsAPasteAndThenEnter() {
+        String id = recorder("--bracketed-paste");
+        sessions.send(id, "fix the bug", true);
+        await().atMost(T).until(() -> read(id).equals("<ESC>[200~fix the bug<ESC>[201~<CR>"));
+    }
+
+    @Test
+    void aProgramWithoutBracketedPasteGetsTheTextAsKeysAndThenEnter() {
+        String id = recorder();
+        sessions.send(id, "ls -la", true);
+        await().atMost(T).until(() -> read(id).equals("ls -la<CR>"));
+        sessions.send(id, "no enter", false);
+        await().atMost(T).until(() -> read(id).equals("ls -la<CR>no enter"));
+    }
+
+    @Test
+    void textThatWouldEndThePasteEarlyIsRefused() {
+        String id = recorder("--bracketed-paste");
+        assertThatThrownBy(() -> sessions.send(id, "a\u001b[201~rm -rf x", true))
+                .isInstanceOfSatisfying(ProtocolException.class, e -> assertThat(e.code()).isEqualTo(ErrorCode.BAD_REQUEST));
+    }
+}
