@@ -169,6 +169,35 @@ test('sizes: a phone that opens a session leaves its size; typing from it takes 
   await daemon.api(`/api/sessions/${id}`, { method: 'DELETE' });
 });
 
+test('a signal that ends limpet attach gives the pane back as it was', async () => {
+  // vim with the mouse on: the attach mirrors the alternate screen, application keys, mouse
+  // reporting and bracketed paste onto the pane; a SIGTERM (a `kill`, a closing terminal emulator's
+  // parent) must undo them as a detach does.
+  const id = await spawn(['vim', '-n', '-i', 'NONE', '-c', 'set mouse=a', '-c', 'set number', join(work, 'notes.txt')], 'signal');
+  await waitFor(async () => text(await daemonScreen(daemon, id)).includes('line 1:'), 'vim to start');
+  const pane = openPane('signal');
+  const before = paneState(pane);
+  startAttach(pane, id);
+  await waitForAttached(id);
+  await agree(id, () => tmuxScreen(tmux, pane), 'limpet attach in tmux', 'signal: attached');
+  const attached = tmux.modes(pane);
+  assert.match(attached, /alternate_on=1 .*mouse_(any|button|standard)_flag=1/, `the attach took the pane's alternate screen and mouse: ${attached}`);
+  // The shell in the pane runs the launcher, which execs the JVM: the shell's only child is attach.
+  const shellPid = tmux.display(pane, '#{pane_pid}');
+  const attachPid = execFileSync('ps', ['-o', 'pid=', '--ppid', shellPid], { encoding: 'utf8' }).trim();
+  assert.match(attachPid, /^\d+$/, `one process under the pane's shell: ${attachPid}`);
+  process.kill(Number(attachPid), 'SIGTERM');
+  const shown = () => tmux.run('capture-pane', '-p', '-t', pane).replace(/\n+$/, '');
+  await waitFor(async () => /\n\$ *$/.test(shown()) && tmux.display(pane, '#{alternate_on}') === '0', 'the pane\'s shell prompt after the signal', 30_000, shown);
+  assert.equal(tmux.modes(pane), before.modes, 'the pane\'s modes and title are what they were before the attach');
+  const after = tmux.run('capture-pane', '-p', '-e', '-t', pane).replace(/\n+$/, '').split('\n');
+  const was = before.screen.replace(/\n+$/, '').split('\n');
+  assert.deepEqual(after.slice(0, was.length - 1), was.slice(0, -1), 'the rows above the command are as before');
+  assert.ok(!after.some((row) => row.includes('lorem ipsum')), `nothing of the session is left on the pane:\n${after.join('\n')}`);
+  assert.equal((await daemon.api(`/api/sessions/${id}`)).state, 'running', 'the session runs on');
+  await daemon.api(`/api/sessions/${id}`, { method: 'DELETE' });
+});
+
 // ---- the case runner ----------------------------------------------------------------------------
 
 async function fidelityCase(t, { label, command, ready, steps, quit }) {
