@@ -130,6 +130,15 @@ describe('Workspace', () => {
     expect(h.daemon.sent('take_size')).toEqual([{ type: 'take_size', session_id: 's1' }]);
   });
 
+  it('a tab opened before it was ever shown starts its session at the size the page\'s terminals measured', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.terminals.get('tab1')!.viewer = { cols: 132, rows: 41 };
+    h.settings.newViewer = null; // + Terminal: the new tab asks for its session before it is first shown
+    h.workspace.newTerminal();
+    expect(h.daemon.sent('spawn_session').pop()).toMatchObject({ cols: 132, rows: 41 });
+  });
+
   it('a terminal a person started takes its session\'s size when attached', async () => {
     const h = makeWorkspace();
     await connectAndList(h, []);

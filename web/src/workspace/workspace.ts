@@ -63,6 +63,7 @@ export class Workspace {
     this.starter = new SessionStarter({
       runtime: options.runtime, session: options.session, isOpen: (tab) => this.tabs.includes(tab),
       daemonInstanceId: () => this.daemon?.instanceId ?? null, changed: () => this.changed(),
+      pageViewerSize: () => this.pageViewerSize(),
       started: (tab) => {
         // The daemon pushes the list with a new session before it answers the spawn.
         const listed = this.sync.sessions.find((s) => s.id === tab.sessionId);
@@ -384,6 +385,12 @@ export class Workspace {
           tab.showOffer(attachFailedOffer(failure.error.message));
         }
       });
+  }
+
+  /** What a terminal of this page measured, the active tab's first. */
+  private pageViewerSize(): { cols: number; rows: number } | null {
+    const active = this.activeTabId ? this.tabById(this.activeTabId)?.terminal.viewerSize() : null;
+    return active ?? this.tabs.map((t) => t.terminal.viewerSize()).find((size) => size != null) ?? null;
   }
 
   /** A person asked for a session in this tab: sent now when connected, else on the next connection. */

@@ -22,6 +22,8 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
   const clock = new FakeClock();
   const network = new FakeNetwork();
   const terminals = new Map<string, FakeTerminal>();
+  /** What a new tab's terminal measured when created (null: never shown yet, as a tab just opened). */
+  const settings: { newViewer: { cols: number; rows: number } | null } = { newViewer: { cols: 100, rows: 30 } };
   let nextTab = 1;
   const runtime = new HostRuntime({
     clock,
@@ -37,6 +39,7 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     ...(options.openEverySessionOnFreshPage === undefined ? {} : { openEverySessionOnFreshPage: options.openEverySessionOnFreshPage }),
     createTerminal: (tabId) => {
       const terminal = new FakeTerminal();
+      terminal.viewer = settings.newViewer;
       terminals.set(tabId, terminal);
       return terminal;
     },
@@ -72,7 +75,7 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
       return attach;
     },
   };
-  return { clock, network, runtime, workspace, terminals, daemon, store, visibility };
+  return { clock, network, runtime, workspace, terminals, daemon, store, visibility, settings };
 }
 
 export type Harness = ReturnType<typeof makeWorkspace>;
