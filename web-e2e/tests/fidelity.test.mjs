@@ -3,8 +3,9 @@
 // and sizes; at each checkpoint three screens are compared cell by cell (characters, colours,
 // attributes, cursor) with the daemon's model: the browser's xterm.js buffer after a reload with the
 // session's tab active, the same after a reload with another tab active (then shown), and
-// `limpet attach` running in a real tmux pane (`capture-pane -e`). After a detach the pane's modes
-// and screen are what they were before the attach. Then the size policy: a phone-sized page that
+// `limpet attach` running in a real tmux pane (`capture-pane -e`). After a detach (the detach key,
+// the session's end, or a SIGTERM) the pane's modes and screen are what they were before the
+// attach. Then the size policy: a phone-sized page that
 // opens the session leaves its size alone; typing from it takes the size, and the other viewers
 // say so.
 //
