@@ -352,7 +352,11 @@ public final class AttachController implements HostRuntime.Listener {
         phase = Phase.ATTACHING;
         attachSeq++;
         acks.stop(); // until attach_result says which flow was granted
-        client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, cursor.since(),
+        // A terminal asks for nothing: it gets the current screen. A pipe or a file records the
+        // session: it asks for the stream from its start, which the daemon sends while its ring
+        // holds it (else the current screen, as a snapshot).
+        Long since = cursor.since() == null && !terminal.interactive() ? Long.valueOf(0) : cursor.since();
+        client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, since,
                 terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null,
                 settings.readOnly() ? "live" : LOSSLESS, null));
     }

@@ -337,6 +337,7 @@ class AttachControllerTest {
         terminal.interactive = false;
         controller(false, true, "build");
         ClientMessage.AttachSession attach = connectAndResolve("d-1", running);
+        assertThat(attach.since()).as("a pipe records the session: the stream from its start").isEqualTo(0L);
         daemon().receive(new ServerMessage.AttachResult(attach.reqId(), "s1", running, 30, 30, false, true, false, "lossless", 4L << 20));
         daemon().receive(FrameKind.SNAPSHOT, "s1", 30, "\033[Hsnap".getBytes(StandardCharsets.UTF_8));
         output(35, "\033[1mx");
