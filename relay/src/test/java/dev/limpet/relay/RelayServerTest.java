@@ -95,7 +95,7 @@ class RelayServerTest {
     }
 
     WebSocket bareUplink(String hostId, String credential, Recorder r) {
-        return http.newWebSocketBuilder().header("Authorization", "Bearer " + credential).connectTimeout(Duration.ofSeconds(5))
+        return http.newWebSocketBuilder().header("Authorization", "Bearer " + credential).connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/relay/uplink/" + hostId), r).join();
     }
 
@@ -112,7 +112,7 @@ class RelayServerTest {
     }
 
     WebSocket rawClient(String hostId, Recorder r) {
-        return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+        return http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
@@ -374,7 +374,7 @@ class RelayServerTest {
 
     /** A client socket as a TLS proxy on this machine passes it on for {@code address}. */
     WebSocket rawClientFrom(String hostId, String address, Recorder r) {
-        return http.newWebSocketBuilder().header("X-Forwarded-For", address).connectTimeout(Duration.ofSeconds(5))
+        return http.newWebSocketBuilder().header("X-Forwarded-For", address).connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + relay.port() + "/h/" + hostId + "/ws"), r).join();
     }
 
