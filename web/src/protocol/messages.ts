@@ -78,6 +78,18 @@ export interface AttachResult {
   revived?: boolean | null;
 }
 
+/**
+ * The session's terminal took a new size, from stream offset `offset` on (output before it was
+ * written at the old size): a viewer resizes its terminal where its output reaches the offset.
+ */
+export interface SessionResized {
+  type: 'session_resized';
+  session_id: string;
+  cols: number;
+  rows: number;
+  offset: number;
+}
+
 export interface PtyDesync {
   type: 'pty_desync';
   session_id: string;
@@ -112,6 +124,7 @@ export type ServerEvent =
   | { type: 'revive_result'; req_id?: string; session: SessionInfo; warnings: string[] }
   | { type: 'ack'; req_id?: string; command: string }
   | PtyDesync
+  | SessionResized
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
   | { type: 'session_state'; session_id: string; activity: Activity | (string & {}); waiting_line?: string | null }
@@ -127,7 +140,10 @@ export type ClientCommand =
   }
   | { type: 'detach_session'; req_id?: string; session_id: string }
   | { type: 'pty_input'; session_id: string; data: string; reply?: boolean }
+  /** This viewer's size: applied while this attachment holds the session's size, else remembered. */
   | { type: 'pty_resize'; session_id: string; cols: number; rows: number }
+  /** A person uses this viewer (clicked into it, or asked): the session takes its size. */
+  | { type: 'take_size'; session_id: string }
   /** The end offset this client has rendered (xterm's write callback ran); lossless attachments only. */
   | { type: 'pty_ack'; session_id: string; offset: number }
   /** Switches this connection's attachment between live and lossless without re-attaching. */

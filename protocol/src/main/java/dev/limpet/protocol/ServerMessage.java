@@ -19,6 +19,7 @@ import java.util.List;
     @JsonSubTypes.Type(ServerMessage.SessionExited.class),
     @JsonSubTypes.Type(ServerMessage.SessionsChanged.class),
     @JsonSubTypes.Type(ServerMessage.SessionState.class),
+    @JsonSubTypes.Type(ServerMessage.SessionResized.class),
     @JsonSubTypes.Type(ServerMessage.Warning.class),
     @JsonSubTypes.Type(ServerMessage.CommandError.class),
 })
@@ -142,6 +143,14 @@ public sealed interface ServerMessage {
             this(sessionId, activity, null);
         }
     }
+
+    /**
+     * Added in protocol 1 (additive): the session's terminal took a new size, effective from stream
+     * offset {@code offset} (output before it was written at the old size). Sent to every connection
+     * attached to the session; a viewer resizes its terminal when its output reaches the offset.
+     */
+    @JsonTypeName("session_resized")
+    record SessionResized(String sessionId, int cols, int rows, long offset) implements ServerMessage {}
 
     @JsonTypeName("warning")
     record Warning(String code, String message) implements ServerMessage {}

@@ -357,16 +357,18 @@ public final class SessionService implements BackendListener {
         }
     }
 
+    /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */
     public void resize(String id, int cols, int rows) {
         barrier.check();
         Sizes.requireValid(cols, rows);
         requireKnown(id);
-        backend.resize(id, cols, rows);
+        long offset = backend.resize(id, cols, rows);
         appliedSize.put(id, packSize(cols, rows));
+        events.sessionResized(id, cols, rows, offset);
     }
 
     /**
-     * Resize policy "latest": applies the size of the client that types or attaches, unless it is
+     * Applies the size of the viewer a person uses (it typed or took the size), unless it is
      * already the session's size. Cheap enough for every keystroke (no store, no backend call).
      */
     public void resizeIfChanged(String id, int cols, int rows) {
@@ -432,10 +434,19 @@ public final class SessionService implements BackendListener {
     }
 
     public String capture(String id) {
+        return screenCapture(id).captureText(id);
+    }
+
+    /** The session's screen cell by cell, as its model holds it. */
+    public dev.limpet.protocol.ScreenDump captureScreen(String id) {
+        return screenCapture(id).captureScreen(id);
+    }
+
+    private ScreenCapture screenCapture(String id) {
         barrier.check();
         requireKnown(id);
         if (backend instanceof ScreenCapture capture && backend.list().stream().anyMatch(r -> r.sessionId().equals(id))) {
-            return capture.captureText(id);
+            return capture;
         }
         throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " has no screen to capture");
     }

@@ -41,13 +41,17 @@ import java.util.Set;
  *       1.4: the {@code capture} answer carries {@code bracketed_paste}, whether the program turned
  *       on DECSET 2004 (how {@code limpet send} frames its text); missing from an older worker, read
  *       as off.</li>
+ *   <li>1.5: {@code resize} answers with the stream {@code offset} from which output is at the new
+ *       size (the screen model resizes there, and the daemon tells viewers to). An older worker
+ *       answers with nothing: its viewers resize at once. {@code capture} takes {@code cells} and
+ *       then answers with the {@code screen} cell by cell too.</li>
  * </ul>
  *
- * <p>The window stays 1.1–1.4: 1.3 changed the handshake only, 1.4 only adds, and 1.1 workers may still run.
+ * <p>The window stays 1.1–1.5: 1.3 changed the handshake only, 1.4 and 1.5 only add, and 1.1 workers may still run.
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 4;
+    public static final int RPC_MINOR = 5;
     /**
      * Oldest minor this build still talks to: the previous minor and, since 1.3 changed only the
      * handshake, the one before it.
