@@ -112,7 +112,7 @@ final class RestApi {
             ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
         });
         routes.post("/api/sessions/{id}/activity", ctx -> {
-            // Issue 14: what `limpet hook <state>` calls. By id only: a hook names its own session.
+            // What `limpet hook <state>` calls. By id only: a hook names its own session.
             barrier.check();
             String id = ctx.pathParam("id");
             dev.limpet.protocol.SessionIds.requireValid(id);
