@@ -1,4 +1,4 @@
-// The browser through the relay (issue 15): the page opened from a `limpet pair` link is served by
+// The browser through the relay: the page opened from a `limpet pair` link is served by
 // the relay and talks to the daemon end to end encrypted. Reload, the relay killed mid-session and
 // the daemon restarted: the tab comes back each time with the output produced meanwhile, once.
 import assert from 'node:assert/strict';
