@@ -1,4 +1,4 @@
-// Issue 16's cluster scenario with real parts: one nats-server on loopback, three `limpet relay
+// The relay cluster with real parts: one nats-server on loopback, three `limpet relay
 // --nats` nodes sharing one relay directory, a daemon `--relay n1,n2,n3` with real workers, the
 // browser (Chromium) through node 2 and a CLI `limpet attach` through node 3 (a real PTY), all on
 // the same session. Node 1 (holding the uplink) is killed with kill -9 mid-flood: the daemon moves,

@@ -1,4 +1,4 @@
-// The page starts a session only when a person asks (issue 11): not on a reload, a reconnect, a
+// The page starts a session only when a person asks: not on a reload, a reconnect, a
 // daemon restart or a list change. Exited sessions show their exit and a Restart button; removed
 // ones close their tab; unknown ones say so and offer New.
 import { describe, expect, it } from 'vitest';

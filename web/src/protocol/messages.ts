@@ -5,7 +5,7 @@ export const PROTOCOL_VERSION = 1;
 
 export type SessionState = 'starting' | 'running' | 'exited' | 'recoverable';
 
-/** What a session's program is doing (issue 14; docs/protocol.md, "Activity"); a newer daemon may send others: read them as unknown. */
+/** What a session's program is doing (docs/protocol.md, "Activity"); a newer daemon may send others: read them as unknown. */
 export type Activity = 'working' | 'waiting_input' | 'pending_approval' | 'idle' | 'unknown';
 
 export interface SessionInfo {
@@ -26,7 +26,7 @@ export interface SessionInfo {
   reason?: string | null;
   /** Where its program was last seen working (a revived shell starts there). */
   last_cwd?: string | null;
-  /** What its program is doing (issue 14); absent from older daemons. */
+  /** What its program is doing; absent from older daemons. */
   activity?: Activity | (string & {});
   /** The title its program set (OSC 0/2), when running; absent from older daemons. */
   title?: string | null;
@@ -74,7 +74,7 @@ export interface AttachResult {
   flow?: FlowMode;
   /** The lossless credit in bytes; null (or absent) when live. */
   window?: number | null;
-  /** This attach started a recoverable session again (issue 13). */
+  /** This attach started a recoverable session again. */
   revived?: boolean | null;
 }
 
@@ -151,7 +151,7 @@ export type ClientCommand =
   | { type: 'kill_session'; req_id?: string; session_id: string; signal?: string }
   | { type: 'remove_session'; req_id?: string; session_id: string }
   | { type: 'rename_session'; req_id?: string; session_id: string; label: string }
-  /** Starts a recoverable session again; `fresh`: an agent starts a new conversation (issue 13). */
+  /** Starts a recoverable session again; `fresh`: an agent starts a new conversation. */
   | { type: 'revive_session'; req_id?: string; session_id: string; fresh?: boolean };
 
 /** Parses one text frame; returns null for anything that is not an object with a string `type`. */

@@ -40,7 +40,7 @@ export interface AppViewOptions {
   /** The daemon's address, for messages. */
   origin: string;
   token: TokenControl;
-  /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
+  /** Where the notification opt-in is remembered; in memory when absent. */
   prefs?: KeyValueStore;
   /** How the page reaches the daemon, shown in the page's details when it is not direct (e.g. "through relay"). */
   path?: string;

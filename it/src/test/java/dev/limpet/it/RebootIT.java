@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A reboot, simulated (issue 13): sessions on the worker backend, then the daemon, every worker and
+ * A reboot, simulated: sessions on the worker backend, then the daemon, every worker and
  * every child killed with SIGKILL; a new daemon on the same data root finds them {@code recoverable}
  * and opening each revives it the way its kind asks.
  */

@@ -61,7 +61,7 @@ public sealed interface ClientMessage {
             Integer cols,
             Integer rows,
             Map<String, String> env,
-            // Added in protocol 1 (additive, issue 13): false keeps no journal of this session.
+            // Added in protocol 1 (additive): false keeps no journal of this session.
             Boolean journal) implements ClientMessage {
         public SpawnSession(String reqId, List<String> command, String cwd, String label, Integer cols, Integer rows,
                 Map<String, String> env) {
@@ -146,7 +146,7 @@ public sealed interface ClientMessage {
 
     /**
      * Starts a {@code recoverable} session's program again from its launch intent (added in
-     * protocol 1, issue 13). {@code fresh}: an agent starts a new conversation instead of resuming
+     * protocol 1). {@code fresh}: an agent starts a new conversation instead of resuming
      * its own. A running session is refused with {@code session_not_recoverable}.
      */
     @JsonTypeName("revive_session")

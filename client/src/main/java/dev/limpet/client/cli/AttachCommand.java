@@ -119,7 +119,7 @@ public final class AttachCommand implements Callable<Integer> {
         ClientOptions options = ClientOptions.DEFAULT.withReconnect(!noReconnect);
         Transport.Factory transports;
         if (endpoint.viaRelay()) {
-            // Through a relay (issue 15): same machines, same protocol, the relay transport underneath.
+            // Through a relay: same machines, same protocol, the relay transport underneath.
             transports = dev.limpet.client.connection.RelayTransport.factory(endpoint.hostName(),
                     java.net.URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
                     options.connectTimeout(), KEEP_ALIVE, loop);

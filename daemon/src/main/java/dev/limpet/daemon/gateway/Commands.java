@@ -137,7 +137,7 @@ final class Commands {
             viewers.detached(id, previous);
             previous.close();
         }
-        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
+        // Revive on open: a recoverable session starts again, at this client's size.
         // Otherwise opening never resizes: the size is the person's viewer's (see ActiveViewers).
         boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
         SessionStream.Flow asked = flow(m.flow(), m.window());

@@ -101,12 +101,12 @@ public final class SessionService implements BackendListener {
         this.events = events;
     }
 
-    /** The hook wiring agents get at spawn and revive (issue 14); before the first spawn. */
+    /** The hook wiring agents get at spawn and revive; before the first spawn. */
     public void setAgentHooks(AgentHooks agentHooks) {
         environment.setAgentHooks(agentHooks);
     }
 
-    /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
+    /** Journal, agent profiles and the cwd sampler that make sessions revivable; before {@link #recoverAndReconcile}. */
     public void setRevive(ReviveSettings settings) {
         reviver.setSettings(settings);
     }
@@ -208,17 +208,17 @@ public final class SessionService implements BackendListener {
                 running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
-    /** A hook's report of a state (issue 14); see {@link ActivityLedger#report}. */
+    /** A hook's report of a state; see {@link ActivityLedger#report}. */
     public Activity reportActivity(String id, String stateName) {
         return activity.report(id, stateName);
     }
 
-    /** A hook's report of a state, the agent's conversation id or both (issue 14); see {@link ActivityLedger#hookReport}. */
+    /** A hook's report of a state, the agent's conversation id or both; see {@link ActivityLedger#hookReport}. */
     public Activity hookReport(String id, String stateName, String conversationId) {
         return activity.hookReport(id, stateName, conversationId);
     }
 
-    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    /** Evidence from the data plane of what an agent does: cheap, coalesced, only agents take it. */
     @Override
     public void outputSeen(String sessionId) {
         activity.outputSeen(sessionId);
@@ -266,7 +266,7 @@ public final class SessionService implements BackendListener {
     }
 
     /**
-     * Revive on open (issue 13): a {@code recoverable} session is started again from its launch
+     * Revive on open: a {@code recoverable} session is started again from its launch
      * intent before it is attached; anything else is left alone (a live session is never revived).
      * Single flight: an open while another revives the same session waits for that revive.
      *

@@ -8,7 +8,8 @@ import java.util.Set;
  * minor may add methods, events and optional fields; anything else needs a new major and a
  * drain/migration plan.
  *
- * <p>History:
+ * <p>What each minor adds. Workers outlive the daemon that started them, so a daemon still meets
+ * workers of every minor in the window below and behaves as the entry of the minor it agreed on says:
  * <ul>
  *   <li>1.0: hello, info, attach, detach, input, resize, signal, remove, health.</li>
  *   <li>1.1: adds {@code watch} (the worker pushes state and exit) and {@code capture} (screen as
@@ -33,7 +34,7 @@ import java.util.Set;
  *       daemon sends the token hello only to a worker whose registry entry says it speaks 1.2 or
  *       older, and only after the peer's {@code SO_PEERCRED} showed our own user. Frames start
  *       after the hello's answer, as in 1.2 ({@code authenticate} is the first CONTROL frame).</li>
- *   <li>1.4 (issue 14): {@code info} (and so {@code state} and the {@code watch} answer) carries
+ *   <li>1.4: {@code info} (and so {@code state} and the {@code watch} answer) carries
  *       the screen's window {@code title} (OSC 0/2, at most 256 characters, "" when none); a
  *       watcher whose connection speaks 1.4 also gets a {@code state} when the title changed (at
  *       most five a second, the latest always sent). Older daemons ignore the field and get no

@@ -512,7 +512,7 @@ public final class PtySession {
     }
 
     /**
-     * Lets {@code watcher} hear that output arrived and what the window title is (issue 14: the
+     * Lets {@code watcher} hear that output arrived and what the window title is (the
      * evidence of what an agent is doing), from the screen feeder's thread, never the read path.
      * One watcher per session; null removes it.
      */
