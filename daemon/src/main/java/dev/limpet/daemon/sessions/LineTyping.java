@@ -8,8 +8,8 @@ import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.pty.ExitStatus;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.function.BiConsumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,19 +32,16 @@ final class LineTyping {
 
     private final Backend backend;
     private final BiConsumer<String, byte[]> input;
-    private final Duration quiet;
-    private final Duration limit;
+    private final Function<String, String> screen;
 
-    /** {@code input}: how keys reach the session (the daemon's keystroke path). */
-    LineTyping(Backend backend, BiConsumer<String, byte[]> input, Duration quiet, Duration limit) {
+    /**
+     * {@code input}: how keys reach the session (the daemon's keystroke path); {@code screen}: the
+     * session's screen as text, empty when it has none.
+     */
+    LineTyping(Backend backend, BiConsumer<String, byte[]> input, Function<String, String> screen) {
         this.backend = backend;
         this.input = input;
-        this.quiet = quiet;
-        this.limit = limit;
-    }
-
-    LineTyping(Backend backend, BiConsumer<String, byte[]> input) {
-        this(backend, input, EnterTiming.QUIET, EnterTiming.LIMIT);
+        this.screen = screen;
     }
 
     void type(String id, String text, boolean enter) {
@@ -72,16 +69,43 @@ final class LineTyping {
             }
             return;
         }
+        String mark = mark(text);
+        int before = count(screen.apply(id), mark);
         Watch watch = new Watch();
         try (Attachment a = backend.attach(id, runtime.endOffset(), Long.MAX_VALUE, watch)) {
             watch.start(System.nanoTime());
             input.accept(id, bytes);
-            if (watch.awaitTaken() == EnterTiming.Outcome.LIMIT_REACHED) {
-                LOG.debug("session {}: the program drew nothing quiet within {} ms of the typed text; Enter follows all the same", id,
-                        limit.toMillis());
+            EnterTiming.Outcome outcome = watch.awaitTaken(() -> count(screen.apply(id), mark) > before);
+            if (outcome == EnterTiming.Outcome.SETTLED || outcome == EnterTiming.Outcome.LIMIT_REACHED) {
+                LOG.info("session {}: typed text not seen on the screen ({}); Enter follows all the same", id,
+                        outcome == EnterTiming.Outcome.SETTLED ? "the program drew something else and went quiet"
+                                : "nothing quiet drawn within " + EnterTiming.LIMIT.toMillis() + " ms");
             }
         }
         input.accept(id, ENTER);
+    }
+
+    /**
+     * What of the text the screen shows once the program took it: the end of its last word (a
+     * program wraps its input box at words), at most 12 characters, so a long line wrapped or cut
+     * still shows it.
+     */
+    static String mark(String text) {
+        String t = text.strip();
+        int space = Math.max(t.lastIndexOf(' '), Math.max(t.lastIndexOf('\n'), t.lastIndexOf('\t')));
+        String word = t.substring(space + 1);
+        return word.length() <= 12 ? word : word.substring(word.length() - 12);
+    }
+
+    static int count(String screen, String mark) {
+        if (mark.isEmpty()) {
+            return 0;
+        }
+        int n = 0;
+        for (int i = screen.indexOf(mark); i >= 0; i = screen.indexOf(mark, i + mark.length())) {
+            n++;
+        }
+        return n;
     }
 
     /** The session's output while the text is taken: each chunk moves the timing on. */
@@ -90,7 +114,7 @@ final class LineTyping {
         private boolean ended;
 
         synchronized void start(long typedAt) {
-            timing = new EnterTiming(typedAt, quiet, limit);
+            timing = new EnterTiming(typedAt);
         }
 
         @Override
@@ -113,19 +137,33 @@ final class LineTyping {
             notifyAll();
         }
 
-        synchronized EnterTiming.Outcome awaitTaken() {
-            long now = System.nanoTime();
-            while (!ended && timing.at(now) == EnterTiming.Outcome.WAIT) {
-                long wait = Math.max(1, timing.nanosToNextAnswer(now));
-                try {
-                    wait(wait / 1_000_000, (int) (wait % 1_000_000));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    break;
+        /**
+         * Waits for the timing's answer; {@code shown} looks at the screen once the output went
+         * quiet, outside this monitor (the screen may come from the thread that delivers output).
+         */
+        EnterTiming.Outcome awaitTaken(java.util.function.BooleanSupplier shown) {
+            while (true) {
+                boolean look;
+                synchronized (this) {
+                    look = timing.quiet(System.nanoTime());
                 }
-                now = System.nanoTime();
+                boolean textShown = look && shown.getAsBoolean();
+                synchronized (this) {
+                    long now = System.nanoTime();
+                    // Output since the look makes the screen seen stale: quiet() is false again then.
+                    EnterTiming.Outcome o = timing.at(now, textShown && timing.quiet(now));
+                    if (ended || o != EnterTiming.Outcome.WAIT) {
+                        return o;
+                    }
+                    long wait = Math.max(1, timing.nanosToNextAnswer(now));
+                    try {
+                        wait(wait / 1_000_000, (int) (wait % 1_000_000));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return o;
+                    }
+                }
             }
-            return timing.at(now);
         }
     }
 }

@@ -77,7 +77,7 @@ public final class SessionService implements BackendListener {
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
         this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
-        this.lineTyping = new LineTyping(backend, this::input);
+        this.lineTyping = new LineTyping(backend, this::input, this::screenText);
         this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
@@ -411,6 +411,15 @@ public final class SessionService implements BackendListener {
         LOG.info("session {}: renamed to '{}'", id, valid);
         broadcastList();
         return info(id);
+    }
+
+    /** The session's screen as text for {@link LineTyping}; empty when it has none. */
+    private String screenText(String id) {
+        try {
+            return backend instanceof ScreenCapture capture ? capture.captureText(id) : "";
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     public String capture(String id) {
