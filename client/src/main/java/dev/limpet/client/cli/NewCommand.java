@@ -51,7 +51,7 @@ final class NewCommand extends Verb {
                 throw new CliException(CliException.FAILED, "--size must look like 120x40, not '" + size + "'");
             }
         }
-        JsonNode s = daemon().post("/api/sessions", body);
+        JsonNode s = daemon().post("/api/sessions", body, DaemonHttp.STARTS_A_PROGRAM);
         if (common.json) {
             printJson(Map.of("id", s.path("id").asText(), "label", s.path("label").asText(), "pid", s.path("pid").asLong()));
         } else {

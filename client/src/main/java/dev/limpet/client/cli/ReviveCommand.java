@@ -18,7 +18,7 @@ final class ReviveCommand extends Verb {
 
     @Override
     public Integer call() {
-        JsonNode answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh));
+        JsonNode answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh), DaemonHttp.STARTS_A_PROGRAM);
         JsonNode s = answer.path("session");
         System.out.println("revived " + s.path("id").asText() + " (" + s.path("label").asText() + "), pid " + s.path("pid").asText());
         for (JsonNode w : answer.path("warnings")) {
