@@ -22,7 +22,7 @@ import java.util.Set;
  *                      for {@code limpet status --config}; empty when the daemon was started from code
  * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
  * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
- * @param relayUrl      {@code --relay URL}: keep an uplink to this relay (issue 15); null: none
+ * @param relayUrl      {@code --relay URL}: keep an uplink to this relay; null: none
  * @param workerHostSessions {@code --worker-mode dense --dense-sessions N}: N sessions per worker
  *                      process; 0 (the default): a worker process per session
  */

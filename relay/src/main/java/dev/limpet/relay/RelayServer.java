@@ -59,7 +59,7 @@ public final class RelayServer implements AutoCloseable {
      * How long a client has to answer the gate's challenge: one HMAC and a round trip, with room
      * for a slow phone network. Longer only lets strangers hold gate places.
      */
-    static final long GATE_TIMEOUT_MILLIS = 2_000;
+    static final Duration GATE_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_PAIRINGS_PER_HOST = RelayControlMessage.MAX_PAIRINGS;
     /**
      * Proven client sockets a host is served at once; apart from them, sockets at its gate (not yet
@@ -73,12 +73,18 @@ public final class RelayServer implements AutoCloseable {
     private static final String AT_GATE = "limpet.relay.at-gate";
     private static final String REMOTE = "limpet.relay.remote";
 
-    public record Settings(String listenHost, int port) {}
+    /** Where the relay listens, and how long a client has at the gate ({@link #GATE_TIMEOUT} unless a test needs more). */
+    public record Settings(String listenHost, int port, Duration gateTimeout) {
+        public Settings(String listenHost, int port) {
+            this(listenHost, port, GATE_TIMEOUT);
+        }
+    }
 
     private final Javalin app;
     private final HostCredentials credentials;
     private final RoutingTable<Peer, ClientEnd> routes = new RoutingTable<>();
     private final Cluster cluster;
+    private final Duration gateTimeout;
     /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
     private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
     private final SecureRandom random = new SecureRandom();
@@ -97,6 +103,7 @@ public final class RelayServer implements AutoCloseable {
     public RelayServer(Settings settings, HostCredentials credentials, Cluster cluster) {
         this.credentials = credentials;
         this.cluster = cluster;
+        this.gateTimeout = settings.gateTimeout();
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -314,7 +321,7 @@ public final class RelayServer implements AutoCloseable {
             if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
                 client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
             }
-        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }, gateTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {

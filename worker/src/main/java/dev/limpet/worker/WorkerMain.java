@@ -305,7 +305,7 @@ public final class WorkerMain {
     }
 
     /**
-     * The session's journal (issue 13), when the daemon asked for one: a revived session's starts
+     * The session's journal (a revive's history), when the daemon asked for one: a revived session's starts
      * with the restore marker. Written until the session ends (its server closes the last batch).
      */
     private static JournalWriter openJournal(WorkerLaunch launch) {

@@ -487,6 +487,7 @@ public final class SoakMain {
         long losses = sessions.stream().filter(s -> !s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long lostOnKilled = sessions.stream().filter(s -> s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long losslessDesyncs = sessions.stream().mapToLong(s -> s.lossless.desyncs()).sum();
+        long announced = sessions.stream().mapToLong(s -> s.lossless.announced()).sum();
         Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
         sessions.forEach(s -> s.lossless.desyncReasons().forEach((r, n) -> desyncReasons.merge(r, n, Integer::sum)));
         long liveBytes = sessions.stream().mapToLong(s -> s.liveBytes).sum();
@@ -515,6 +516,8 @@ public final class SoakMain {
         t.append(row("bytes checked (lossless clients, byte by byte)", mb(checked) + " (" + checked + " bytes)", "—"));
         t.append(row("losses (missing, duplicated, wrong bytes, snapshots) on surviving sessions", Long.toString(losses), "0"));
         t.append(row("losses on sessions whose worker was killed (before the kill)", Long.toString(lostOnKilled), "0"));
+        t.append(row("gaps announced to lossless clients away past the " + (int) SoakConnection.LOSSLESS_HOLD_SECONDS
+                + " s hold (truncated re-attach + snapshot)", mb(announced) + " (" + announced + " bytes)", "—"));
         t.append(row("lossless desyncs (re-attached from their offset; by reason)", losslessDesyncs
                 + (desyncReasons.isEmpty() ? "" : " " + desyncReasons), "—"));
         t.append(row("live clients: bytes, desyncs, frames going back", mb(liveBytes) + ", " + liveDesyncs + ", " + backwards, "—, —, 0"));

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code limpet hook [STATE] [--stdin-json]} (issue 14): an agent's hook tells limpet what the agent
+ * {@code limpet hook [STATE] [--stdin-json]}: an agent's hook tells limpet what the agent
  * is doing, and, with {@code --stdin-json}, which conversation it runs (read from the hook's JSON
  * on stdin, Claude Code's {@code session_id}), so a revive continues that conversation. Run inside a
  * session it names its own ({@code LIMPET_SESSION_ID}) and finds its daemon through

@@ -94,7 +94,7 @@ final class StatusCommand extends Verb {
     }
 
     /**
-     * The relay uplink's line (issue 15), null without {@code --relay}; loud while the uplink is
+     * The relay uplink's line, null without {@code --relay}; loud while the uplink is
      * down: a daemon asked to be reachable through a relay is not.
      */
     static String relayLine(JsonNode relay) {

@@ -17,7 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code limpet wait ID --until STATE [--timeout 10m]} (issue 14): blocks a script until a session's
+ * {@code limpet wait ID --until STATE [--timeout 10m]}: blocks a script until a session's
  * activity is STATE. Exit 0 when reached, 124 on timeout (as timeout(1)), 2 for a session that does
  * not exist, 3 when the session's program ended before (unless waiting for {@code idle}), 1 when
  * the daemon cannot be reached.

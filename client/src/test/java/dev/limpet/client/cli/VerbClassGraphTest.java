@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A client verb is a JVM of its own, started per call: every class its graph reaches is start-up
- * time. These rules keep the server and the heavy JDK client out of it (issue 18).
+ * time. These rules keep the server and the heavy JDK client out of it.
  */
 class VerbClassGraphTest {
     // ArchUnit's plain API under JUnit Jupiter: its own JUnit 5 engine is not needed for two rules.

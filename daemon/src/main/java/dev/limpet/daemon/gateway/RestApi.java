@@ -91,6 +91,7 @@ final class RestApi {
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
+        routes.get("/api/sessions/{id}/screen", ctx -> ctx.json(sessions.captureScreen(resolve(ctx))));
         routes.post("/api/sessions/{id}/kill", ctx -> {
             String id = resolve(ctx);
             KillBody b = ctx.body().isBlank() ? new KillBody(null) : body(ctx, KillBody.class);
@@ -111,7 +112,7 @@ final class RestApi {
             ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
         });
         routes.post("/api/sessions/{id}/activity", ctx -> {
-            // Issue 14: what `limpet hook <state>` calls. By id only: a hook names its own session.
+            // What `limpet hook <state>` calls. By id only: a hook names its own session.
             barrier.check();
             String id = ctx.pathParam("id");
             dev.limpet.protocol.SessionIds.requireValid(id);

@@ -103,12 +103,12 @@ public final class SessionService implements BackendListener {
         this.events = events;
     }
 
-    /** The hook wiring agents get at spawn and revive (issue 14); before the first spawn. */
+    /** The hook wiring agents get at spawn and revive; before the first spawn. */
     public void setAgentHooks(AgentHooks agentHooks) {
         environment.setAgentHooks(agentHooks);
     }
 
-    /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
+    /** Journal, agent profiles and the cwd sampler that make sessions revivable; before {@link #recoverAndReconcile}. */
     public void setRevive(ReviveSettings settings) {
         reviver.setSettings(settings);
     }
@@ -210,17 +210,17 @@ public final class SessionService implements BackendListener {
                 running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
-    /** A hook's report of a state (issue 14); see {@link ActivityLedger#report}. */
+    /** A hook's report of a state; see {@link ActivityLedger#report}. */
     public Activity reportActivity(String id, String stateName) {
         return activity.report(id, stateName);
     }
 
-    /** A hook's report of a state, the agent's conversation id or both (issue 14); see {@link ActivityLedger#hookReport}. */
+    /** A hook's report of a state, the agent's conversation id or both; see {@link ActivityLedger#hookReport}. */
     public Activity hookReport(String id, String stateName, String conversationId) {
         return activity.hookReport(id, stateName, conversationId);
     }
 
-    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    /** Evidence from the data plane of what an agent does: cheap, coalesced, only agents take it. */
     @Override
     public void outputSeen(String sessionId) {
         activity.outputSeen(sessionId);
@@ -268,7 +268,7 @@ public final class SessionService implements BackendListener {
     }
 
     /**
-     * Revive on open (issue 13): a {@code recoverable} session is started again from its launch
+     * Revive on open: a {@code recoverable} session is started again from its launch
      * intent before it is attached; anything else is left alone (a live session is never revived).
      * Single flight: an open while another revives the same session waits for that revive.
      *
@@ -339,16 +339,18 @@ public final class SessionService implements BackendListener {
         lineTyping.type(id, text, enter);
     }
 
+    /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */
     public void resize(String id, int cols, int rows) {
         barrier.check();
         Sizes.requireValid(cols, rows);
         requireKnown(id);
-        backend.resize(id, cols, rows);
+        long offset = backend.resize(id, cols, rows);
         appliedSize.put(id, packSize(cols, rows));
+        events.sessionResized(id, cols, rows, offset);
     }
 
     /**
-     * Resize policy "latest": applies the size of the client that types or attaches, unless it is
+     * Applies the size of the viewer a person uses (it typed or took the size), unless it is
      * already the session's size. Cheap enough for every keystroke (no store, no backend call).
      */
     public void resizeIfChanged(String id, int cols, int rows) {
@@ -423,10 +425,19 @@ public final class SessionService implements BackendListener {
     }
 
     public String capture(String id) {
+        return screenCapture(id).captureText(id);
+    }
+
+    /** The session's screen cell by cell, as its model holds it. */
+    public dev.limpet.protocol.ScreenDump captureScreen(String id) {
+        return screenCapture(id).captureScreen(id);
+    }
+
+    private ScreenCapture screenCapture(String id) {
         barrier.check();
         requireKnown(id);
         if (backend instanceof ScreenCapture capture && backend.list().stream().anyMatch(r -> r.sessionId().equals(id))) {
-            return capture.captureText(id);
+            return capture;
         }
         throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " has no screen to capture");
     }

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 14: hook reports through the daemon's REST API, against real PTYs (the CLI end to end is still to come). */
+/** Hook reports through the daemon's REST API, against real PTYs ({@code limpet hook} end to end: {@code AgentActivityIT}). */
 class ActivityHooksTest {
     @TempDir
     Path root;

@@ -233,10 +233,17 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         WorkerHandle h = running(sessionId);
-        call(h, WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows));
+        WorkerPayloads.ResizeResult r;
+        try {
+            r = h.control().call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows), WorkerPayloads.ResizeResult.class,
+                    settings.rpcTimeout());
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, h.sessionId);
+        }
         h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
+        return r == null || r.offset() == null ? -1 : r.offset(); // a worker older than rpc 1.5 does not say
     }
 
     @Override
@@ -342,6 +349,23 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (WorkerRpcException e) {
             throw WorkerHandle.toBackend(e, sessionId);
         }
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        WorkerHandle h = session(sessionId);
+        WorkerClient c = h.control();
+        WorkerPayloads.CaptureResult r;
+        try {
+            r = c.supports(WorkerRpc.CAPTURE) ? c.call(WorkerRpc.CAPTURE, new WorkerPayloads.CaptureParams(true), WorkerPayloads.CaptureResult.class,
+                    settings.rpcTimeout()) : null;
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+        if (r == null || r.screen() == null) {
+            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture the screen cell by cell");
+        }
+        return r.screen();
     }
 
     /** From the worker's {@code capture} answer (a worker older than this field says nothing: no paste mode known). */

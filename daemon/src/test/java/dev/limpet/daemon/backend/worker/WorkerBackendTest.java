@@ -157,7 +157,7 @@ class WorkerBackendTest {
         WorkerBackend first = backend(null);
         RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
         Collect before = new Collect();
-        Attachment a = first.attach("resume", -1, Long.MAX_VALUE, before);
+        Attachment a = first.attach("resume", 0, Long.MAX_VALUE, before);
         before.prime(a.info());
         await().atMost(T).until(() -> before.end > 60);
         a.close();
