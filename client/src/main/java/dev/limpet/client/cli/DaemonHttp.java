@@ -16,6 +16,13 @@ import java.time.Duration;
  */
 public final class DaemonHttp {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /**
+     * For a call that starts a program ({@code new}, {@code revive}): the daemon answers once the
+     * program's worker is up, and a worker is given as long as it makes progress (on a loaded
+     * machine a healthy one can take minutes; the daemon gives up on a hung one itself), so the
+     * CLI's own bound is only past the daemon's.
+     */
+    public static final Duration STARTS_A_PROGRAM = Duration.ofMinutes(6);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private final DaemonEndpoint endpoint;
 
@@ -28,18 +35,23 @@ public final class DaemonHttp {
     }
 
     public JsonTree get(String path) {
-        return send("GET", path, null);
+        return send("GET", path, null, TIMEOUT);
     }
 
     public JsonTree post(String path, Object body) {
-        return send("POST", path, body);
+        return send("POST", path, body, TIMEOUT);
+    }
+
+    /** A POST whose answer may take up to {@code timeout} (see {@link #STARTS_A_PROGRAM}). */
+    public JsonTree post(String path, Object body, Duration timeout) {
+        return send("POST", path, body, timeout);
     }
 
     public JsonTree delete(String path) {
-        return send("DELETE", path, null);
+        return send("DELETE", path, null, TIMEOUT);
     }
 
-    private JsonTree send(String method, String path, Object body) {
+    private JsonTree send(String method, String path, Object body, Duration timeout) {
         URI uri = endpoint.baseUrl().resolve(path.startsWith("/") ? path.substring(1) : path);
         String json = body == null ? null : JsonTree.write(body);
         PlainHttp.Response res;
@@ -47,7 +59,7 @@ public final class DaemonHttp {
             // Plain http (the local daemon, on loopback): a socket of our own, no java.net.http (see
             // PlainHttp). https (a remote host): the JDK client, loaded only then.
             res = uri.getScheme().equals("http")
-                    ? PlainHttp.exchange(uri, method, endpoint.token(), json, CONNECT_TIMEOUT, TIMEOUT)
+                    ? PlainHttp.exchange(uri, method, endpoint.token(), json, CONNECT_TIMEOUT, timeout)
                     : Tls.exchange(uri, method, endpoint.token(), json);
         } catch (ConnectException e) {
             throw DaemonLocator.noDaemon(endpoint.baseUrl().toString());

@@ -50,7 +50,7 @@ final class NewCommand extends Verb {
                 throw new CliException(CliException.FAILED, "--size must look like 120x40, not '" + size + "'");
             }
         }
-        JsonTree s = daemon().post("/api/sessions", body);
+        JsonTree s = daemon().post("/api/sessions", body, DaemonHttp.STARTS_A_PROGRAM);
         if (common.json) {
             Map<String, Object> printed = new LinkedHashMap<>();
             printed.put("id", s.path("id").text(""));

@@ -17,7 +17,7 @@ final class ReviveCommand extends Verb {
 
     @Override
     public Integer call() {
-        JsonTree answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh));
+        JsonTree answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh), DaemonHttp.STARTS_A_PROGRAM);
         JsonTree s = answer.path("session");
         System.out.println("revived " + s.path("id").text() + " (" + s.path("label").text() + "), pid " + s.path("pid").text());
         for (JsonTree w : answer.path("warnings")) {

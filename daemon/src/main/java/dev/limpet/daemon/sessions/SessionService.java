@@ -57,6 +57,7 @@ public final class SessionService implements BackendListener {
     /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
     private final Map<String, String> titles = new ConcurrentHashMap<>();
     private final SessionReviver reviver;
+    private final LineTyping lineTyping;
     private final SessionCloser closer;
     private final ExitRecorder exits;
     private final UntouchedRevivals untouched = new UntouchedRevivals();
@@ -76,6 +77,7 @@ public final class SessionService implements BackendListener {
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
         this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
+        this.lineTyping = new LineTyping(backend, this::input, this::screenText);
         this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
@@ -322,16 +324,10 @@ public final class SessionService implements BackendListener {
         backend.input(id, data);
     }
 
-    /** ESC [ 200 ~ and ESC [ 201 ~: the start and end of a bracketed paste. */
-    static final byte[] PASTE_START = {0x1b, '[', '2', '0', '0', '~'};
-    static final byte[] PASTE_END = {0x1b, '[', '2', '0', '1', '~'};
-
     /**
-     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text,
-     * then Enter as a write of its own. A program that turned on bracketed paste gets the text as
-     * a paste; one that did not gets it as keys. Text and Enter in one write are a paste to Codex
-     * and Gemini CLI (they take a burst of keys as pasted, and a pasted newline is not a submit),
-     * so the text would sit in their input box.
+     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text
+     * (a bracketed paste when the program turned that on), then Enter on its own once the program
+     * has taken the text ({@link LineTyping}). Blocks until the Enter is written.
      */
     public void send(String id, String text, boolean enter) {
         barrier.check();
@@ -340,21 +336,7 @@ public final class SessionService implements BackendListener {
             // It would end the paste early and the rest would be typed as keys.
             throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
         }
-        if (!text.isEmpty()) {
-            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            boolean paste = backend instanceof dev.limpet.daemon.backend.PasteMode p && p.bracketedPaste(id);
-            if (paste) {
-                byte[] framed = new byte[PASTE_START.length + bytes.length + PASTE_END.length];
-                System.arraycopy(PASTE_START, 0, framed, 0, PASTE_START.length);
-                System.arraycopy(bytes, 0, framed, PASTE_START.length, bytes.length);
-                System.arraycopy(PASTE_END, 0, framed, PASTE_START.length + bytes.length, PASTE_END.length);
-                bytes = framed;
-            }
-            input(id, bytes);
-        }
-        if (enter) {
-            input(id, new byte[] {'\r'});
-        }
+        lineTyping.type(id, text, enter);
     }
 
     /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */
@@ -431,6 +413,15 @@ public final class SessionService implements BackendListener {
         LOG.info("session {}: renamed to '{}'", id, valid);
         broadcastList();
         return info(id);
+    }
+
+    /** The session's screen as text for {@link LineTyping}; empty when it has none. */
+    private String screenText(String id) {
+        try {
+            return backend instanceof ScreenCapture capture ? capture.captureText(id) : "";
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     public String capture(String id) {
