@@ -318,14 +318,22 @@ public final class SoakMain {
             nats.kill9();
             Thread.sleep(chaos.nextInt(2000));
             nats.restart();
-        } else if (roll < 45 && workerKills < Math.max(1, options.sessions() / 5)) {
+        } else if (roll < 45 && sessions.stream().filter(x -> x.workerKilled).count() < Math.max(1, options.sessions() / 5)) {
+            // Until a fifth of the sessions went with their worker (one kill of a dense host may take more).
             List<SoakSession> alive = sessions.stream().filter(s -> !s.workerKilled).toList();
             SoakSession s = alive.get(chaos.nextInt(alive.size()));
             long worker = workerPid(s.id);
             if (worker > 0) {
                 workerKills++;
-                s.workerKilled = true;
-                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + s.id + " (" + s.kind + ")");
+                // A dense host holds several sessions: each of them goes with it.
+                List<String> gone = new java.util.ArrayList<>();
+                for (SoakSession other : alive) {
+                    if (other == s || workerPid(other.id) == worker) {
+                        other.workerKilled = true;
+                        gone.add(other.id + " (" + other.kind + ")");
+                    }
+                }
+                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + String.join(", ", gone));
                 ProcessHandle.of(worker).ifPresent(ProcessHandle::destroyForcibly);
             }
         } else {
@@ -363,11 +371,13 @@ public final class SoakMain {
         long d = Pss.kilobytes(daemon.pid());
         long total = Math.max(0, d);
         daemonPeakKb = Math.max(daemonPeakKb, d);
+        java.util.Set<Long> counted = new java.util.HashSet<>();
         for (SoakSession s : sessions) {
-            if (s.workerKilled) {
-                continue;
+            long pid = s.workerKilled ? -1 : workerPid(s.id);
+            if (pid <= 0 || !counted.add(pid)) {
+                continue; // a dense host's sessions share one process: counted once
             }
-            long w = Pss.kilobytes(workerPid(s.id));
+            long w = Pss.kilobytes(pid);
             if (w > 0) {
                 workerPeakKb = Math.max(workerPeakKb, w);
                 total += w;
