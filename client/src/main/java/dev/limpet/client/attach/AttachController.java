@@ -255,19 +255,19 @@ public final class AttachController implements HostRuntime.Listener {
     /**
      * The session's size changed from {@code z.offset()} on: now if the output is there, else when
      * it gets there. The daemon learns the offset only once the session has resized, and its output
-     * may reach us first: when what we painted already runs past the offset, the part after it was
-     * taken in at the old size (a redraw at the new size garbled by the old model), which no resize
-     * can mend, so the screen is drawn again from a fresh snapshot of the session's.
+     * may reach us first: when what we took in already runs past the offset (and the snapshot we
+     * drew from is older), the screen takes the resize in again at its place.
      */
     private void onSessionResized(ServerMessage.SessionResized z) {
         if (z.offset() > cursor.have()) {
             resizes.addLast(z);
-            return;
-        }
-        resizeSession(z.cols(), z.rows());
-        if (terminal.interactive() && z.offset() > snapshotAt && z.offset() < cursor.have()) {
-            cursor.forget();
-            sendAttach();
+        } else if (z.offset() > snapshotAt && z.offset() < cursor.have()) {
+            sessionCols = z.cols();
+            sessionRows = z.rows();
+            screen.sessionResizedEarlier(z.cols(), z.rows(), cursor.have() - z.offset());
+            updateSizeStatus();
+        } else {
+            resizeSession(z.cols(), z.rows());
         }
     }
 

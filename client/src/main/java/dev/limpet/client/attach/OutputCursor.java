@@ -78,12 +78,6 @@ final class OutputCursor {
         return fresh == null ? new byte[0] : fresh.bytes();
     }
 
-    /** What was written no longer counts (the screen is to be drawn again from a snapshot): as before anything. */
-    void forget() {
-        have = -1;
-        lostBytes = 0;
-    }
-
     /** A screen snapshot as of {@code offset}: it replaces everything before that position. */
     byte[] onSnapshot(long offset, byte[] payload) {
         have = offset;

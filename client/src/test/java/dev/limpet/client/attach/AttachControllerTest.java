@@ -395,26 +395,16 @@ class AttachControllerTest {
     }
 
     @Test
-    void aResizeAnnouncedAfterTheOutputPassedItsOffsetRedrawsFromAFreshSnapshot() {
+    void aResizeAnnouncedAfterTheOutputPassedItsOffsetIsTakenInAtItsPlace() {
         attached();
-        output(6, "abcdef"); // at 80 columns
-        output(12, "ghijkl"); // already at 10 columns, but the announcement is late
-        daemon().receive(new ServerMessage.SessionResized("s1", 10, 24, 6));
-        // What came after offset 6 was taken in at 80 columns: the screen asks for the session's own.
-        List<ClientMessage.AttachSession> attaches = daemon().sentMessages().stream()
-                .filter(m -> m instanceof ClientMessage.AttachSession).map(m -> (ClientMessage.AttachSession) m).toList();
-        assertThat(attaches).hasSize(2);
-        ClientMessage.AttachSession resync = attaches.getLast();
-        assertThat(resync.since()).isNull();
-        assertThat(typedInto(daemon())).isEmpty();
-        SessionInfo resized = new SessionInfo("s1", "build", List.of("bash"), "/tmp", SessionInfo.RUNNING, 42L, null, null,
-                "2026-01-01T00:00:00Z", 10, 24, 12, 0);
-        daemon().receive(new ServerMessage.AttachResult(resync.reqId(), "s1", resized, 12, 12, false, true, false, "lossless", 4L << 20));
-        daemon().receive(FrameKind.SNAPSHOT, "s1", 12, "abcdefghij\r\nkl".getBytes(StandardCharsets.UTF_8));
+        output(4, "\033[2J"); // at 80 columns
+        output(10, "abcdef");
+        output(16, "ghijkl"); // already at 10 columns, but the announcement comes after it
+        daemon().receive(new ServerMessage.SessionResized("s1", 10, 24, 10));
         assertThat(terminal.screenText()).isEqualTo("abcdefghij\nkl");
-        output(13, "m");
+        output(17, "m");
         assertThat(terminal.screenText()).isEqualTo("abcdefghij\nklm");
-        assertThat(acksOn(daemon())).allMatch(offset -> offset <= 13);
+        assertThat(terminal.status()).isEqualTo("limpet: sized for another viewer (10×24) — type here to take it");
     }
 
     @Test
@@ -424,7 +414,6 @@ class AttachControllerTest {
         daemon().receive(new ServerMessage.SessionResized("s1", 10, 24, 6));
         output(12, "ghijkl");
         assertThat(terminal.screenText()).isEqualTo("abcdefghij\nkl");
-        assertThat(daemon().sentMessages().stream().filter(m -> m instanceof ClientMessage.AttachSession)).hasSize(1);
     }
 
     @Test
