@@ -32,6 +32,8 @@ public final class ScreenPainter {
     private int top;
     private int left;
     private long bellsSeen;
+    /** The emulator whose bells {@link #bellsSeen} counts: a model that replaces it starts with its bells seen. */
+    private Emulator bellsOf;
     /** The title we last set; null while we never set one. */
     private String title;
     private final Applied applied = new Applied();
@@ -121,6 +123,14 @@ public final class ScreenPainter {
         if (!model.title().equals(title)) { // the first paint sets it, even to none: the display shows the session's
             title = model.title();
             out.text("\u001b]2;" + title.replace("\u0007", "").replace("\u001b", "") + "\u001b\\");
+        }
+        if (t != bellsOf) {
+            // A model that replaces the painted one (drawn from a snapshot, or rebuilt from one)
+            // counts bells that rang on its predecessor, or none: nothing new rang.
+            if (bellsOf != null) {
+                bellsSeen = t.bells;
+            }
+            bellsOf = t;
         }
         if (t.bells != bellsSeen) {
             bellsSeen = t.bells;

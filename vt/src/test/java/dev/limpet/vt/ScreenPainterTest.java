@@ -190,4 +190,18 @@ class ScreenPainterTest {
         assertThat(painter.paint(session, null)).contains((byte) 7);
         assertThat(new String(painter.paint(session, null), StandardCharsets.UTF_8)).doesNotContain("\u0007");
     }
+
+    @Test
+    void aModelThatReplacesThePaintedOneRingsNoBellForWhatWasRungBefore() {
+        ScreenModel session = ScreenModel.create(10, 2, 0);
+        ScreenPainter painter = new ScreenPainter(10, 2);
+        painter.enter();
+        session.feed(bytes("\u0007a"));
+        assertThat(painter.paint(session, null)).contains((byte) 7);
+        ScreenModel rebuilt = ScreenModel.create(10, 2, 0); // from a snapshot: the same screen, no bells counted
+        rebuilt.feed(session.snapshot(0));
+        assertThat(new String(painter.paint(rebuilt, null), StandardCharsets.UTF_8)).doesNotContain("\u0007");
+        rebuilt.feed(bytes("\u0007"));
+        assertThat(painter.paint(rebuilt, null)).contains((byte) 7);
+    }
 }

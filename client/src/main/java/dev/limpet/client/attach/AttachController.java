@@ -94,6 +94,8 @@ public final class AttachController implements HostRuntime.Listener {
     /** The size the session has as of the last attach (until a session_resized says otherwise). */
     private int sessionCols;
     private int sessionRows;
+    /** The offset of the snapshot the screen was last drawn from (-1: none); output after it was fed to it. */
+    private long snapshotAt = -1;
     /** Where the current attachment's replay ends (live output follows). */
     private long replayEnd = -1;
 
@@ -201,6 +203,7 @@ public final class AttachController implements HostRuntime.Listener {
                 }
             }
             case SNAPSHOT -> {
+                snapshotAt = frame.offset();
                 resizes.removeIf(z -> z.offset() <= frame.offset()); // the snapshot is at the size of its moment
                 screen.snapshot(sessionCols, sessionRows, cursor.onSnapshot(frame.offset(), frame.payload()));
                 updateSizeStatus();
@@ -249,12 +252,22 @@ public final class AttachController implements HostRuntime.Listener {
         }
     }
 
-    /** The session's size changed from {@code z.offset()} on: now if the output is there, else when it gets there. */
+    /**
+     * The session's size changed from {@code z.offset()} on: now if the output is there, else when
+     * it gets there. The daemon learns the offset only once the session has resized, and its output
+     * may reach us first: when what we took in already runs past the offset (and the snapshot we
+     * drew from is older), the screen takes the resize in again at its place.
+     */
     private void onSessionResized(ServerMessage.SessionResized z) {
-        if (z.offset() <= cursor.have()) {
-            resizeSession(z.cols(), z.rows());
-        } else {
+        if (z.offset() > cursor.have()) {
             resizes.addLast(z);
+        } else if (z.offset() > snapshotAt && z.offset() < cursor.have()) {
+            sessionCols = z.cols();
+            sessionRows = z.rows();
+            screen.sessionResizedEarlier(z.cols(), z.rows(), cursor.have() - z.offset());
+            updateSizeStatus();
+        } else {
+            resizeSession(z.cols(), z.rows());
         }
     }
 

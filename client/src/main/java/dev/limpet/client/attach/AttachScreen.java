@@ -21,11 +21,23 @@ import java.util.function.Consumer;
  * shutdown hook leaves); they are synchronized, and nothing is written after {@link #leave}.
  */
 final class AttachScreen {
+    /** Output kept since the mark; past it the model is marked afresh (a resize announced that late is taken in at once). */
+    private static final int MAX_SINCE_MARK = 1 << 20;
+
     private final Consumer<byte[]> display;
     /** Null when raw. */
     private final ScreenPainter painter;
     private final Consumer<String> notes;
     private ScreenModel model;
+    /**
+     * The model as of the last snapshot or resize (bytes that redraw it, and its size) and the
+     * output fed to it since: what a resize announced after output past its offset is taken in
+     * with, at its place (see {@link #sessionResizedEarlier}).
+     */
+    private byte[] mark = new byte[0];
+    private int markCols = 80;
+    private int markRows = 24;
+    private final java.io.ByteArrayOutputStream sinceMark = new java.io.ByteArrayOutputStream();
     private String status;
     private boolean entered;
     private boolean left;
@@ -78,6 +90,7 @@ final class AttachScreen {
         }
         model = ScreenModel.create(Math.max(cols, 1), Math.max(rows, 1), 0);
         model.feed(snapshot);
+        mark();
         paint();
     }
 
@@ -88,6 +101,11 @@ final class AttachScreen {
             return;
         }
         model.feed(bytes);
+        if (sinceMark.size() + bytes.length > MAX_SINCE_MARK) {
+            mark();
+        } else {
+            sinceMark.writeBytes(bytes);
+        }
         paint();
         write(queries);
     }
@@ -96,8 +114,32 @@ final class AttachScreen {
     synchronized void sessionResized(int cols, int rows) {
         if (painter != null && (cols != model.cols() || rows != model.rows())) {
             model.resize(cols, rows);
+            mark();
             paint();
         }
+    }
+
+    /**
+     * The session's size changed before the last {@code bytesAgo} bytes of output, which were
+     * taken in at the old size: the model is built again from the mark, resized at that place.
+     * Resized now when the output since the mark does not reach back that far.
+     */
+    synchronized void sessionResizedEarlier(int cols, int rows, long bytesAgo) {
+        int held = sinceMark.size();
+        if (painter == null || bytesAgo <= 0 || bytesAgo > held) {
+            sessionResized(cols, rows);
+            return;
+        }
+        byte[] since = sinceMark.toByteArray();
+        int at = held - (int) bytesAgo;
+        ScreenModel rebuilt = ScreenModel.create(markCols, markRows, 0);
+        rebuilt.feed(mark);
+        rebuilt.feed(since, 0, at);
+        rebuilt.resize(Math.max(cols, 1), Math.max(rows, 1));
+        rebuilt.feed(since, at, held - at);
+        model = rebuilt;
+        mark();
+        paint();
     }
 
     /** The person's terminal changed size. */
@@ -134,6 +176,13 @@ final class AttachScreen {
 
     synchronized int sessionRows() {
         return model.rows();
+    }
+
+    private void mark() {
+        mark = model.snapshot(0);
+        markCols = model.cols();
+        markRows = model.rows();
+        sinceMark.reset();
     }
 
     private void paint() {

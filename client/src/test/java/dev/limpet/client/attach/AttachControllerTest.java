@@ -395,6 +395,28 @@ class AttachControllerTest {
     }
 
     @Test
+    void aResizeAnnouncedAfterTheOutputPassedItsOffsetIsTakenInAtItsPlace() {
+        attached();
+        output(4, "\033[2J"); // at 80 columns
+        output(10, "abcdef");
+        output(16, "ghijkl"); // already at 10 columns, but the announcement comes after it
+        daemon().receive(new ServerMessage.SessionResized("s1", 10, 24, 10));
+        assertThat(terminal.screenText()).isEqualTo("abcdefghij\nkl");
+        output(17, "m");
+        assertThat(terminal.screenText()).isEqualTo("abcdefghij\nklm");
+        assertThat(terminal.status()).isEqualTo("limpet: sized for another viewer (10×24) — type here to take it");
+    }
+
+    @Test
+    void aResizeAnnouncedForTheOffsetAlreadyReachedIsTakenInAtOnce() {
+        attached();
+        output(6, "abcdef");
+        daemon().receive(new ServerMessage.SessionResized("s1", 10, 24, 6));
+        output(12, "ghijkl");
+        assertThat(terminal.screenText()).isEqualTo("abcdefghij\nkl");
+    }
+
+    @Test
     void aSnapshotDrawsTheSessionsScreenWhateverTheTerminalShowedBefore() {
         terminal.write("$ leftovers of the shell that ran limpet attach".getBytes(StandardCharsets.UTF_8));
         controller(false, true, "build");
