@@ -76,13 +76,15 @@ public final class SoakMain {
     private final List<Long> restartMillis = new ArrayList<>();
     private volatile boolean clientsRunning = true;
 
-    record Options(double minutes, long seed, int sessions, Path repo, boolean doc) {
+    /** {@code isolated}: the daemon runs {@code --worker-mode isolated} (a worker process per session) instead of the default dense hosts. */
+    record Options(double minutes, long seed, int sessions, Path repo, boolean doc, boolean isolated) {
         static Options parse(String[] args) {
             double minutes = 3;
             long seed = System.nanoTime() & 0xffffff;
             int sessions = 25;
             Path repo = Path.of(".");
             boolean doc = true;
+            boolean isolated = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--minutes" -> minutes = Double.parseDouble(args[++i]);
@@ -90,11 +92,12 @@ public final class SoakMain {
                     case "--sessions" -> sessions = Integer.parseInt(args[++i]);
                     case "--repo" -> repo = Path.of(args[++i]);
                     case "--no-doc" -> doc = false;
+                    case "--isolated" -> isolated = true;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--no-doc])");
+                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--isolated] [--no-doc])");
                 }
             }
-            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc);
+            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc, isolated);
         }
     }
 
@@ -244,8 +247,12 @@ public final class SoakMain {
 
     private LimpetDaemon startDaemon() throws IOException {
         // Lossless clients may be away for a daemon restart: the default ack timeout (10 s) is what users get.
-        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), List.of("--relay",
+        List<String> args = new java.util.ArrayList<>(List.of("--relay",
                 "http://127.0.0.1:" + nodePorts[0] + "/,http://127.0.0.1:" + nodePorts[1] + "/"));
+        if (options.isolated()) {
+            args.addAll(List.of("--worker-mode", "isolated"));
+        }
+        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), args);
     }
 
     private String wsUrl() {
