@@ -23,6 +23,7 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -291,10 +292,14 @@ public final class RelayUplink implements AutoCloseable {
     /** New and revoked pairings: the gate learns them, and a channel whose pairing was revoked is closed. */
     private void followPairings() {
         try {
-            announcePairings(false);
+            // pairings.json read once a tick, whatever the number of channels
+            List<PairingSecret> secrets = pairings.secrets();
+            announcePairings(secrets, false);
+            Set<String> current = new HashSet<>();
+            secrets.forEach(s -> current.add(s.pairingId()));
             for (RelayChannel c : channels.values()) {
                 String p = c.pairingId();
-                if (p != null && pairings.find(p).isEmpty()) {
+                if (p != null && !current.contains(p)) {
                     c.refuse(ErrorCode.PAIRING_INVALID, "pairing " + p.substring(0, 8) + " was revoked");
                     channels.remove(c.id());
                 }
@@ -309,11 +314,10 @@ public final class RelayUplink implements AutoCloseable {
      * they changed since the last time or {@code always}: a revoked pairing's clients are stopped
      * at the relay from then on, a new one's let through.
      */
-    private void announcePairings(boolean always) {
+    private void announcePairings(List<PairingSecret> secrets, boolean always) {
         if (socket == null) {
             return;
         }
-        List<PairingSecret> secrets = pairings.secrets();
         Set<String> ids = new TreeSet<>();
         List<RelayControlMessage.GateKey> list = new ArrayList<>();
         for (var secret : secrets) {
@@ -502,7 +506,7 @@ public final class RelayUplink implements AutoCloseable {
             }
             socket = ws;
             pongPending = false;
-            announcePairings(true);
+            announcePairings(pairings.secrets(), true);
             state.connected();
             LOG.info("relay uplink open: {} as host {}", relay, credential.hostId());
             ws.request(1);
