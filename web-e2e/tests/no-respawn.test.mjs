@@ -1,4 +1,4 @@
-// The page never starts a session on its own (issue 11): opening it starts nothing until a person
+// The page never starts a session on its own: opening it starts nothing until a person
 // asks, a finished command is not run again by a reload or a daemon restart, and a session removed
 // in one window (another page, `limpet rm`) is not started again by a page that still shows it:
 // its tab closes and says so.

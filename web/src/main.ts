@@ -149,14 +149,15 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
     cockpit.setAccess('local', problem);
   });
   view.bind(cockpit);
-  addEventListener('pagehide', () => cockpit.persist(true));
-  visibility.subscribe((hidden) => hidden && cockpit.persist(true));
+  addEventListener('pagehide', () => cockpit.persist());
+  visibility.subscribe((hidden) => hidden && cockpit.persist());
   addEventListener('online', () => runtime.reconnectNow());
   (globalThis as { limpet?: unknown }).limpet = {
     snapshot: () => workspace.snapshot,
     cockpit: () => cockpit.snapshot,
     screen: (tabId: string) => view!.screenText(tabId),
     viewportTop: (tabId: string) => view!.viewportTop(tabId),
+    terminal: (tabId: string) => view!.terminalOf(tabId),
     probe: () => runtime.probe(),
     access: () => access.problem,
   };

@@ -20,7 +20,7 @@ export class Relay {
     this.output = '';
   }
 
-  async start(timeoutMs = 30_000) {
+  async start(timeoutMs = 120_000) {
     const args = ['-jar', limpetJar(), 'relay', '--port', String(this.port), '--relay-dir', join(this.dir, 'relay'),
       ...(this.nats ? ['--nats', this.nats, '--insecure-nats'] : [])];
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });

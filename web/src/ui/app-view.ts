@@ -31,6 +31,8 @@ import { XtermTerminal } from './xterm-terminal';
 interface TerminalSlot {
   host: HTMLElement;
   overlay: HTMLElement;
+  /** "Sized for another viewer (W×H) — Take it", while the session has another viewer's size. */
+  sizeMarker: HTMLElement;
   xterm: XtermTerminal;
 }
 
@@ -38,7 +40,7 @@ export interface AppViewOptions {
   /** The daemon's address, for messages. */
   origin: string;
   token: TokenControl;
-  /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
+  /** Where the notification opt-in is remembered; in memory when absent. */
   prefs?: KeyValueStore;
   /** How the page reaches the daemon, shown in the page's details when it is not direct (e.g. "through relay"). */
   path?: string;
@@ -129,6 +131,8 @@ export class AppView {
       this.activeSlot()?.xterm.fit();
       this.tabBar.revealActive();
     }).observe(this.terminalsEl);
+    // A page shown again may have other fonts or zoom: its terminal is measured again.
+    document.addEventListener('visibilitychange', () => document.hidden || this.activeSlot()?.xterm.shown());
   }
 
   bind(cockpit: Cockpit): void {
@@ -149,15 +153,18 @@ export class AppView {
   createTerminal(tabId: string): XtermTerminal {
     const overlay = h('div.overlay');
     const mount = h('div.xterm-mount');
-    const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` }, mount, overlay);
+    const sizeMarker = h('div.size-marker.hidden', { 'data-testid': 'size-marker', role: 'status' });
+    const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` },
+      mount, sizeMarker, overlay);
     this.terminalsEl.append(host);
     const xterm = new XtermTerminal(mount, {
       onInput: (data, reply) => (reply ? this.cockpit?.workspaceOf(tabId)?.reply(tabId, data)
         : this.cockpit?.workspaceOf(tabId)?.input(tabId, this.keyRow.typed(data))),
-      onResize: (cols, rows) => this.cockpit?.workspaceOf(tabId)?.resize(tabId, cols, rows),
+      onViewerSize: () => this.cockpit?.workspaceOf(tabId)?.viewerResized(tabId),
+      onPointerDown: () => this.cockpit?.workspaceOf(tabId)?.takeSize(tabId),
     });
     enableTouchScroll(mount, xterm.term);
-    const slot = { host, overlay, xterm };
+    const slot = { host, overlay, sizeMarker, xterm };
     this.slots.set(tabId, slot);
     const dispose = xterm.dispose.bind(xterm);
     xterm.dispose = () => {
@@ -166,6 +173,12 @@ export class AppView {
       this.slots.delete(tabId);
     };
     return xterm;
+  }
+
+  /** A tab's xterm.js terminal and the width of its cells as rendered (the browser tests read them cell by cell). */
+  terminalOf(tabId: string): { term: unknown; cellWidth: number } | null {
+    const xterm = this.slots.get(tabId)?.xterm;
+    return xterm ? { term: xterm.term, cellWidth: xterm.cellWidth() } : null;
   }
 
   /** The visible text of a tab's terminal (used by the browser tests). */
@@ -352,6 +365,7 @@ export class AppView {
         const active = tab.tabId === s.activeTabId;
         slot.host.classList.toggle('hidden', !active);
         this.renderOverlay(slot.overlay, tab, linkDown);
+        this.renderSizeMarker(slot.sizeMarker, tab);
       }
     }
     const active = s.tabs.find((t) => t.tabId === s.activeTabId);
@@ -366,7 +380,7 @@ export class AppView {
       this.shownTabId = s.activeTabId;
       const slot = this.activeSlot();
       if (slot) {
-        slot.xterm.fit();
+        slot.xterm.shown();
         slot.xterm.focus();
       }
     }
@@ -384,6 +398,21 @@ export class AppView {
       const label = this.access === 'wrong_token' ? 'stopped: the daemon refused the token' : 'reconnecting…';
       fill(overlay, h('div.reconnecting-label', {}, h('div.spinner.small', { 'aria-hidden': 'true' }), label));
     } else fill(overlay);
+  }
+
+  private renderSizeMarker(marker: HTMLElement, tab: TabView): void {
+    const size = tab.sizedFor;
+    const text = size ? `Sized for another viewer (${size.cols}×${size.rows})` : '';
+    marker.classList.toggle('hidden', !size);
+    if (marker.dataset.text === text) return;
+    marker.dataset.text = text;
+    if (!size) return fill(marker);
+    fill(marker, `${text} — `, h('button', {
+      type: 'button', 'data-action': 'take-size', title: 'Give the session this window\'s size', onclick: () => {
+        this.cockpit?.workspaceOf(tab.tabId)?.takeSize(tab.tabId);
+        this.activeSlot()?.xterm.focus();
+      },
+    }, 'Take it'));
   }
 
   private renderNotice(tab: TabView | undefined): void {

@@ -124,8 +124,8 @@ export class Cockpit {
     return tabId;
   }
 
-  persist(screens = false): void {
-    for (const host of this.hosts) host.workspace.persist(screens);
+  persist(): void {
+    for (const host of this.hosts) host.workspace.persist();
   }
 
   // ---- snapshots ----------------------------------------------------------------------------

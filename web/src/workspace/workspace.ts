@@ -19,7 +19,7 @@ import {
 import type { TabRecord } from '../sessions/tab-record';
 import { TYPE_AHEAD_LIMIT } from '../sessions/type-ahead';
 import { describeError } from './describe-error';
-import { forgetScreen, loadDefaultProgram, loadWorkspace, saveWorkspace } from './persistence';
+import { loadDefaultProgram, loadWorkspace, saveWorkspace } from './persistence';
 import { carryOut, type StepHost } from './plan-steps';
 import { SessionStarter } from './session-starter';
 import { TabSession } from './tab-session';
@@ -63,10 +63,12 @@ export class Workspace {
     this.starter = new SessionStarter({
       runtime: options.runtime, session: options.session, isOpen: (tab) => this.tabs.includes(tab),
       daemonInstanceId: () => this.daemon?.instanceId ?? null, changed: () => this.changed(),
+      pageViewerSize: () => this.pageViewerSize(),
       started: (tab) => {
         // The daemon pushes the list with a new session before it answers the spawn.
         const listed = this.sync.sessions.find((s) => s.id === tab.sessionId);
         if (listed) tab.markListed(listed);
+        tab.takeSizeOnAttach = true; // a person asked for this session here: it has this viewer's size
         this.attach(tab, undefined);
         this.changed();
       },
@@ -75,9 +77,9 @@ export class Workspace {
     this.pageHidden = options.visibility.isHidden();
     const saved = loadWorkspace(options.session);
     this.freshPage = saved === null;
-    for (const record of saved?.tabs ?? []) {
-      this.addTab(record).restoreScreen(options.session);
-    }
+    // A reload starts every tab's terminal empty: its attach gets the session's current screen
+    // (a snapshot from the daemon's own model), never a copy the page kept of its own terminal.
+    for (const record of saved?.tabs ?? []) this.addTab(record);
     this.activeTabId = saved?.activeTabId ?? null;
     this.current = this.buildSnapshot();
     options.runtime.subscribe((host) => this.onHost(host));
@@ -206,16 +208,18 @@ export class Workspace {
     this.tabById(tabId)?.reply(data, this.handshake === 'ready');
   }
 
-  resize(tabId: string, cols: number, rows: number): void {
-    const tab = this.tabById(tabId);
-    if (tab?.sessionId && tab.view.phase === 'live' && !tab.view.readOnly) {
-      this.options.runtime.send({ type: 'pty_resize', session_id: tab.sessionId, cols, rows });
-    }
+  /** The tab's viewer has a new size (what fits its element): see TabSession.viewerResized. */
+  viewerResized(tabId: string): void {
+    this.tabById(tabId)?.viewerResized(this.handshake === 'ready');
   }
 
-  /** Saves tabs and, with `screens`, every tab's screen (call on pagehide). */
-  persist(screens = false): void {
-    if (screens) for (const tab of this.tabs) tab.saveScreen(this.options.session);
+  /** A person uses this tab's terminal (pressed on it, or asked for the size): the session takes its size. */
+  takeSize(tabId: string): void {
+    this.tabById(tabId)?.takeSize(this.handshake === 'ready');
+  }
+
+  /** Saves the tabs and the offsets they rendered (call on pagehide too). */
+  persist(): void {
     saveWorkspace(this.options.session, { version: 1, tabs: this.tabs.map((t) => t.record), activeTabId: this.activeTabId });
   }
 
@@ -255,6 +259,8 @@ export class Workspace {
         return this.tabFor(event.session_id)?.onAttachResult(event);
       case 'pty_desync':
         return this.tabFor(event.session_id)?.onDesync();
+      case 'session_resized':
+        return this.tabFor(event.session_id)?.sizeFrom(event);
       case 'session_exited':
         return this.tabFor(event.session_id)?.onExited(event);
       case 'sessions_changed':
@@ -355,8 +361,9 @@ export class Workspace {
     const sessionId = tab.sessionId;
     if (!sessionId) return;
     const flow = tab.attaching(since);
-    const { cols, rows } = tab.terminal.size();
-    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), cols, rows, ...flow })
+    // This viewer's size, when it was ever shown: the daemon remembers it (opening never resizes).
+    const size = tab.terminal.viewerSize() ?? {};
+    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), ...size, ...flow })
       .catch((error: unknown) => {
         if (tab.sessionId !== sessionId || !this.tabs.includes(tab)) return;
         const failure = error instanceof RequestError ? error.failure : null;
@@ -378,6 +385,12 @@ export class Workspace {
           tab.showOffer(attachFailedOffer(failure.error.message));
         }
       });
+  }
+
+  /** What a terminal of this page measured, the active tab's first. */
+  private pageViewerSize(): { cols: number; rows: number } | null {
+    const active = this.activeTabId ? this.tabById(this.activeTabId)?.terminal.viewerSize() : null;
+    return active ?? this.tabs.map((t) => t.terminal.viewerSize()).find((size) => size != null) ?? null;
   }
 
   /** A person asked for a session in this tab: sent now when connected, else on the next connection. */
@@ -421,7 +434,6 @@ export class Workspace {
     const tabId = tab.record.tabId;
     this.tabs = this.tabs.filter((t) => t !== tab);
     tab.dispose();
-    forgetScreen(this.options.session, tabId);
     if (this.activeTabId === tabId) this.activeTabId = this.tabs[0]?.record.tabId ?? null;
     this.changed();
   }
@@ -444,7 +456,7 @@ export class Workspace {
     this.current = this.buildSnapshot();
     this.listeners.emit(this.current);
     this.options.clock.clearTimeout(this.saveTimer);
-    this.saveTimer = this.options.clock.setTimeout(() => this.persist(false), 250);
+    this.saveTimer = this.options.clock.setTimeout(() => this.persist(), 250);
   }
 
   private buildSnapshot(): WorkspaceSnapshot {

@@ -26,8 +26,10 @@ export class FakeTerminal implements TerminalPort {
     this.cols = cols;
     this.rows = rows;
   }
-  serialize(): string {
-    return this.text;
+  /** What fits this viewer's element; null until shown. */
+  viewer: { cols: number; rows: number } | null = { cols: 100, rows: 30 };
+  viewerSize() {
+    return this.viewer;
   }
   onTitleChange(listener: (title: string) => void): void {
     this.titleListeners.push(listener);

@@ -16,10 +16,10 @@ import java.nio.file.Path;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's log as {@code --log-format} and {@code --log-file} ask: text (the pattern of
- * logback.xml) or JSON lines (Logback's own {@link JsonEncoder}: the context's properties carry
+ * The daemon's log as {@code --log-format} and {@code --log-file} ask: text ({@link #PATTERN}) or
+ * JSON lines (Logback's own {@link JsonEncoder}: the context's properties carry
  * {@code daemon_instance_id}, key-value pairs carry {@code session_id} and state transitions), on
- * stderr or in a file rotated by size. Left as logback.xml configured it when neither is given.
+ * stderr or in a file rotated by size. Left as {@link LogConfigurator} set it up when neither is given.
  */
 final class LogSetup {
     static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level %logger{0}: %msg%n";
@@ -52,7 +52,7 @@ final class LogSetup {
         return e;
     }
 
-    private static Encoder<ILoggingEvent> text(LoggerContext ctx) {
+    static Encoder<ILoggingEvent> text(LoggerContext ctx) {
         PatternLayoutEncoder e = new PatternLayoutEncoder();
         e.setContext(ctx);
         e.setPattern(PATTERN);
@@ -60,7 +60,7 @@ final class LogSetup {
         return e;
     }
 
-    private static OutputStreamAppender<ILoggingEvent> stderr(LoggerContext ctx, Encoder<ILoggingEvent> encoder) {
+    static OutputStreamAppender<ILoggingEvent> stderr(LoggerContext ctx, Encoder<ILoggingEvent> encoder) {
         ConsoleAppender<ILoggingEvent> a = new ConsoleAppender<>();
         a.setContext(ctx);
         a.setName("STDERR");

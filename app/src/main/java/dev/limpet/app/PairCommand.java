@@ -154,17 +154,17 @@ final class PairCommand implements Callable<Integer> {
         try {
             dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
             while (true) {
-                JsonNode relay = daemon.get("/api/status").path("relay");
-                if (relay.path("gate_pairings").asInt(-1) >= pairings) {
+                var relay = daemon.get("/api/status").path("relay");
+                if (relay.path("gate_pairings").isNumber() && relay.path("gate_pairings").asLong() >= pairings) {
                     return;
                 }
-                boolean connecting = !relay.path("state").asText("").equals("connected");
+                boolean connecting = !relay.path("state").text("").equals("connected");
                 long waited = System.nanoTime() - start;
                 if (waited > java.util.concurrent.TimeUnit.SECONDS.toNanos(connecting ? UPLINK_PATIENCE_SECONDS : 5)) {
                     break;
                 }
                 if (connecting && !said) {
-                    err.println("limpet: waiting for the daemon's relay uplink (" + relay.path("state").asText("?") + ")…");
+                    err.println("limpet: waiting for the daemon's relay uplink (" + relay.path("state").text("?") + ")…");
                     err.flush();
                     said = true;
                 }

@@ -243,6 +243,15 @@ public final class Daemon implements AutoCloseable {
                 new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
     }
 
+    /** Start-up recovery's warnings, then the sessions lost since (a worker host that died), never silent. */
+    private List<ServerMessage.Warning> warnings(RecoveryReport r) {
+        List<ServerMessage.Warning> all = new ArrayList<>(r.warnings().stream().map(RecoveryReport.Warning::toMessage).toList());
+        if (!barrier.isUp()) {
+            all.addAll(sessions.lostWarnings());
+        }
+        return all;
+    }
+
     /** The backend's degraded modes, and the relay uplink while it is down (never silent). */
     private List<String> degraded() {
         String relayDown = relay == null ? null : relay.degradedLine();
@@ -252,10 +261,6 @@ public final class Daemon implements AutoCloseable {
         List<String> all = new ArrayList<>(selection.degraded());
         all.add(relayDown);
         return all;
-    }
-
-    private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
-        return r.warnings().stream().map(RecoveryReport.Warning::toMessage).toList();
     }
 
     private Map<String, Object> status() {
@@ -278,10 +283,15 @@ public final class Daemon implements AutoCloseable {
         s.put("recovering", barrier.isUp());
         s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
                 "failed", r.failed(), "quarantined", r.quarantined()));
-        s.put("warnings", r.warnings().stream().map(w -> Map.of("code", w.code().wire(), "message", w.message())).toList());
+        s.put("warnings", warnings(r).stream().map(w -> Map.of("code", w.code(), "message", w.message())).toList());
         s.put("connections", gateway.connections());
         s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);
+        // Never silent: a daemon or verbs without their start-up cache are slower at every start and recovery.
+        s.put("startup_caches", dev.limpet.daemon.startup.StartupCaches.jarOfThisProcess()
+                .map(jar -> dev.limpet.daemon.startup.StartupCaches.beside(jar).status(dev.limpet.daemon.startup.StartupCaches
+                        .cacheOfThisProcess(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])))))
+                .orElse(null));
         return s;
     }
 

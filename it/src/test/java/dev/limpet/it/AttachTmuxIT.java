@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code limpet attach} driven through tmux as a person would: type, lose the link, type while it is
- * down (discarded), let the session print meanwhile, get the link back, keep typing, detach. The
+ * down (held, sent once it is back), let the session print meanwhile, get the link back, keep typing, detach. The
  * pane must show one continuous session. Each test runs its own tmux server ({@code -L}).
  */
 class AttachTmuxIT {
@@ -52,7 +52,7 @@ class AttachTmuxIT {
                 + " XDG_CONFIG_HOME=" + tmp.resolve("cfg");
         pane = new TmuxTerminal(100, 30, "env " + env + " " + attach + "; echo ATTACH_EXIT=$?; sleep 600", () -> "");
 
-        // Keys typed before the attachment is up are discarded by design: wait for the replayed prompt.
+        // Wait for the replayed prompt: the first command is typed at a prompt the person sees.
         pane.awaitScreen(s -> s.strip().startsWith("$"), "attached: the prompt is replayed");
         pane.type("echo one-$((1+1))", "Enter");
         pane.awaitScreen(s -> s.contains("one-2"), "first command ran");
@@ -60,21 +60,24 @@ class AttachTmuxIT {
         proxy.refuse(true);
         proxy.cutAll();
         pane.awaitScreen(s -> s.contains("limpet: reconnecting to 127.0.0.1… (attempt"), "reconnecting status shown");
-        pane.type("zzz");
         daemon.input(id, "echo while-away-$((2+2))\n");
+        // Keys typed while reconnecting are held (shown on the status line) and sent once after the re-attach.
+        pane.type("echo held-$((4+4))", "Enter");
+        pane.awaitScreen(s -> s.contains("key(s) held, sent once reattached"), "held keys shown");
         Thread.sleep(500);
         proxy.refuse(false);
 
-        pane.awaitScreen(s -> s.contains("while-away-4") && !s.contains("reconnecting"), "output made while away replayed");
+        pane.awaitScreen(s -> s.contains("while-away-4") && s.contains("held-8") && !s.contains("reconnecting"),
+                "output made while away replayed, then the held keys ran");
         pane.type("echo two-$((3+3))", "Enter");
         pane.awaitScreen(s -> s.contains("two-6"), "typing works again");
 
         String screen = pane.screen();
-        assertThat(screen).doesNotContain("zzz");
         assertThat(screen.indexOf("one-2")).isLessThan(screen.indexOf("while-away-4"));
-        assertThat(screen.indexOf("while-away-4")).isLessThan(screen.indexOf("two-6"));
+        assertThat(screen.indexOf("while-away-4")).isLessThan(screen.indexOf("held-8"));
+        assertThat(screen.indexOf("held-8")).isLessThan(screen.indexOf("two-6"));
         // The commands show $((…)); only their output shows the results, so each appears exactly once.
-        for (String output : List.of("one-2", "while-away-4", "two-6")) {
+        for (String output : List.of("one-2", "while-away-4", "held-8", "two-6")) {
             assertThat(TmuxTerminal.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
         }
 

@@ -79,7 +79,7 @@ class AttachTwoHostsIT {
             }
         });
         if (keys != null) {
-            // Type only once output flows: keys typed before the attachment is up are discarded by design.
+            // Type only once output flows: the keys go to the session as it is shown.
             org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
                 synchronized (out) {
                     return out.toString(StandardCharsets.UTF_8).contains("line 1\r\n");

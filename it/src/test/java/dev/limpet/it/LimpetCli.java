@@ -19,9 +19,15 @@ public final class LimpetCli {
     }
 
     public static Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        return run(List.of(), env, args);
+    }
+
+    /** With {@code jvm} flags added to the verb's JVM (a class-loading log). */
+    public static Result run(List<String> jvm, Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(DaemonProcess.java());
         cmd.addAll(DaemonProcess.fastJvm());
+        cmd.addAll(jvm);
         cmd.addAll(List.of("-jar", DaemonProcess.jar().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);

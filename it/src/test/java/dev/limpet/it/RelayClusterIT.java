@@ -143,7 +143,7 @@ class RelayClusterIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = openVia(1, streams);
         client.hello("cluster-it-key");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
 
         nodes[0].kill9();
@@ -178,7 +178,7 @@ class RelayClusterIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = openVia(1, streams);
         client.hello("cluster-it-nats");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
 
         nats.kill9();

@@ -132,7 +132,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = viaRelay(streams, link.secret()).open();
         client.hello("relay-it-key-1");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
         TransportClient local = direct(new WorkerWsClient.Streams());
         local.hello("relay-it-local");
@@ -167,7 +167,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = direct(streams);
         client.hello("relay-it-key-2");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
         for (int i = 0; i < 6; i++) {
             client.close();
@@ -190,7 +190,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = viaRelay(streams, link.secret()).open();
         client.hello("relay-it-key-3");
-        client.attach(id, -1);
+        client.attach(id, 0);
         for (int i = 0; i < 20; i++) {
             client.send(new ClientMessage.PtyInput(null, id, "echo " + marker + " " + i + "\r", null));
         }

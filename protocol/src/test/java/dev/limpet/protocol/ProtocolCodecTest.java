@@ -34,6 +34,7 @@ class ProtocolCodecTest {
                 new DetachSession("r4", "k3x9q2"),
                 new PtyInput(null, "k3x9q2", "ls\r"),
                 new PtyResize(null, "k3x9q2", 132, 43),
+                new TakeSize("t1", "k3x9q2"),
                 new KillSession("r5", "k3x9q2", "TERM"),
                 new RemoveSession("r6", "k3x9q2"),
                 new RenameSession("r7", "k3x9q2", "new name"));
@@ -56,6 +57,7 @@ class ProtocolCodecTest {
                 new SessionsChanged(List.of(INFO)),
                 new SessionsChanged(List.of(INFO.withActivity(Activity.PENDING_APPROVAL))),
                 new SessionState("k3x9q2", Activity.WAITING_INPUT),
+                new SessionResized("k3x9q2", 47, 30, 12_345),
                 new SessionState("k3x9q2", Activity.PENDING_APPROVAL, "Do you want to proceed? 1. Yes  2. No"),
                 new SessionsChanged(List.of(new SessionInfo("k3x9q2", "build", List.of("claude"), "/src/app", "running", 4242L, null, null,
                         "2026-11-25T22:10:00Z", 120, 40, 8812L, 1, null, "/src/app", Activity.WAITING_INPUT, "✳ Fix the build", "> "))),

@@ -55,7 +55,7 @@ public final class RelayServer implements AutoCloseable {
      * How long a client has to answer the gate's challenge: one HMAC and a round trip, with room
      * for a slow phone network. Longer only lets strangers hold gate places.
      */
-    static final long GATE_TIMEOUT_MILLIS = 2_000;
+    static final Duration GATE_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_PAIRINGS_PER_HOST = RelayControlMessage.MAX_PAIRINGS;
     /**
      * Proven client sockets a host is served at once; apart from them, sockets at its gate (not yet
@@ -66,12 +66,18 @@ public final class RelayServer implements AutoCloseable {
     static final int MAX_AT_GATE_PER_HOST = 64;
     static final int MAX_AT_GATE_PER_ADDRESS = 4;
 
-    public record Settings(String listenHost, int port) {}
+    /** Where the relay listens, and how long a client has at the gate ({@link #GATE_TIMEOUT} unless a test needs more). */
+    public record Settings(String listenHost, int port, Duration gateTimeout) {
+        public Settings(String listenHost, int port) {
+            this(listenHost, port, GATE_TIMEOUT);
+        }
+    }
 
     private final Javalin app;
     private final HostCredentials credentials;
     private final RoutingTable<UplinkSocket, ClientEnd> routes = new RoutingTable<>();
     private final Cluster cluster;
+    private final Duration gateTimeout;
     private final SecureRandom random = new SecureRandom();
     /** Per host, the client sockets waiting at the gate. */
     private final GateAdmission gate = new GateAdmission(MAX_AT_GATE_PER_ADDRESS, MAX_AT_GATE_PER_HOST);
@@ -88,6 +94,7 @@ public final class RelayServer implements AutoCloseable {
     public RelayServer(Settings settings, HostCredentials credentials, Cluster cluster) {
         this.credentials = credentials;
         this.cluster = cluster;
+        this.gateTimeout = settings.gateTimeout();
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -298,7 +305,7 @@ public final class RelayServer implements AutoCloseable {
             if (!client.proven() && client.isOpen()) {
                 client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
             }
-        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }, gateTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {

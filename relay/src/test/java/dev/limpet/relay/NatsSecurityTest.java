@@ -78,7 +78,7 @@ class NatsSecurityTest {
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
     final List<Connection> connections = new ArrayList<>();
-    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(5));
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(30));
     final PairingSecret pairing = PairingSecret.generate(new SecureRandom());
 
     @BeforeEach

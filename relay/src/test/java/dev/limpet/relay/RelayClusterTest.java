@@ -46,7 +46,7 @@ class RelayClusterTest {
     NatsServer nats;
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
-    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(5));
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(30));
 
     @BeforeEach
     void start() throws Exception {
@@ -73,7 +73,7 @@ class RelayClusterTest {
 
     /** A daemon's uplink on node {@code n} that announced {@link #pairing} to that node's gate. */
     WebSocket uplink(RelayServer n, HostCredentials.Enrolment e, WebSocket.Listener r) throws Exception {
-        WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(5))
+        WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
         ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
                 + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
@@ -88,7 +88,7 @@ class RelayClusterTest {
     }
 
     WebSocket client(RelayServer n, String hostId, WebSocket.Listener r, PairingSecret proving) throws Exception {
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
         Object challenge = r instanceof Whole w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, java.util.concurrent.TimeUnit.SECONDS);
         ws.sendBinary(ByteBuffer.wrap(RelayGate.proof(proving, hostId, (byte[]) challenge)), true).join();

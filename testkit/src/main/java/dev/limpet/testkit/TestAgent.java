@@ -22,8 +22,8 @@ import java.util.UUID;
  * that conversation does not exist, prints {@code no conversation <id>} and exits 3. Each line it
  * then reads is a message: counted in the state file and echoed as {@code agent: <line>}.
  *
- * <p>With {@code --hook <command>} it also reports its state as a real agent's hooks would (issue
- * 14), running {@code sh -c '<command> <state>'} and waiting for it: {@code waiting_input} once
+ * <p>With {@code --hook <command>} it also reports its state as a real agent's hooks would,
+ * running {@code sh -c '<command> <state>'} and waiting for it: {@code waiting_input} once
  * ready and after each answer; {@code working} while it handles a message; the message {@code work}
  * keeps it {@code working} until the next line; {@code ask} makes it ask for approval
  * ({@code pending_approval}) until the next line.

@@ -7,7 +7,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Shows its state in the terminal title as coding agents do (issue 14): a braille spinner at the
+ * Shows its state in the terminal title as coding agents do: a braille spinner at the
  * title's start while it works, a steady title while it waits. It never prints while it works, so
  * only the title tells.
  *

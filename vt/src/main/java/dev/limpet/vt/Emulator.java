@@ -19,6 +19,8 @@ final class Emulator implements ParserHandler {
     final Links links = new Links();
     private final Pen erasePen = new Pen();
     boolean cursorHidden;
+    /** BEL characters executed so far (a display rings its own bell for them). */
+    long bells;
     /** DECSET 12 (an option in xterm.js, survives resets). */
     boolean cursorBlinkOption;
     /** LNM (mode 20): LF also returns the carriage. */
@@ -93,8 +95,9 @@ final class Emulator implements ParserHandler {
             case 0x84 -> index();
             case 0x85 -> nextLine();
             case 0x88 -> buf.tabs.set(buf.x);
+            case 0x07 -> bells++;
             default -> {
-                // BEL and others: no screen effect
+                // others: no screen effect
             }
         }
     }

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code limpet pty-worker --host N} (dense mode, issue 18): one process serving up to N sessions,
+ * {@code limpet pty-worker --host N} (dense mode): one process serving up to N sessions,
  * each exactly as a single worker serves its one — its own socket, control token, registry entry,
  * lifecycle and journal — so the daemon's RPC, recovery and upgrade story are the same per session.
  *

@@ -260,6 +260,10 @@ public final class WorkerMain {
         } catch (PtyException | RuntimeException e) {
             throw new LaunchFailed(3, "spawn failed: " + e.getMessage());
         }
+        if (!launch.probe() && dev.limpet.terminal.os.OomScore.raiseAboveSelf(pty.pid()).isEmpty()) {
+            WorkerLog.warn("session {}: cannot raise its program's oom_score_adj; when memory runs out the kernel may end this worker"
+                    + " (and every session in it) instead", launch.sessionId());
+        }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
         JournalWriter journal = openJournal(launch);
         PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new VtScreen(launch.cols(), launch.rows()), status -> {
@@ -305,7 +309,7 @@ public final class WorkerMain {
     }
 
     /**
-     * The session's journal (issue 13), when the daemon asked for one: a revived session's starts
+     * The session's journal (a revive's history), when the daemon asked for one: a revived session's starts
      * with the restore marker. Written until the session ends (its server closes the last batch).
      */
     private static JournalWriter openJournal(WorkerLaunch launch) {

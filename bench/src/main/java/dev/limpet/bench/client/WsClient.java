@@ -74,7 +74,7 @@ public final class WsClient implements AutoCloseable {
     private final AtomicLong acksSent = new AtomicLong();
     private final AtomicLong ackErrors = new AtomicLong();
 
-    /** Through a relay (issue 15): the end-to-end channel, null on a direct connection. */
+    /** Through a relay: the end-to-end channel, null on a direct connection. */
     private final RelayLayer relay;
 
     private WsClient(String url) throws IOException {

@@ -14,10 +14,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Figure 10 (issue 15): the same daemon reached directly and through a {@code limpet relay} on
+ * Figure 10: the same daemon reached directly and through a {@code limpet relay} on
  * loopback, end-to-end encrypted: a lossless flood's rate and keystroke echo, in the same run, with
  * the same measurements as figures 1 and 2 (their code). Goals: flood ≥ 0.5× direct, echo p50 ≤
- * direct + 1 ms. Then the same through a cluster (issue 16): the daemon's uplink on node 1, the
+ * direct + 1 ms. Then the same through a cluster of relays: the daemon's uplink on node 1, the
  * client on node 2, both nodes on one {@code nats-server}: goals flood ≥ 0.3× direct, echo p50 ≤
  * one node's + 2 ms.
  */

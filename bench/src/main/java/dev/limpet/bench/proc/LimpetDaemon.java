@@ -72,6 +72,10 @@ public final class LimpetDaemon implements AutoCloseable {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(LAUNCHER_JVM_FLAGS);
+        Path cache = LimpetJar.daemonCache(jar);
+        if (cache != null) {
+            cmd.addAll(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off"));
+        }
         cmd.addAll(extraJvm);
         cmd.addAll(List.of("-jar", jar.toString(), "daemon", "--data-root", root.toString(), "--port", "0"));
         if (backend != null) {

@@ -76,13 +76,15 @@ public final class SoakMain {
     private final List<Long> restartMillis = new ArrayList<>();
     private volatile boolean clientsRunning = true;
 
-    record Options(double minutes, long seed, int sessions, Path repo, boolean doc) {
+    /** {@code isolated}: the daemon runs {@code --worker-mode isolated} (a worker process per session) instead of the default dense hosts. */
+    record Options(double minutes, long seed, int sessions, Path repo, boolean doc, boolean isolated) {
         static Options parse(String[] args) {
             double minutes = 3;
             long seed = System.nanoTime() & 0xffffff;
             int sessions = 25;
             Path repo = Path.of(".");
             boolean doc = true;
+            boolean isolated = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--minutes" -> minutes = Double.parseDouble(args[++i]);
@@ -90,11 +92,12 @@ public final class SoakMain {
                     case "--sessions" -> sessions = Integer.parseInt(args[++i]);
                     case "--repo" -> repo = Path.of(args[++i]);
                     case "--no-doc" -> doc = false;
+                    case "--isolated" -> isolated = true;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--no-doc])");
+                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--isolated] [--no-doc])");
                 }
             }
-            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc);
+            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc, isolated);
         }
     }
 
@@ -244,8 +247,12 @@ public final class SoakMain {
 
     private LimpetDaemon startDaemon() throws IOException {
         // Lossless clients may be away for a daemon restart: the default ack timeout (10 s) is what users get.
-        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), List.of("--relay",
+        List<String> args = new java.util.ArrayList<>(List.of("--relay",
                 "http://127.0.0.1:" + nodePorts[0] + "/,http://127.0.0.1:" + nodePorts[1] + "/"));
+        if (options.isolated()) {
+            args.addAll(List.of("--worker-mode", "isolated"));
+        }
+        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), args);
     }
 
     private String wsUrl() {
@@ -318,14 +325,22 @@ public final class SoakMain {
             nats.kill9();
             Thread.sleep(chaos.nextInt(2000));
             nats.restart();
-        } else if (roll < 45 && workerKills < Math.max(1, options.sessions() / 5)) {
+        } else if (roll < 45 && sessions.stream().filter(x -> x.workerKilled).count() < Math.max(1, options.sessions() / 5)) {
+            // Until a fifth of the sessions went with their worker (one kill of a dense host may take more).
             List<SoakSession> alive = sessions.stream().filter(s -> !s.workerKilled).toList();
             SoakSession s = alive.get(chaos.nextInt(alive.size()));
             long worker = workerPid(s.id);
             if (worker > 0) {
                 workerKills++;
-                s.workerKilled = true;
-                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + s.id + " (" + s.kind + ")");
+                // A dense host holds several sessions: each of them goes with it.
+                List<String> gone = new java.util.ArrayList<>();
+                for (SoakSession other : alive) {
+                    if (other == s || workerPid(other.id) == worker) {
+                        other.workerKilled = true;
+                        gone.add(other.id + " (" + other.kind + ")");
+                    }
+                }
+                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + String.join(", ", gone));
                 ProcessHandle.of(worker).ifPresent(ProcessHandle::destroyForcibly);
             }
         } else {
@@ -363,11 +378,13 @@ public final class SoakMain {
         long d = Pss.kilobytes(daemon.pid());
         long total = Math.max(0, d);
         daemonPeakKb = Math.max(daemonPeakKb, d);
+        java.util.Set<Long> counted = new java.util.HashSet<>();
         for (SoakSession s : sessions) {
-            if (s.workerKilled) {
-                continue;
+            long pid = s.workerKilled ? -1 : workerPid(s.id);
+            if (pid <= 0 || !counted.add(pid)) {
+                continue; // a dense host's sessions share one process: counted once
             }
-            long w = Pss.kilobytes(workerPid(s.id));
+            long w = Pss.kilobytes(pid);
             if (w > 0) {
                 workerPeakKb = Math.max(workerPeakKb, w);
                 total += w;
@@ -487,6 +504,7 @@ public final class SoakMain {
         long losses = sessions.stream().filter(s -> !s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long lostOnKilled = sessions.stream().filter(s -> s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long losslessDesyncs = sessions.stream().mapToLong(s -> s.lossless.desyncs()).sum();
+        long announced = sessions.stream().mapToLong(s -> s.lossless.announced()).sum();
         Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
         sessions.forEach(s -> s.lossless.desyncReasons().forEach((r, n) -> desyncReasons.merge(r, n, Integer::sum)));
         long liveBytes = sessions.stream().mapToLong(s -> s.liveBytes).sum();
@@ -515,6 +533,8 @@ public final class SoakMain {
         t.append(row("bytes checked (lossless clients, byte by byte)", mb(checked) + " (" + checked + " bytes)", "—"));
         t.append(row("losses (missing, duplicated, wrong bytes, snapshots) on surviving sessions", Long.toString(losses), "0"));
         t.append(row("losses on sessions whose worker was killed (before the kill)", Long.toString(lostOnKilled), "0"));
+        t.append(row("gaps announced to lossless clients away past the " + (int) SoakConnection.LOSSLESS_HOLD_SECONDS
+                + " s hold (truncated re-attach + snapshot)", mb(announced) + " (" + announced + " bytes)", "—"));
         t.append(row("lossless desyncs (re-attached from their offset; by reason)", losslessDesyncs
                 + (desyncReasons.isEmpty() ? "" : " " + desyncReasons), "—"));
         t.append(row("live clients: bytes, desyncs, frames going back", mb(liveBytes) + ", " + liveDesyncs + ", " + backwards, "—, —, 0"));

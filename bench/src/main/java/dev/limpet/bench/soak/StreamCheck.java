@@ -19,6 +19,13 @@ final class StreamCheck {
     private long corrupt;
     private long firstCorruptAt = -1;
     private long snapshots;
+    /** Gaps the daemon announced (a truncated re-attach after an absence past the lossless hold), and their snapshots. */
+    private long announced;
+    private long announcedSnapshots;
+    /** Gaps seen in the output, start → end, until an announcement claims them (the frames may come first). */
+    private final java.util.Map<Long, Long> unclaimedGaps = new java.util.HashMap<>();
+    /** Announced gaps whose frames have not come yet, start → end. */
+    private final java.util.Map<Long, Long> expectedGaps = new java.util.HashMap<>();
     private long desyncs;
     private final java.util.List<String> lossEvents = new java.util.ArrayList<>();
     private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
@@ -47,7 +54,12 @@ final class StreamCheck {
             start = next;
         }
         if (start > next) {
-            missing += start - next;
+            if (Long.valueOf(start).equals(expectedGaps.remove(next))) {
+                announced += start - next;
+            } else {
+                missing += start - next;
+                unclaimedGaps.put(next, start);
+            }
             for (long n = start - next; n > 0; n--) {
                 nextExpected();
             }
@@ -68,6 +80,24 @@ final class StreamCheck {
     synchronized void onDesync(String reason) {
         desyncs++;
         desyncReasons.merge(reason, 1, Integer::sum);
+    }
+
+    /**
+     * The daemon said, re-attaching, that bytes {@code [since, from)} are gone and sent a snapshot in
+     * their place, after this client had been away longer than the lossless hold: the protocol lets a
+     * session stop waiting for a lossless client silent that long, so this gap is announced, not lost.
+     */
+    synchronized void onAnnouncedGap(long since, long from) {
+        announcedSnapshots++;
+        if (from <= since) {
+            return;
+        }
+        if (Long.valueOf(from).equals(unclaimedGaps.remove(since))) {
+            missing -= from - since;
+            announced += from - since;
+        } else {
+            expectedGaps.put(since, from);
+        }
     }
 
     /** A re-attach that could not resume where this client was: what happened, for the report. */
@@ -104,13 +134,21 @@ final class StreamCheck {
         return checked;
     }
 
-    /** Bytes missing, delivered twice or wrong, plus snapshots sent in place of bytes: 0 for a lossless stream. */
+    /**
+     * Bytes missing, delivered twice or wrong, plus snapshots sent in place of bytes, apart from the
+     * gaps the daemon announced after an absence past the hold: 0 for a lossless stream.
+     */
     synchronized long losses() {
-        return missing + duplicated + corrupt + snapshots;
+        return missing + duplicated + corrupt + Math.max(0, snapshots - announcedSnapshots);
+    }
+
+    /** Bytes of the announced gaps. */
+    synchronized long announced() {
+        return announced;
     }
 
     synchronized String describe() {
         return "checked " + checked + ", next " + next + ", missing " + missing + ", duplicated " + duplicated + ", corrupt " + corrupt
-                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", desyncs " + desyncs + " " + desyncReasons;
+                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", announced gaps " + announced + " bytes, desyncs " + desyncs + " " + desyncReasons;
     }
 }

@@ -1,9 +1,7 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ConversationIds;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
 import java.io.IOException;
@@ -17,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code limpet hook [STATE] [--stdin-json]} (issue 14): an agent's hook tells limpet what the agent
+ * {@code limpet hook [STATE] [--stdin-json]}: an agent's hook tells limpet what the agent
  * is doing, and, with {@code --stdin-json}, which conversation it runs (read from the hook's JSON
  * on stdin, Claude Code's {@code session_id}), so a revive continues that conversation. Run inside a
  * session it names its own ({@code LIMPET_SESSION_ID}) and finds its daemon through
@@ -39,7 +37,8 @@ final class HookCommand extends Verb {
             description = "working, waiting_input, pending_approval or idle (may be left out with --stdin-json)")
     String state;
 
-    @Option(names = "--session", paramLabel = "ID", description = "The session to report for (default: $LIMPET_SESSION_ID).")
+    @Option(names = "--session", paramLabel = "ID|LABEL", description = "The session to report for, by id or label"
+            + " (default: $LIMPET_SESSION_ID).")
     String session;
 
     @Option(names = "--stdin-json", description = "Read the hook's JSON object from stdin and record its session_id as the"
@@ -87,19 +86,19 @@ final class HookCommand extends Verb {
      * notify for side threads it never saves (the one that writes the task's title).
      */
     private int codexNotify() {
-        JsonNode json;
+        JsonTree json;
         try {
-            json = ProtocolCodec.mapper().readTree(codexNotify);
+            json = JsonTree.parse(codexNotify);
         } catch (IOException e) {
             throw new CliException(REFUSED, "--codex-notify: not JSON; nothing was reported (invalid_hook_input)");
         }
-        if (json == null || !json.isObject()) {
+        if (!json.isObject()) {
             throw new CliException(REFUSED, "--codex-notify: not a JSON object; nothing was reported (invalid_hook_input)");
         }
-        if (!"agent-turn-complete".equals(json.path("type").asText())) {
+        if (!"agent-turn-complete".equals(json.path("type").text())) {
             return 0; // a kind this version does not send, or one that says nothing about waiting
         }
-        String thread = json.path("thread-id").asText("");
+        String thread = json.path("thread-id").text("");
         String conversation = ConversationIds.isValid(thread) && codexSaved(thread) ? thread : null;
         return report(Activity.WAITING_INPUT, conversation);
     }
@@ -121,13 +120,17 @@ final class HookCommand extends Verb {
     }
 
     private int report(Activity activity, String conversation) {
-        String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
+        String id = session;
         if (id == null || id.isBlank()) {
-            throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
-                    + " name one with --session ID");
-        }
-        if (!SessionIds.isValid(id)) {
-            throw new CliException(REFUSED, "'" + id + "' is not a session id");
+            id = env.apply("LIMPET_SESSION_ID");
+            if (id == null || id.isBlank()) {
+                throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
+                        + " name one with --session ID|LABEL");
+            }
+            // limpet sets it to the session's id: anything else is not limpet's doing.
+            if (!SessionIds.isValid(id)) {
+                throw new CliException(REFUSED, "$LIMPET_SESSION_ID '" + SafeText.of(id, 40) + "' is not a session id");
+            }
         }
         Map<String, String> body = new LinkedHashMap<>();
         if (activity != null) {
@@ -159,23 +162,23 @@ final class HookCommand extends Verb {
         if (new String(input, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
             throw refusedInput("stdin is empty; the hook's JSON was expected there");
         }
-        JsonNode json;
+        JsonTree json;
         try {
-            json = ProtocolCodec.mapper().readTree(input);
+            json = JsonTree.parse(new String(input, java.nio.charset.StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw refusedInput("stdin is not JSON");
         }
-        if (json == null || !json.isObject()) {
+        if (!json.isObject()) {
             throw refusedInput("stdin is not a JSON object (an agent's hook input is one)");
         }
-        JsonNode id = json.get("session_id");
-        if (id == null || !id.isTextual()) {
+        JsonTree id = json.path("session_id");
+        if (!id.isText()) {
             throw refusedInput("the hook's JSON has no \"session_id\" string");
         }
-        if (!ConversationIds.isValid(id.asText())) {
-            throw refusedInput("\"session_id\" '" + SafeText.of(id.asText(), 40) + "' is not a conversation id");
+        if (!ConversationIds.isValid(id.text())) {
+            throw refusedInput("\"session_id\" '" + SafeText.of(id.text(), 40) + "' is not a conversation id");
         }
-        return id.asText();
+        return id.text();
     }
 
     private static CliException refusedInput(String why) {

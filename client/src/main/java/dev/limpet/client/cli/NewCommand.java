@@ -1,6 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,11 +50,15 @@ final class NewCommand extends Verb {
                 throw new CliException(CliException.FAILED, "--size must look like 120x40, not '" + size + "'");
             }
         }
-        JsonNode s = daemon().post("/api/sessions", body);
+        JsonTree s = daemon().post("/api/sessions", body, DaemonHttp.STARTS_A_PROGRAM);
         if (common.json) {
-            printJson(Map.of("id", s.path("id").asText(), "label", s.path("label").asText(), "pid", s.path("pid").asLong()));
+            Map<String, Object> printed = new LinkedHashMap<>();
+            printed.put("id", s.path("id").text(""));
+            printed.put("label", s.path("label").text(""));
+            printed.put("pid", s.path("pid").asLong());
+            printJson(printed);
         } else {
-            out().println(s.path("id").asText());
+            out().println(s.path("id").text(""));
             out().flush();
         }
         return 0;

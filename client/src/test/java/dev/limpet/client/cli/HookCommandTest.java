@@ -56,8 +56,8 @@ class HookCommandTest {
     }
 
     @Test
-    void aSessionNameThatIsNotAnIdExitsTwo() {
-        Run r = run(Map.of(), "working", "--session", "../x", "--data-root", noDaemonHere.toString());
+    void aSessionIdInTheEnvironmentThatIsNotOneExitsTwo() {
+        Run r = run(Map.of("LIMPET_SESSION_ID", "../x"), "working", "--data-root", noDaemonHere.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("not a session id");
     }

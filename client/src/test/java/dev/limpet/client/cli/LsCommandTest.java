@@ -40,15 +40,14 @@ class LsCommandTest {
 
     @Test
     void attentionOrderPutsApprovalsThenWaitingFirstAndKeepsTheRestInOrder() {
-        var json = dev.limpet.protocol.ProtocolCodec.mapper();
-        var rows = json.createArrayNode();
+        List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
         String[][] sessions = {{"a", "running", "working"}, {"b", "running", "waiting_input"}, {"c", "exited", "pending_approval"},
                 {"d", "running", "pending_approval"}, {"e", "running", "unknown"}, {"f", "running", "waiting_input"}};
         for (String[] s : sessions) {
-            rows.add(json.createObjectNode().put("id", s[0]).put("state", s[1]).put("activity", s[2]));
+            rows.add(java.util.Map.of("id", s[0], "state", s[1], "activity", s[2]));
         }
         List<String> order = new java.util.ArrayList<>();
-        LsCommand.byAttention(rows).forEach(r -> order.add(r.path("id").asText()));
+        LsCommand.byAttention(rows).forEach(r -> order.add((String) r.get("id")));
         assertThat(order).containsExactly("d", "b", "f", "a", "c", "e");
     }
 }

@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Turns the evidence about one session into its {@link Activity} (issue 14). Pure: no I/O, no
+ * Turns the evidence about one session into its {@link Activity}. Pure: no I/O, no
  * threads, no timers of its own; time comes from the injected {@link Clock}. The caller feeds
  * evidence as it arrives and, because a quiet period can change the answer with no new evidence,
  * asks {@link #nextChange()} when to call {@link #resolve()} again. Not thread-safe: one owner

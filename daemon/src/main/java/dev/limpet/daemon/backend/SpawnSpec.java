@@ -6,7 +6,7 @@ import java.util.Map;
 
 /**
  * Everything a backend needs to start a session's program. The id is already validated.
- * {@code journal} (issue 13) is null when the session keeps no journal.
+ * {@code journal} (what a revive shows as history) is null when the session keeps no journal.
  */
 public record SpawnSpec(String sessionId, List<String> argv, Map<String, String> env, Path cwd, int cols, int rows, Journal journal) {
     public SpawnSpec {

@@ -11,7 +11,7 @@ import java.nio.file.Files;
  * client finds nothing listening and says so).
  */
 public final class DaemonInfoFile {
-    /** {@code relay}: the relay URL of {@code --relay} (issue 15), null without one; {@code limpet pair} builds its link from it. */
+    /** {@code relay}: the relay URL of {@code --relay}, null without one; {@code limpet pair} builds its link from it. */
     public record Info(long pid, String url, int port, String daemonInstanceId, String version, String backend, String relay) {}
 
     private DaemonInfoFile() {}

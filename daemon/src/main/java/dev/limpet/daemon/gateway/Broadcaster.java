@@ -61,6 +61,17 @@ final class Broadcaster implements SessionEvents {
         toAll(new ServerMessage.SessionState(sessionId, activity, waitingLine));
     }
 
+    /** Only to the connections attached to the session: their terminals follow its size. */
+    @Override
+    public void sessionResized(String sessionId, int cols, int rows, long offset) {
+        ServerMessage m = new ServerMessage.SessionResized(sessionId, cols, rows, offset);
+        for (ClientConnection c : connections) {
+            if (c.streams().containsKey(sessionId)) {
+                c.send(m);
+            }
+        }
+    }
+
     @Override
     public void warning(WarningCode code, String message) {
         toAll(ServerMessage.Warning.of(code, message));

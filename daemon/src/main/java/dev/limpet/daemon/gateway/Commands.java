@@ -3,6 +3,7 @@ package dev.limpet.daemon.gateway;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.sessions.Sizes;
 import dev.limpet.daemon.sessions.SpawnRequest;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ClientMessage.*;
@@ -30,7 +31,7 @@ final class Commands {
     private final ClientSessions clientSessions;
     private final Supplier<ServerMessage.InitialState> initialState;
     private final FlowSettings flow;
-    private final QueryAnswerer answerer = new QueryAnswerer();
+    private final ActiveViewers<SessionStream> viewers = new ActiveViewers<>(SessionStream::isClosed);
 
     /**
      * Lossless flow: the window a client gets unless it asks for another ({@code defaultWindow}),
@@ -76,12 +77,13 @@ final class Commands {
             case DetachSession m -> detach(c, m);
             case PtyInput m -> input(c, validId(m.sessionId()), data(m), m.isReply());
             case PtyResize m -> resize(c, m);
+            case TakeSize m -> takeSize(c, m);
             case KillSession m -> kill(c, m);
             case RemoveSession m -> {
                 String id = validId(m.sessionId());
                 sessions.remove(id);
                 clientSessions.sessionRemoved(id);
-                answerer.forget(id);
+                viewers.forget(id);
                 c.send(new ServerMessage.Ack(m.reqId(), m.type()));
             }
             case RenameSession m -> {
@@ -132,24 +134,23 @@ final class Commands {
         boolean readOnly = m.wantsReadOnly();
         SessionStream previous = c.streams().remove(id);
         if (previous != null) {
-            answerer.detached(id, previous);
+            viewers.detached(id, previous);
             previous.close();
         }
-        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
+        // Revive on open: a recoverable session starts again, at this client's size.
+        // Otherwise opening never resizes: the size is the person's viewer's (see ActiveViewers).
         boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
-        if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
-            sessions.resizeIfChanged(id, m.cols(), m.rows());
-        }
         SessionStream.Flow asked = flow(m.flow(), m.window());
         SessionStream stream = new SessionStream(id, readOnly, c, flow.ackTimeout());
         if (m.cols() != null && m.rows() != null) {
+            Sizes.requireValid(m.cols(), m.rows());
             stream.rememberSize(m.cols(), m.rows());
         }
         long since = m.since() == null ? -1 : m.since();
         Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         c.track(stream);
         if (!readOnly) {
-            answerer.attached(id, stream);
+            viewers.attached(id, stream);
         }
         var info = attachment.info();
         // A data plane without credit (a worker from before rpc 1.2) serves the attachment live.
@@ -196,7 +197,7 @@ final class Commands {
         if (stream == null) {
             throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
         }
-        answerer.detached(id, stream);
+        viewers.detached(id, stream);
         stream.close();
         clientSessions.detached(c.clientSession(), id);
         c.send(new ServerMessage.Ack(m.reqId(), m.type()));
@@ -217,17 +218,13 @@ final class Commands {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
         }
         if (reply) {
-            if (!answerer.answers(id, stream)) {
+            if (!viewers.answers(id, stream)) {
                 // Another viewer's terminal answers this session's queries: one answer, not one per viewer.
                 LOG.debug("connection {}: a terminal reply for {} from an attachment that does not answer; dropped", c.id(), id);
                 return;
             }
         } else if (stream != null) {
-            answerer.typed(id, stream);
-        }
-        if (stream != null && stream.cols() > 0) {
-            // Resize policy "latest": the client that types sets the size.
-            sessions.resizeIfChanged(id, stream.cols(), stream.rows());
+            use(id, stream); // the person types here: the session takes this viewer's size
         }
         if (reply) {
             sessions.reply(id, data);
@@ -236,15 +233,41 @@ final class Commands {
         }
     }
 
+    /**
+     * A viewer's size. An attachment's is remembered and applied only while it holds the session's
+     * size; a connection not attached (a script) resizes the session at once.
+     */
     private void resize(ClientConnection c, PtyResize m) {
         String id = validId(m.sessionId());
         SessionStream stream = c.streams().get(id);
-        if (stream != null && stream.readOnly()) {
+        if (stream == null) {
+            sessions.resize(id, m.cols() == null ? -1 : m.cols(), m.rows() == null ? -1 : m.rows());
+            return;
+        }
+        if (stream.readOnly()) {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
         }
-        sessions.resize(id, m.cols() == null ? -1 : m.cols(), m.rows() == null ? -1 : m.rows());
-        if (stream != null) {
-            stream.rememberSize(m.cols(), m.rows());
+        Sizes.requireValid(m.cols(), m.rows());
+        stream.rememberSize(m.cols(), m.rows());
+        if (viewers.holdsSize(id, stream)) {
+            sessions.resizeIfChanged(id, m.cols(), m.rows());
+        }
+    }
+
+    /** A person uses this attachment (it was focused, or they asked): the session takes its size. */
+    private void takeSize(ClientConnection c, TakeSize m) {
+        String id = validId(m.sessionId());
+        SessionStream stream = attached(c, id);
+        if (stream.readOnly()) {
+            throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
+        }
+        use(id, stream);
+    }
+
+    private void use(String id, SessionStream stream) {
+        viewers.used(id, stream);
+        if (stream.cols() > 0) {
+            sessions.resizeIfChanged(id, stream.cols(), stream.rows());
         }
     }
 

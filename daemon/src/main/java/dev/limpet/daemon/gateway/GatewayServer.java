@@ -100,12 +100,13 @@ public final class GatewayServer implements AutoCloseable {
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
             config.routes.before(this::requireOwnHost);
-            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             config.routes.before("/metrics", this::requireToken);
             config.routes.get("/metrics", ctx -> ctx.contentType(DaemonMetrics.contentType()).result(metrics.scrape()));
             rest.register(config.routes);
+            // Last: a route above wins over a file of the bundle with the same name.
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
             config.routes.exception(Exception.class, (e, ctx) -> {

@@ -91,6 +91,7 @@ final class RestApi {
             ctx.json(Map.of("ok", true));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
+        routes.get("/api/sessions/{id}/screen", ctx -> ctx.json(sessions.captureScreen(resolve(ctx))));
         routes.post("/api/sessions/{id}/kill", ctx -> {
             String id = resolve(ctx);
             KillBody b = ctx.body().isBlank() ? new KillBody(null) : body(ctx, KillBody.class);
@@ -111,10 +112,9 @@ final class RestApi {
             ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
         });
         routes.post("/api/sessions/{id}/activity", ctx -> {
-            // Issue 14: what `limpet hook <state>` calls. By id only: a hook names its own session.
-            barrier.check();
-            String id = ctx.pathParam("id");
-            dev.limpet.protocol.SessionIds.requireValid(id);
+            // What `limpet hook <state>` calls: a hook names its own session by id ($LIMPET_SESSION_ID),
+            // a person with --session by id or label, as every other verb takes it.
+            String id = resolve(ctx);
             ActivityBody b = body(ctx, ActivityBody.class);
             ctx.json(Map.of("activity", sessions.hookReport(id, b.activity(), b.conversationId())));
         });

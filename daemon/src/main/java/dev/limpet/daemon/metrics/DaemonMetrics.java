@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -58,7 +59,20 @@ public final class DaemonMetrics {
                 .labelNames("outcome").register(registry);
         recoverySeconds = Gauge.builder().name("limpet_recovery_duration_seconds")
                 .help("how long the last start-up recovery took, barrier up to barrier lifted").register(registry);
-        JvmMetrics.builder().register(registry);
+    }
+
+    private final AtomicBoolean jvmMetrics = new AtomicBoolean();
+
+    /**
+     * The JVM's own metrics (memory pools, GC, threads), registered when first scraped: they read
+     * the JVM through JMX, whose platform server and beans (with Prometheus' collectors, ~250
+     * classes) would otherwise load at every start and stay in an idle daemon that nobody scrapes.
+     */
+    private PrometheusRegistry withJvmMetrics() {
+        if (jvmMetrics.compareAndSet(false, true)) {
+            JvmMetrics.builder().register(registry);
+        }
+        return registry;
     }
 
     /**
@@ -115,7 +129,7 @@ public final class DaemonMetrics {
     public String scrape() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
         try {
-            PrometheusTextFormatWriter.create().write(out, registry.scrape());
+            PrometheusTextFormatWriter.create().write(out, withJvmMetrics().scrape());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -128,7 +142,7 @@ public final class DaemonMetrics {
 
     /** For an exporter that serves this registry on a port of its own. */
     public PrometheusRegistry registry() {
-        return registry;
+        return withJvmMetrics();
     }
 
     static Map<String, Long> countByState(List<SessionInfo> sessions) {

@@ -180,7 +180,7 @@ public final class RelayUplink implements AutoCloseable {
     private void opened(WebSocket ws) {
         socket = ws;
         pongPending = false;
-        gate.announce(true);
+        gate.announceAll();
         state.connected();
         LOG.info("relay uplink open: {} as host {}", relay, credential.hostId());
     }
@@ -295,10 +295,7 @@ public final class RelayUplink implements AutoCloseable {
     /** New and revoked pairings: the gate learns them, and a channel whose pairing was revoked is closed. */
     private void followPairings() {
         try {
-            if (socket != null) {
-                gate.announce(false);
-            }
-            gate.closeRevoked(channels);
+            gate.follow(socket != null, channels);
         } catch (RuntimeException e) {
             LOG.warn("relay uplink: following pairings failed: {}", e.toString());
         }

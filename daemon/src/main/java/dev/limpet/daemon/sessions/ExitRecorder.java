@@ -29,6 +29,8 @@ final class ExitRecorder {
     private final Runnable broadcastList;
     private final UntouchedRevivals untouched;
     private volatile boolean stopping;
+    /** Sessions this daemon saw lost (their data plane died under them), with why: said until they run again or go. */
+    private final java.util.Map<String, String> lostHere = new java.util.concurrent.ConcurrentHashMap<>();
 
     ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList,
             UntouchedRevivals untouched) {
@@ -111,9 +113,34 @@ final class ExitRecorder {
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
         }
+        lostHere.put(sessionId, reason);
         LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
         events.get().warning(WarningCode.SESSION_LOST, "session " + sessionId + ": " + reason);
         broadcastList.run();
+    }
+
+    /**
+     * One warning per reason for the sessions this daemon saw lost that are still recoverable
+     * ({@code session_lost}, naming them), for {@code limpet status} and clients that connect later:
+     * a host's crash stays visible until its sessions are revived or removed.
+     */
+    java.util.List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+        java.util.Map<String, java.util.List<String>> byReason = new java.util.TreeMap<>();
+        for (var e : lostHere.entrySet()) {
+            boolean stillLost = store.find(e.getKey()).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false);
+            if (stillLost) {
+                byReason.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>()).add(e.getKey());
+            } else {
+                lostHere.remove(e.getKey(), e.getValue());
+            }
+        }
+        java.util.List<dev.limpet.protocol.ServerMessage.Warning> out = new java.util.ArrayList<>();
+        byReason.forEach((reason, ids) -> {
+            java.util.Collections.sort(ids);
+            out.add(new dev.limpet.protocol.ServerMessage.Warning(WarningCode.SESSION_LOST.wire(), (ids.size() == 1 ? "session " : "sessions ")
+                    + String.join(", ", ids) + ": " + reason));
+        });
+        return out;
     }
 
     /** The name of signal {@code number} as stored and shown ({@code TERM}), or the number when it has none here. */

@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The activity of every running session (issue 14): each session's {@link ActivityResolver} fed
+ * The activity of every running session: each session's {@link ActivityResolver} fed
  * with its evidence, re-resolved when a quiet period ends, and published only when the answer
  * changes.
  *

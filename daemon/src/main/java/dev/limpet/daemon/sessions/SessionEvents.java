@@ -15,4 +15,7 @@ public interface SessionEvents {
 
     /** A session's activity changed, or the line it waits on was read ({@code waitingLine}: null unless waiting). */
     default void sessionState(String sessionId, Activity activity, String waitingLine) {}
+
+    /** A session's terminal took a new size, from stream offset {@code offset} (-1: unknown, now). */
+    default void sessionResized(String sessionId, int cols, int rows, long offset) {}
 }

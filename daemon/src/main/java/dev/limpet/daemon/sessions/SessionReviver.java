@@ -29,7 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Revive (issue 13): starts a {@code recoverable} session's program again from its launch intent,
+ * Revive: starts a {@code recoverable} session's program again from its launch intent,
  * with its journal's tail as history, one revive per session at a time. Also what makes a session
  * revivable while it runs: its launch plan, its journal, its sampled working directory.
  */

@@ -103,7 +103,7 @@ public final class SessionStore implements AutoCloseable {
         });
     }
 
-    /** Records what the program in session {@code id} is doing (issue 14). */
+    /** Records what the program in session {@code id} is doing. */
     public synchronized void updateActivity(String id, Activity activity) {
         run("UPDATE sessions SET activity=? WHERE id=?", ps -> {
             ps.setString(1, activity.wireName());

@@ -77,11 +77,24 @@ final class DaemonHarness implements AutoCloseable {
 
     /** The session's screen as {@code limpet capture} prints it (through the REST API). */
     String daemonCapture(String id) {
+        return get("/api/sessions/" + id + "/capture").path("text").asText();
+    }
+
+    /** The session's screen cell by cell (through the REST API). */
+    dev.limpet.protocol.ScreenDump daemonScreen(String id) {
+        try {
+            return dev.limpet.protocol.ProtocolCodec.mapper().treeToValue(get("/api/sessions/" + id + "/screen"), dev.limpet.protocol.ScreenDump.class);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode get(String path) {
         try {
             var res = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + port() + "/api/sessions/" + id + "/capture"))
+                    java.net.URI.create("http://127.0.0.1:" + port() + path))
                     .header("Authorization", "Bearer " + token()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-            return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body()).path("text").asText();
+            return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }

@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14's bad input: a flood of hook calls (1,000 in about a second) does not slow the session's
+ * Bad input from hooks: a flood of hook calls (1,000 in about a second) does not slow the session's
  * output. Measured in one run as a ratio: the session's output throughput to an attached client
  * while the burst runs, against the same without a burst (before and after). Every report changes
  * the state (working and waiting_input alternate), so each is a store write and a session_state to

@@ -153,4 +153,13 @@ class RevivePlannerTest {
                 .containsExactly("java", "-cp", "x", "Agent.class", "--resume", "c-1");
         assertThat(p.findId("conversation a\r\nconversation b\r\n")).contains("b");
     }
+
+    @Test
+    void aFreshReviveUnderAUserProfileThatNamesNoOptionsKeepsEveryArgument() {
+        AgentProfile p = new AgentProfile("test-agent", List.of(), List.of("Agent.class"), List.of(), "conversation (\\S+)",
+                List.of("{argv}", "--resume", "{id}"), null);
+        RevivePlanner custom = new RevivePlanner(new AgentProfiles(List.of(p), List.of()), d -> true, HOME);
+        assertThat(custom.plan("s1", List.of("java", "-cp", "x", "Agent.class", "state"), PROJECT, null, null, "c-1", true).argv())
+                .containsExactly("java", "-cp", "x", "Agent.class", "state");
+    }
 }

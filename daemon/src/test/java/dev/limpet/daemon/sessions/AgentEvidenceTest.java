@@ -34,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 14: the title and output of an agent's session move its activity with no hook, on every
+ * The title and output of an agent's session move its activity with no hook, on every
  * data plane (real PTYs, real worker processes, a real private tmux server, real SQLite); a plain
  * program takes no such evidence.
  */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14: an agent whose profile asks for Claude hooks gets {@code --settings FILE} at spawn and
+ * An agent whose profile asks for Claude hooks gets {@code --settings FILE} at spawn and
  * at revive, and the conversation id a hook records (SessionStart) is the one a revive continues.
  * Real PTYs (embedded backend) and a real store; the "agent" is a shell script that prints its
  * arguments.

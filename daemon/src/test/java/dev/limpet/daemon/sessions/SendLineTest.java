@@ -9,6 +9,7 @@ import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.testkit.EnterGuard;
 import dev.limpet.testkit.InputRecorder;
 import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
@@ -76,6 +77,33 @@ class SendLineTest {
         await().atMost(T).until(() -> read(id).equals("ls -la<CR>"));
         sessions.send(id, "no enter", false);
         await().atMost(T).until(() -> read(id).equals("ls -la<CR>no enter"));
+    }
+
+    String guard(String... args) {
+        SessionInfo s = sessions.spawn(new SpawnRequest(TestPrograms.command(EnterGuard.class, args), tmp.toString(), null, 120, 24,
+                Map.of()));
+        await().atMost(T).until(() -> sessions.capture(s.id()).contains("ready"));
+        return s.id();
+    }
+
+    /** Like Gemini CLI, the program takes an Enter within 40 ms of a paste as a newline: the Enter waits until it drew the paste and went quiet. */
+    @Test
+    void anEnterRightBehindAPasteWouldBeANewlineSoItWaitsUntilTheProgramDrewThePaste() {
+        String id = guard("--bracketed-paste");
+        sessions.send(id, "fix the bug", true);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: fix the bug"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+        sessions.send(id, "and the next one", true);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: and the next one"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+    }
+
+    @Test
+    void anEnterRightBehindTypedKeysWaitsUntilTheProgramDrewThemToo() {
+        String id = guard();
+        sessions.send(id, "make test", true);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: make test"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
     }
 
     @Test

@@ -40,12 +40,14 @@ class GeminiIT extends RealAgentSuite {
 
     @Test
     void afterKillDashNineEverySessionIsRecoverableAndReviveContinuesItsOwnConversationWithItsFlags() throws Exception {
+        // One after the other: Gemini CLI's start deletes the chat file of any conversation in its directory that
+        // holds no prompt yet (its session retention), another running Gemini's included, which then cannot be resumed.
         String a = start("gemini-a", "gemini", "-m", "gemini-limpet-a", "--approval-mode", "auto_edit");
-        String b = start("gemini-b", "gemini", "-m", "gemini-limpet-b");
         awaitReady(a);
-        awaitReady(b);
         assertThat(argvOf(a)).as("the id limpet chose").contains("--session-id");
         assertThat(prompt(a, "first alpha-gemini").path()).contains("/models/gemini-limpet-a:");
+        String b = start("gemini-b", "gemini", "-m", "gemini-limpet-b");
+        awaitReady(b);
         assertThat(prompt(b, "first bravo-gemini").path()).contains("/models/gemini-limpet-b:");
 
         killEverythingAndRestart();

@@ -12,7 +12,7 @@ import java.util.Map;
  * @param rpcMinor        the RPC minor the worker speaks (tests run previous-minor workers); null: current
  * @param exitTtlSeconds  after the child exits, clean up when no connection is attached for this long
  * @param orphanTtlSeconds with no daemon connected for this long, end the session and clean up
- * @param journalPath     where the worker appends the session's output (issue 13); null: no journal
+ * @param journalPath     where the worker appends the session's output (a revive's history); null: no journal
  * @param journalLimitBytes the journal's cap (the file and its one rotated predecessor together)
  * @param restoredHistory a revived session's history (the journal's tail), shown before its output; may be null
  * @param restoredMarker  the line shown after the history and written to the journal, e.g.
@@ -38,7 +38,7 @@ public record WorkerLaunch(
         long orphanTtlSeconds,
         boolean probe,
         Integer rpcMinor,
-        // Added with issue 13 (additive: an absent field is no journal and no history).
+        // Additive: an absent field (an older daemon's launch) is no journal and no history.
         String journalPath,
         long journalLimitBytes,
         byte[] restoredHistory,

@@ -127,16 +127,26 @@ public final class WorkerPayloads {
 
     public record ResizeParams(int cols, int rows) {}
 
+    /**
+     * The answer to {@code resize} (1.5; before it the answer was empty): the stream offset from
+     * which output is at the new size, null from an older worker.
+     */
+    public record ResizeResult(Long offset) {}
+
     /** A signal name as {@code Signal.parse} reads it: {@code "HUP"}, {@code "SIGKILL"}, {@code "15"}. */
     public record SignalParams(String signal) {}
 
+    /** {@code capture}'s parameters (1.5; absent before): {@code cells} asks for the screen cell by cell too. */
+    public record CaptureParams(Boolean cells) {}
+
     /**
-     * The {@code capture} answer: the visible screen as text and, since 1.4 (additive, null from
-     * an older worker), whether the program turned on bracketed paste.
+     * The {@code capture} answer: the visible screen as text; since 1.4 (additive, null from an
+     * older worker) whether the program turned on bracketed paste; since 1.5, when asked for, the
+     * screen cell by cell (null otherwise, and from an older worker).
      */
-    public record CaptureResult(String text, Boolean bracketedPaste) {
+    public record CaptureResult(String text, Boolean bracketedPaste, dev.limpet.protocol.ScreenDump screen) {
         public CaptureResult(String text) {
-            this(text, null);
+            this(text, null, null);
         }
     }
 

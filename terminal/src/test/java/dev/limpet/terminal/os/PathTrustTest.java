@@ -188,4 +188,28 @@ class PathTrustTest {
         chmod(run, "rwx------");
         assertThat(new PathTrust(STRANGER).isPrivateDirectory(run)).isFalse();
     }
+
+    @Test
+    void aTrustedFileIsReadWholeUpToItsLimitAndRefusedOneBytePastIt() throws Exception {
+        Path dir = us.privateDirectory(tmp.resolve("root"));
+        Path file = Files.write(dir.resolve("pairings.json"), "x".repeat(64).getBytes());
+        chmod(file, "rw-------");
+        assertThat(us.readTrusted(file, PathTrust.Exposure.SECRET, 64)).hasSize(64);
+        assertThatThrownBy(() -> us.readTrusted(file, PathTrust.Exposure.SECRET, 63)).hasMessageContaining("larger than 63 bytes");
+    }
+
+    @Test
+    void aLargeLimitBoundsTheReadWithoutBeingAllocated() throws Exception {
+        Path dir = us.privateDirectory(tmp.resolve("root"));
+        Path file = Files.writeString(dir.resolve("pairings.json"), "{\"pairings\":[]}");
+        chmod(file, "rw-------");
+        var threads = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        us.readTrusted(file, PathTrust.Exposure.SECRET, 16 << 20); // warm up: classes and their statics
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 10; i++) {
+            us.readTrusted(file, PathTrust.Exposure.SECRET, 16 << 20);
+        }
+        // some callers read their file every second: ten reads of a small file must not cost ten times the limit
+        assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(4L << 20);
+    }
 }

@@ -97,10 +97,10 @@ public final class EmbeddedBackend implements Backend, ScreenCapture, dev.limpet
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         PtySession s = running(sessionId);
         try {
-            s.resize(cols, rows);
+            return s.resize(cols, rows);
         } catch (IOException e) {
             throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "session " + sessionId + ": " + e.getMessage(), e);
         }
@@ -161,6 +161,11 @@ public final class EmbeddedBackend implements Backend, ScreenCapture, dev.limpet
     @Override
     public String captureText(String sessionId) {
         return session(sessionId).captureText();
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        return session(sessionId).captureScreen();
     }
 
     @Override

@@ -315,10 +315,10 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         Held h = running(sessionId);
         try {
-            h.session().resize(cols, rows);
+            return h.session().resize(cols, rows);
         } catch (IOException e) {
             throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "session " + sessionId + ": " + e.getMessage(), e);
         }
@@ -454,6 +454,11 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     @Override
     public String captureText(String sessionId) {
         return held(sessionId).session().captureText();
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        return held(sessionId).session().captureScreen();
     }
 
     @Override

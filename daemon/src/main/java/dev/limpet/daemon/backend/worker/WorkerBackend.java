@@ -35,10 +35,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sessions in {@code limpet pty-worker} processes that outlive the daemon: one process per session,
- * or in dense mode a host process serving several, each session with its own socket, token and
- * registry entry either way ({@link DenseHostLauncher}). The daemon keeps a control connection per
- * session (lifecycle pushed by {@code watch}) and, while
+ * Sessions in {@code limpet pty-worker} processes that outlive the daemon: by default host processes
+ * serving several sessions each ({@link DenseHostLauncher}, a warm one always ready), or one process
+ * per session ({@code --worker-mode isolated}), each session with its own socket, token and registry
+ * entry either way. A worker that dies loses its sessions: they are reported lost (recoverable),
+ * not exited. The daemon keeps a control connection per session (lifecycle pushed by {@code watch})
+ * and, while
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
@@ -76,6 +78,10 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         this.launcher = new WorkerLauncher(registry.paths(), daemonInstanceId, lease, settings, runtimeDir);
         this.startupProbe = new StartupProbe(launcher, registry.paths(), settings);
         this.removeFallback = new RemoveFallback(registry, os);
+        if (settings.dense()) {
+            // From the start: the start-up probe runs in a host too, which then stays warm for the first spawn.
+            launcher.useHosts(this::servedIn, os, timer);
+        }
     }
 
     @Override
@@ -91,9 +97,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public void start(BackendListener listener) {
         this.listener = listener;
-        if (settings.dense()) {
-            launcher.useHosts(this::servedIn, os);
-        } else {
+        if (!settings.dense()) {
             launcher.startStandby(timer);
         }
     }
@@ -107,7 +111,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public String details() {
         if (!settings.dense()) {
-            return "a process per session";
+            return "isolated: a process per session";
         }
         return "dense: up to " + settings.hostSessions() + " sessions per process, " + launcher.hostPids().size() + " host(s) taking sessions";
     }
@@ -200,6 +204,11 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         }
 
         @Override
+        public void sessionLost(String sessionId, String reason) {
+            listener.sessionLost(sessionId, reason);
+        }
+
+        @Override
         public void outputSeen(String sessionId) {
             listener.outputSeen(sessionId);
         }
@@ -234,10 +243,17 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         WorkerHandle h = running(sessionId);
-        call(h, WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows));
+        WorkerPayloads.ResizeResult r;
+        try {
+            r = h.control().call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows), WorkerPayloads.ResizeResult.class,
+                    settings.rpcTimeout());
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, h.sessionId);
+        }
         h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
+        return r == null || r.offset() == null ? -1 : r.offset(); // a worker older than rpc 1.5 does not say
     }
 
     @Override
@@ -343,6 +359,23 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (WorkerRpcException e) {
             throw WorkerHandle.toBackend(e, sessionId);
         }
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        WorkerHandle h = session(sessionId);
+        WorkerClient c = h.control();
+        WorkerPayloads.CaptureResult r;
+        try {
+            r = c.supports(WorkerRpc.CAPTURE) ? c.call(WorkerRpc.CAPTURE, new WorkerPayloads.CaptureParams(true), WorkerPayloads.CaptureResult.class,
+                    settings.rpcTimeout()) : null;
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+        if (r == null || r.screen() == null) {
+            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture the screen cell by cell");
+        }
+        return r.screen();
     }
 
     /** From the worker's {@code capture} answer (a worker older than this field says nothing: no paste mode known). */

@@ -240,9 +240,28 @@ final class WorkerHandle {
                 return;
             }
         }
-        LOG.warn("session {}: its worker (pid {}) {}; the session ends with its exit status unknown", sessionId, workerPid,
-                os.isAlive(workerPid) ? "stopped answering" : "died");
-        exited(new ExitStatus(-1, 0));
+        if (os.isAlive(workerPid)) {
+            LOG.warn("session {}: its worker (pid {}) stopped answering; the session ends with its exit status unknown", sessionId, workerPid);
+            exited(new ExitStatus(-1, 0));
+            return;
+        }
+        // The process holding the PTY is gone, so the kernel hung the program up: lost, not exited.
+        // It is revived like a session after a reboot, when a person opens it.
+        lost("its pty-worker process (pid " + workerPid + ") died" + launcher.exitOf(workerPid).map(how -> " (" + how + ")").orElse("")
+                + "; opening the session starts its program again");
+    }
+
+    /** The data plane lost the session (its worker process died): it is told once, as lost rather than exited. */
+    private void lost(String reason) {
+        if (exitReported.compareAndSet(false, true)) {
+            exit = new ExitStatus(-1, 0);
+            ScheduledFuture<?> p = poll;
+            if (p != null) {
+                p.cancel(false);
+            }
+            LOG.warn("session {}: {}", sessionId, reason);
+            listener.sessionLost(sessionId, reason);
+        }
     }
 
     /** True when the worker has exited and cleaned itself up (nothing left to talk to). */

@@ -87,7 +87,8 @@ final class WorkerLauncher {
         }
         Path log = paths.log(id);
         DenseHostLauncher d = dense;
-        if (!probe && d != null) {
+        if (d != null) {
+            // The probe too: it proves hosts can run here, and leaves the host it started warm for the first spawn.
             return d.launch(launch, log);
         }
         if (!probe && standby != null) {
@@ -120,9 +121,23 @@ final class WorkerLauncher {
      * Dense mode: sessions go to host processes from now on; {@code served} counts this daemon's
      * sessions in a host (by pid). Logs of hosts gone since the last start are pruned.
      */
-    void useHosts(java.util.function.LongToIntFunction served, WorkerOs os) {
+    void useHosts(java.util.function.LongToIntFunction served, WorkerOs os, java.util.concurrent.Executor background) {
         DenseHosts.pruneLogs(paths.logDir(), os);
-        dense = new DenseHostLauncher(paths, settings, command, helloWait, launchedMinor(), served);
+        dense = new DenseHostLauncher(paths, settings, command, helloWait, launchedMinor(), served, background);
+    }
+
+    /** Dense mode: a warm host runs from now on (started in the background when none has room). */
+    void warmHost() {
+        DenseHostLauncher d = dense;
+        if (d != null) {
+            d.warm();
+        }
+    }
+
+    /** Why the worker process {@code pid} is gone, as far as this daemon saw it die (a dense host it fed). */
+    java.util.Optional<String> exitOf(long pid) {
+        DenseHostLauncher d = dense;
+        return d == null ? java.util.Optional.empty() : d.exitOf(pid);
     }
 
     /** The pids of the dense hosts this daemon feeds (tests); empty in process-per-session mode. */

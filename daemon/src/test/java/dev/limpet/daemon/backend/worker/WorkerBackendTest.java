@@ -53,7 +53,8 @@ class WorkerBackendTest {
     }
 
     WorkerBackend backend(Integer rpcMinor, int standby) throws Exception {
-        return backends.start(tmp, WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor).withStandby(standby));
+        // A process per session (--worker-mode isolated): the standby, cold starts and single workers are this class's subject.
+        return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(rpcMinor).withStandby(standby));
     }
 
     static SpawnSpec spec(String id, List<String> argv) {
@@ -157,7 +158,7 @@ class WorkerBackendTest {
         WorkerBackend first = backend(null);
         RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
         Collect before = new Collect();
-        Attachment a = first.attach("resume", -1, Long.MAX_VALUE, before);
+        Attachment a = first.attach("resume", 0, Long.MAX_VALUE, before);
         before.prime(a.info());
         await().atMost(T).until(() -> before.end > 60);
         a.close();
@@ -238,7 +239,7 @@ class WorkerBackendTest {
     }
 
     @Test
-    void kill9OfAWorkerEndsTheSessionWithAnUnknownStatusInsteadOfHanging() throws Exception {
+    void kill9OfAWorkerLosesTheSessionWithTheReasonInsteadOfHanging() throws Exception {
         WorkerBackend b = backend(null);
         b.spawn(spec("victim", TestPrograms.command(Counter.class, "0", "100")));
         long workerPid = new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
@@ -247,8 +248,9 @@ class WorkerBackendTest {
                         new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON))).read(f)).entry().workerPid())
                 .orElseThrow();
         Posix.kill(workerPid, Signal.KILL);
-        await().atMost(T).until(() -> exits.containsKey("victim"));
-        assertThat(exits.get("victim").describe()).isEqualTo("exit status unknown");
+        await().atMost(T).until(() -> backends.lost.containsKey("victim"));
+        assertThat(backends.lost.get("victim")).contains("pty-worker process (pid " + workerPid + ") died");
+        assertThat(exits).doesNotContainKey("victim");
         assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.running()).isFalse());
     }
 
