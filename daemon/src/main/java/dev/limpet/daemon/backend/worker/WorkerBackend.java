@@ -102,9 +102,9 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         }
     }
 
-    /** How many of this daemon's sessions the worker process {@code pid} serves now (dense hosts). */
+    /** How many of this daemon's sessions the worker process {@code pid} serves now, or served when it died (dense hosts). */
     private int servedIn(long pid) {
-        return (int) sessions.values().stream().filter(h -> h.workerPid == pid && h.inWorker()).count();
+        return (int) sessions.values().stream().filter(h -> h.workerPid == pid && (h.inWorker() || h.lostWithItsWorker())).count();
     }
 
     /** Says which worker mode runs: {@code limpet status} shows it beside the backend's name. */

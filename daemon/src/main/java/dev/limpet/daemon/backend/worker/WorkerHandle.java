@@ -45,6 +45,7 @@ final class WorkerHandle {
     private final Duration rpcTimeout;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
+    private volatile boolean lostWithItsWorker;
     private volatile WorkerClient control;
     private volatile WorkerPayloads.Info info;
     private volatile ExitStatus exit;
@@ -254,6 +255,7 @@ final class WorkerHandle {
     /** The data plane lost the session (its worker process died): it is told once, as lost rather than exited. */
     private void lost(String reason) {
         if (exitReported.compareAndSet(false, true)) {
+            lostWithItsWorker = true;
             exit = new ExitStatus(-1, 0);
             ScheduledFuture<?> p = poll;
             if (p != null) {
@@ -264,10 +266,18 @@ final class WorkerHandle {
         }
     }
 
-    /** True when the worker has exited and cleaned itself up (nothing left to talk to). */
     /** Whether the worker still serves this session (a dense host counts it against its room). */
     boolean inWorker() {
         return !exitGone();
+    }
+
+    /**
+     * Whether the session went down with its worker process. A dense host's death is counted
+     * from its sessions, and each session's link can notice the death before the host's exit is
+     * seen: those must still count as served by the host.
+     */
+    boolean lostWithItsWorker() {
+        return lostWithItsWorker;
     }
 
     private boolean exitGone() {
