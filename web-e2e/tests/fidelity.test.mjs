@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, screenshot, snapshot, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
-import { javaBinary, limpetJar } from './support/paths.mjs';
+import { limpetCommand } from './support/paths.mjs';
 import { browserScreen, daemonScreen, difference, seen, tmuxScreen, Tmux } from './support/screens.mjs';
 
 const PANE = { cols: 100, rows: 30 };
@@ -49,7 +49,7 @@ before(async () => {
   // `limpet` for the panes: a short command line, so the pane's screen after a detach is easy to check.
   const env = { LIMPET_URL: `${daemon.origin}/`, LIMPET_TOKEN: daemon.token, XDG_CONFIG_HOME: join(work, 'cli') };
   writeFileSync(join(work, 'limpet'), `#!/bin/sh\nexec env ${Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)}`).join(' ')} `
-    + `${shellQuote(javaBinary())} --enable-native-access=ALL-UNNAMED -jar ${shellQuote(limpetJar())} "$@"\n`, { mode: 0o755 });
+    + `${limpetCommand().map(shellQuote).join(' ')} "$@"\n`, { mode: 0o755 });
   browser = await launchBrowser();
   tmux = new Tmux();
   tmux.run('new-session', '-d', '-s', 'base', '-x', '80', '-y', '24', 'sleep 100000');

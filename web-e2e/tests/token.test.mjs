@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, openFirstTerminal, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
-import { javaBinary, limpetJar } from './support/paths.mjs';
+import { JVM_FLAGS, javaBinary, limpetJar } from './support/paths.mjs';
 import { TcpProxy } from './support/tcp-proxy.mjs';
 
 let browser;
@@ -44,7 +44,7 @@ function limpetOpen(daemon) {
   // the token) and goes on from what it read. Playwright opens that copy below.
   writeFileSync(browserScript, `#!/bin/sh\nprintf '%s' "$1" > ${seen}\ncat "\${1#file://}" > ${read}\n`);
   chmodSync(browserScript, 0o700);
-  const result = spawnSync(javaBinary(), ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'open'], {
+  const result = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), 'open'], {
     encoding: 'utf8',
     env: { ...process.env, LIMPET_HOME: daemon.dataRoot, XDG_CONFIG_HOME: join(scratch, 'config'), BROWSER: browserScript },
   });

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import xtermHeadless from '@xterm/headless';
-import { javaBinary, limpetJar } from './paths.mjs';
+import { JVM_FLAGS, javaBinary, limpetCommand, limpetJar } from './paths.mjs';
 
 const shellQuote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
@@ -41,7 +41,7 @@ export class RemoteCli {
   /** Runs `limpet ARGS…` to the end (bounded); returns { status, stdout, stderr, ms }. */
   run(args, timeoutMs = 30_000) {
     const started = Date.now();
-    const r = spawnSync(javaBinary(), ['-jar', limpetJar(), ...args], { encoding: 'utf8', env: this.env, timeout: timeoutMs });
+    const r = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), ...args], { encoding: 'utf8', env: this.env, timeout: timeoutMs });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started, error: r.error };
   }
 
@@ -53,7 +53,7 @@ export class RemoteCli {
 
   /** `limpet attach --host NAME SESSION` under a real PTY of `cols`×`rows`. */
   attach(name, sessionId, { cols = 100, rows = 30 } = {}) {
-    const command = `stty cols ${cols} rows ${rows}; exec ${[javaBinary(), '-jar', limpetJar(), 'attach', '--host', name, sessionId].map(shellQuote).join(' ')}`;
+    const command = `stty cols ${cols} rows ${rows}; exec ${[...limpetCommand(), 'attach', '--host', name, sessionId].map(shellQuote).join(' ')}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const attach = { child, output: '' };
     const onData = (chunk) => { attach.output += chunk.toString('utf8'); };
