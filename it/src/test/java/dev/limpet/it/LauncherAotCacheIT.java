@@ -50,7 +50,7 @@ class LauncherAotCacheIT {
     }
 
     @Test
-    void aVerbWithNoCacheTrainsOneOnceSaysSoAndRunsFromIt() throws Exception {
+    void aVerbWithNoCacheTrainsBothCachesOnceSaysSoVerbsAndTheDaemonRunFromThemAndARebuiltJarRetrainsThem() throws Exception {
         assertThat(cache).doesNotExist();
 
         LimpetCli.Result first = verb("--version");
@@ -65,12 +65,8 @@ class LauncherAotCacheIT {
         LimpetCli.Result second = verb("--version");
         assertThat(second.err()).doesNotContain(TRAINING);
         assertThat(second.out()).contains(MAIN_FROM_CACHE);
-    }
+        assertTheDaemonStartsFromItsCache();
 
-    @Test
-    void aVerbAfterTheJarWasRebuiltRetrainsTheStaleCacheAndRunsFromTheNewOne() throws Exception {
-        assertThat(verb("--version").err()).contains(TRAINING);
-        awaitTrained();
         // Whatever rebuilt the jar (./limpet test, the bench, an IDE): it is now newer than the cache
         // (and the JDK itself no longer takes that cache: it records the jar's time).
         Files.setLastModifiedTime(jar, FileTime.from(Instant.now()));
@@ -82,6 +78,32 @@ class LauncherAotCacheIT {
         awaitTrained();
         assertThat(Files.getLastModifiedTime(cache)).isGreaterThan(Files.getLastModifiedTime(jar));
         assertThat(verb("--version").out()).contains(MAIN_FROM_CACHE);
+    }
+
+    /** The daemon, started by the launcher, loads its classes from its own cache, and status says both caches are fresh. */
+    private void assertTheDaemonStartsFromItsCache() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString(), "daemon", "--data-root", home.resolve("root").toString(),
+                "--port", "0", "--backend", "embedded").redirectErrorStream(true);
+        pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
+        pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
+        Process daemon = pb.start();
+        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(daemon.getInputStream(),
+                java.nio.charset.StandardCharsets.UTF_8))) {
+            boolean fromCache = false;
+            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                fromCache |= line.contains("dev.limpet.daemon.Daemon source: shared objects file");
+                if (line.contains("listening on")) {
+                    break;
+                }
+            }
+            assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
+            LimpetCli.Result status = verb("status", "--json", "--data-root", home.resolve("root").toString());
+            assertThat(status.out()).contains("\"startup_caches\":{\"verbs\":\"fresh\",\"daemon\":\"fresh\","
+                    + "\"daemon_started_with_cache\":true,\"failed_trainings\":0,\"next_training\":null,\"problem\":null}");
+        } finally {
+            daemon.destroy();
+            daemon.waitFor();
+        }
     }
 
     /** Both caches newer than the jar and no training running or pending. */
@@ -111,33 +133,5 @@ class LauncherAotCacheIT {
         assertThat(due.out()).as("this verb runs on without the cache").doesNotContain(MAIN_FROM_CACHE);
         awaitTrained();
         assertThat(verb("--version").out()).contains(MAIN_FROM_CACHE);
-    }
-
-    @Test
-    void theDaemonStartsFromItsOwnCacheOnceTrained() throws Exception {
-        assertThat(verb("--version").err()).contains(TRAINING);
-        awaitTrained();
-        ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString(), "daemon", "--data-root", home.resolve("root").toString(),
-                "--port", "0", "--backend", "embedded").redirectErrorStream(true);
-        pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
-        pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
-        Process daemon = pb.start();
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(daemon.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8))) {
-            boolean fromCache = false;
-            for (String line = lines.readLine(); line != null; line = lines.readLine()) {
-                fromCache |= line.contains("dev.limpet.daemon.Daemon source: shared objects file");
-                if (line.contains("listening on")) {
-                    break;
-                }
-            }
-            assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
-            LimpetCli.Result status = verb("status", "--json", "--data-root", home.resolve("root").toString());
-            assertThat(status.out()).contains("\"startup_caches\":{\"verbs\":\"fresh\",\"daemon\":\"fresh\","
-                    + "\"daemon_started_with_cache\":true,\"failed_trainings\":0,\"next_training\":null,\"problem\":null}");
-        } finally {
-            daemon.destroy();
-            daemon.waitFor();
-        }
     }
 }
