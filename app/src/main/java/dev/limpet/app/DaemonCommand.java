@@ -7,6 +7,7 @@ import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.store.StoreException;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.terminal.os.UnsafePathException;
+import java.io.Console;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -165,19 +166,19 @@ final class DaemonCommand implements Callable<Integer> {
      * elsewhere (a service's journal, a log file, a pipe) stdout is kept and read by others, and
      * the token runs commands; there the line names {@code limpet open} and the token file instead.
      */
-    static String listeningLine(String url, String token, java.nio.file.Path root, boolean terminal) {
+    static String listeningLine(String url, String token, Path root, boolean terminal) {
         String head = "limpet " + LimpetVersion.get() + " listening on " + url;
         return terminal ? head + "#token=" + token
                 : head + " (open the UI with `limpet open`; the token is in " + root.resolve("auth-token") + ")";
     }
 
-    private static java.nio.file.Path dataRoot(DaemonConfig config) {
+    private static Path dataRoot(DaemonConfig config) {
         return config.dataRoot().toAbsolutePath();
     }
 
     /** A person at a terminal: stdin and stdout both terminals ({@link java.io.Console#isTerminal}); never under a service manager. */
     private static boolean stdoutIsATerminal() {
-        java.io.Console c = System.console();
+        Console c = System.console();
         return c != null && c.isTerminal();
     }
 

@@ -12,7 +12,11 @@ import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
 import ch.qos.logback.core.util.FileSize;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -101,13 +105,13 @@ final class LogSetup {
      */
     static final class PrivateRollingFileAppender<E> extends RollingFileAppender<E> {
         @Override
-        public void openFile(String name) throws java.io.IOException {
-            java.nio.file.Path path = java.nio.file.Path.of(name);
+        public void openFile(String name) throws IOException {
+            Path path = Path.of(name);
             try {
-                java.nio.file.Files.createFile(path, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                java.nio.file.Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")));
+            } catch (FileAlreadyExistsException e) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
             }
             super.openFile(name);
         }

@@ -5,11 +5,22 @@ import dev.limpet.app.config.ConfiguredDefaults;
 import dev.limpet.app.service.InstallCommand;
 import dev.limpet.app.service.ServiceCommand;
 import dev.limpet.client.cli.CliException;
-import dev.limpet.client.connection.ConfigDirs;
 import dev.limpet.client.cli.ClientVerbs;
+import dev.limpet.client.connection.ConfigDirs;
 import dev.limpet.protocol.LimpetVersion;
-import picocli.CommandLine;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.function.Supplier;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** The single executable: the daemon, the pty-worker and every client verb are subcommands. */
@@ -27,11 +38,11 @@ public final class Main {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("pty-worker")) {
             // Before picocli and the daemon's classes load: a worker's class graph stays small.
-            dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            dev.limpet.worker.WorkerMain.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
-            System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
+            System.exit(trainVerbs(Path.of(args[1])));
         }
         if (args.length == 1 && args[0].equals(TRAIN_CACHES)) {
             System.exit(trainCaches());
@@ -72,10 +83,10 @@ public final class Main {
             return 2;
         }
         try {
-            java.nio.file.Path javaCommand = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java");
-            var outcome = new dev.limpet.app.service.CacheTraining(javaCommand, jar.get(), java.time.Clock.systemUTC()).run(System.err);
+            Path javaCommand = Path.of(System.getProperty("java.home"), "bin", "java");
+            var outcome = new dev.limpet.app.service.CacheTraining(javaCommand, jar.get(), Clock.systemUTC()).run(System.err);
             return outcome == dev.limpet.app.service.CacheTraining.Outcome.FAILED ? 1 : 0;
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             System.err.println("limpet: cannot train the start-up caches: " + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
@@ -94,11 +105,11 @@ public final class Main {
      *
      * @return 0 when every verb succeeded, else the first failing verb's exit code
      */
-    static int trainVerbs(java.nio.file.Path dataRoot) {
+    static int trainVerbs(Path dataRoot) {
         String root = dataRoot.toString();
-        java.io.StringWriter newOut = new java.io.StringWriter();
+        StringWriter newOut = new StringWriter();
         CommandLine create = commandLine("new");
-        create.setOut(new java.io.PrintWriter(newOut));
+        create.setOut(new PrintWriter(newOut));
         int exit = create.execute("new", "--data-root", root, "--label", "aot-training", "--", "cat");
         if (exit != 0) {
             return exit;
@@ -109,7 +120,7 @@ public final class Main {
             {"send", "--data-root", root, id, "hello"}, {"capture", "--data-root", root, id},
             {"kill", "--data-root", root, id}, {"rm", "--data-root", root, id},
         };
-        java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        PrintWriter discard = new PrintWriter(Writer.nullWriter());
         for (String[] verb : verbs) {
             CommandLine cli = commandLine(verb[0]);
             cli.setOut(discard);
@@ -127,12 +138,12 @@ public final class Main {
     }
 
     /** The verbs of a day's work, listed first by {@code limpet --help} under a heading of their own. */
-    static final java.util.List<String> DAILY = java.util.List.of("new", "ls", "attach", "send", "capture");
+    static final List<String> DAILY = List.of("new", "ls", "attach", "send", "capture");
 
     /** Every command and verb by name, in the order help lists them (the daily ones first); each built only when asked. */
-    static java.util.SequencedMap<String, java.util.function.Supplier<Object>> subcommands() {
+    static SequencedMap<String, Supplier<Object>> subcommands() {
         var verbs = ClientVerbs.byName();
-        java.util.SequencedMap<String, java.util.function.Supplier<Object>> all = new java.util.LinkedHashMap<>();
+        SequencedMap<String, Supplier<Object>> all = new LinkedHashMap<>();
         DAILY.forEach(v -> all.put(v, verbs.get(v)));
         all.putAll(verbs);
         all.put("daemon", DaemonCommand::new);
@@ -186,8 +197,8 @@ public final class Main {
 
     /** {@code limpet --help}'s commands: the daily ones first, then the rest, each list in {@link #subcommands}' order. */
     private static String commandList(CommandLine.Help help) {
-        java.util.Map<String, CommandLine.Help> daily = new java.util.LinkedHashMap<>();
-        java.util.Map<String, CommandLine.Help> more = new java.util.LinkedHashMap<>();
+        Map<String, CommandLine.Help> daily = new LinkedHashMap<>();
+        Map<String, CommandLine.Help> more = new LinkedHashMap<>();
         help.subcommands().forEach((name, h) -> (DAILY.contains(name) ? daily : more).put(name, h));
         StringBuilder out = new StringBuilder();
         if (!daily.isEmpty()) {
@@ -199,7 +210,7 @@ public final class Main {
         return out.toString();
     }
 
-    static int run(java.util.Map<String, String> env, String... args) {
+    static int run(Map<String, String> env, String... args) {
         String unknown = unknownCommand(args);
         if (unknown != null) {
             System.err.println(unknown);

@@ -6,15 +6,16 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import org.junit.jupiter.api.Test;
 
 /** Which commands a run of {@code limpet} builds: its verb's alone, or all of them where they are listed. */
 class MainCommandsTest {
     @Test
     void everySubcommandIsRegisteredUnderItsOwnCommandName() {
-        for (Map.Entry<String, java.util.function.Supplier<Object>> e : Main.subcommands().entrySet()) {
+        for (Map.Entry<String, Supplier<Object>> e : Main.subcommands().entrySet()) {
             Object command = e.getValue().get();
             assertThat(command.getClass().getAnnotation(Command.class).name()).as("the command behind '%s'", e.getKey())
                     .isEqualTo(e.getKey());

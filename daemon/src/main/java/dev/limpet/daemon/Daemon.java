@@ -7,25 +7,28 @@ import dev.limpet.daemon.files.DaemonInfoFile;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.metrics.DaemonMetrics;
+import dev.limpet.daemon.metrics.MetricsListener;
 import dev.limpet.daemon.relay.Pairings;
 import dev.limpet.daemon.relay.RelayCredential;
 import dev.limpet.daemon.relay.RelayUplink;
 import dev.limpet.daemon.relay.RelayUrls;
 import dev.limpet.daemon.revive.AgentProfiles;
-import dev.limpet.daemon.metrics.DaemonMetrics;
-import dev.limpet.daemon.metrics.MetricsListener;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.LimpetVersion;
-import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -115,7 +118,7 @@ public final class Daemon implements AutoCloseable {
         if (config.relayUrl() == null) {
             return null;
         }
-        java.util.List<URI> uris;
+        List<URI> uris;
         try {
             uris = RelayUrls.parseList(config.relayUrl());
         } catch (IllegalArgumentException e) {
@@ -134,20 +137,20 @@ public final class Daemon implements AutoCloseable {
 
     /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */
     private static ReviveSettings reviveSettings(DaemonConfig config, DataRoot root) throws IOException {
-        java.nio.file.Path journal = null;
+        Path journal = null;
         if (config.journal()) {
             journal = dev.limpet.terminal.os.PrivateFiles.directory(root.journal());
         }
         AgentProfiles profiles = AgentProfiles.load(AgentProfiles.configDir(System.getenv(), System.getProperty("user.home")).resolve("agents"));
-        java.time.Duration sample = ReviveSettings.DEFAULT_CWD_SAMPLE;
+        Duration sample = ReviveSettings.DEFAULT_CWD_SAMPLE;
         String every = System.getenv("LIMPET_CWD_SAMPLE_MILLIS");
         if (every != null && every.matches("\\d{2,7}")) {
-            sample = java.time.Duration.ofMillis(Long.parseLong(every));
+            sample = Duration.ofMillis(Long.parseLong(every));
         }
         LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
-                java.time.ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
+                ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
     }
 
     /**
@@ -157,17 +160,17 @@ public final class Daemon implements AutoCloseable {
      */
     private static dev.limpet.daemon.activity.AgentHooks agentHooks(DataRoot root) {
         List<String> hook;
-        java.nio.file.Path claude;
+        Path claude;
         try {
             String classPath = dev.limpet.daemon.backend.worker.RuntimeJar.classPath(root.runtime());
-            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath);
+            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(Path.of(System.getProperty("java.home")), classPath);
             claude = dev.limpet.daemon.files.ClaudeSettingsFile.write(root, hook);
             LOG.info("agent hooks: Claude Code sessions get --settings {}, Codex sessions -c notify", claude);
         } catch (IOException | RuntimeException e) {
             LOG.warn("agent hooks off: cannot write {}: {}", root.hooks(), e.toString());
             return dev.limpet.daemon.activity.AgentHooks.NONE;
         }
-        java.nio.file.Path gemini = null;
+        Path gemini = null;
         try {
             gemini = dev.limpet.daemon.files.GeminiDefaultsFile.write(root, hook, System.getenv());
             LOG.info("agent hooks: Gemini CLI sessions get GEMINI_CLI_SYSTEM_DEFAULTS_PATH={}", gemini);
@@ -193,7 +196,7 @@ public final class Daemon implements AutoCloseable {
         long t0 = System.nanoTime();
         recovery = sessions.recoverAndReconcile();
         barrier.lift();
-        metrics.recovered(recovery, java.time.Duration.ofNanos(System.nanoTime() - t0));
+        metrics.recovered(recovery, Duration.ofNanos(System.nanoTime() - t0));
         LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
                 recovery.missing(), recovery.failed(), recovery.quarantined());

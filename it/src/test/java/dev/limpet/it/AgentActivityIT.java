@@ -7,8 +7,13 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limpet.testkit.TestAgent;
 import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -109,7 +114,7 @@ class AgentActivityIT {
             String waiting = agentReporting(daemon, "waiting_input");
             assertThat(LimpetCli.run(root, "wait", approval, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
             assertThat(LimpetCli.run(root, "wait", waiting, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
-            List<String> ids = new java.util.ArrayList<>();
+            List<String> ids = new ArrayList<>();
             JSON.readTree(LimpetCli.run(root, "ls", "--attention", "--json").out()).forEach(r -> ids.add(r.path("id").asText()));
             assertThat(ids).containsExactly(approval, waiting, busy);
             assertThat(LimpetCli.run(root, "status").out()).contains("2 sessions wait for you: 1 pending approval, 1 waiting for input");
@@ -162,8 +167,8 @@ class AgentActivityIT {
     }
 
     /** Runs a limpet verb in the background. */
-    java.util.concurrent.CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
-        java.util.concurrent.CompletableFuture<LimpetCli.Result> f = new java.util.concurrent.CompletableFuture<>();
+    CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
+        CompletableFuture<LimpetCli.Result> f = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
                 f.complete(limpet(args));
@@ -181,7 +186,7 @@ class AgentActivityIT {
         Thread.sleep(1500);
         assertThat(waiting).as("wait returned before anything was reported").isNotDone();
         assertThat(limpet("hook", "waiting_input", "--session", id).exitCode()).isZero();
-        LimpetCli.Result r = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        LimpetCli.Result r = waiting.get(60, TimeUnit.SECONDS);
         assertThat(r.exitCode()).as(r.err()).isZero();
     }
 
@@ -200,7 +205,7 @@ class AgentActivityIT {
         String id = daemon.spawn("starts", List.of("sh", "-c",
                 "echo '{\"session_id\": \"4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b\", \"hook_event_name\": \"SessionStart\"}' | " + hook
                         + "; echo good-exit-$?; echo 'not json' | " + hook + "; echo bad-exit-$?; exec sleep 1000"));
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
             String screen = limpet("capture", id).out();
             return screen.contains("good-exit-0") && screen.contains("bad-exit-2");
         });
@@ -212,7 +217,7 @@ class AgentActivityIT {
     void threeTestAgentsShowWhichOneWaitsAndWaitUnblocksAScript() throws Exception {
         String hookCommand = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
                 .collect(Collectors.joining(" ")) + " hook";
-        java.util.Map<String, String> agents = new java.util.LinkedHashMap<>();
+        Map<String, String> agents = new LinkedHashMap<>();
         for (String name : List.of("one", "two", "three")) {
             agents.put(name, daemon.spawn(name, TestPrograms.command(TestAgent.class, tmp.resolve(name).toString(), "--hook", hookCommand)));
         }

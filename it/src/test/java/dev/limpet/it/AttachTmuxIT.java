@@ -6,6 +6,7 @@ import dev.limpet.it.AttachProxyIT.TcpProxy;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,7 +107,7 @@ class AttachTmuxIT {
         daemons.add(daemon);
         String id = daemon.spawnShell();
         daemon.input(id, "printf 'asked\\033[c\\033[6n\\n'\n");
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!LimpetCli.run(daemon.root, "capture", id).out().contains("asked") && System.nanoTime() < deadline) {
             Thread.sleep(100);
         }

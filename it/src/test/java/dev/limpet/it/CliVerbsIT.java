@@ -5,8 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -87,10 +90,10 @@ class CliVerbsIT {
         String[][] verbs = {{"ls"}, {"ls", "--json"}, {"status"}, {"status", "--json"}, {"send", id, "x"}, {"capture", id}};
         for (String[] verb : verbs) {
             Path classes = dir.resolve("classes-" + String.join("-", verb).replace("--", "") + ".log");
-            LimpetCli.Result r = LimpetCli.run(java.util.List.of("-Xlog:class+load=info:file=" + classes), java.util.Map.of("LIMPET_HOME",
+            LimpetCli.Result r = LimpetCli.run(List.of("-Xlog:class+load=info:file=" + classes), Map.of("LIMPET_HOME",
                     root.toString()), verb);
             assertThat(r.exitCode()).as("limpet %s: %s", String.join(" ", verb), r.err()).isZero();
-            String loaded = java.nio.file.Files.readString(classes);
+            String loaded = Files.readString(classes);
             assertThat(loaded).as("limpet %s loads", String.join(" ", verb)).contains("dev.limpet.client.cli.JsonTree")
                     .doesNotContain("com.fasterxml.jackson.databind");
         }
@@ -108,8 +111,8 @@ class CliVerbsIT {
 
     @Test
     void captureShowsTheTrueScreenOfVim() throws Exception {
-        java.nio.file.Path file = dir.resolve("notes.txt");
-        java.nio.file.Files.writeString(file, "first line of the file\nsecond line\n");
+        Path file = dir.resolve("notes.txt");
+        Files.writeString(file, "first line of the file\nsecond line\n");
         // In insert mode on a new last line: limpet send types a line as a paste once vim turned bracketed
         // paste on, and vim inserts a paste as text in any mode, so vim's own commands come from its argv.
         String id = ok("new", "--size", "80x24", "--", "vim", "-u", "NONE", "-N", "-c", "normal Go", "-c", "startinsert",
@@ -145,9 +148,9 @@ class CliVerbsIT {
 
     @Test
     void urlAndTokenFromTheEnvironmentWork() throws Exception {
-        LimpetCli.Result r = LimpetCli.run(java.util.Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", daemon.token), "status", "--json");
+        LimpetCli.Result r = LimpetCli.run(Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", daemon.token), "status", "--json");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        LimpetCli.Result bad = LimpetCli.run(java.util.Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", "f".repeat(64)), "ls");
+        LimpetCli.Result bad = LimpetCli.run(Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", "f".repeat(64)), "ls");
         assertThat(bad.exitCode()).isEqualTo(1);
         assertThat(bad.err()).contains("refused our token");
     }

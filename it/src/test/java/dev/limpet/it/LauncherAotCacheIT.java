@@ -2,11 +2,16 @@ package dev.limpet.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,7 +46,7 @@ class LauncherAotCacheIT {
 
     private LimpetCli.Result verb(String... args) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(home.resolve("limpet").toString());
-        pb.command().addAll(java.util.List.of(args));
+        pb.command().addAll(List.of(args));
         pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
         // Appended after the launcher's own flags: every loaded class and where it came from, on stdout.
         pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
@@ -87,8 +92,8 @@ class LauncherAotCacheIT {
         pb.environment().put("JAVA_HOME", Path.of(DaemonProcess.java()).getParent().getParent().toString());
         pb.environment().put("LIMPET_JAVA_OPTS", "-Xlog:class+load=info");
         Process daemon = pb.start();
-        try (var lines = new java.io.BufferedReader(new java.io.InputStreamReader(daemon.getInputStream(),
-                java.nio.charset.StandardCharsets.UTF_8))) {
+        try (var lines = new BufferedReader(new InputStreamReader(daemon.getInputStream(),
+                StandardCharsets.UTF_8))) {
             boolean fromCache = false;
             for (String line = lines.readLine(); line != null; line = lines.readLine()) {
                 fromCache |= line.contains("dev.limpet.daemon.Daemon source: shared objects file");
@@ -108,7 +113,7 @@ class LauncherAotCacheIT {
 
     /** Both caches newer than the jar and no training running or pending. */
     private void awaitTrained() {
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofMinutes(6)).until(() -> Files.exists(cache) && Files.exists(daemonCache)
+        org.awaitility.Awaitility.await().atMost(Duration.ofMinutes(6)).until(() -> Files.exists(cache) && Files.exists(daemonCache)
                 && Files.getLastModifiedTime(cache).compareTo(Files.getLastModifiedTime(jar)) > 0
                 && Files.getLastModifiedTime(daemonCache).compareTo(Files.getLastModifiedTime(jar)) > 0
                 && !Files.exists(home.resolve("app/target/limpet-aot.next")));

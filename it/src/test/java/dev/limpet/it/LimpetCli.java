@@ -1,6 +1,7 @@
 package dev.limpet.it;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -55,7 +56,7 @@ public final class LimpetCli {
         return new Result(p.exitValue(), new String(captured[0], StandardCharsets.UTF_8), new String(captured[1], StandardCharsets.UTF_8));
     }
 
-    private static byte[] readAll(java.io.InputStream in) {
+    private static byte[] readAll(InputStream in) {
         try {
             return in.readAllBytes();
         } catch (IOException ex) {

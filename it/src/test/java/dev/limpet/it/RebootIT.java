@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -198,7 +200,7 @@ class RebootIT {
         Files.delete(doomed);
         Path damagedJournal = root().resolve("journal").resolve(damaged + ".log");
         byte[] bytes = Files.readAllBytes(damagedJournal);
-        Files.write(damagedJournal, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+        Files.write(damagedJournal, Arrays.copyOf(bytes, bytes.length - 5));
         daemon = DaemonProcess.start(root(), 0, env());
 
         // The agent's conversation is unknown: the CLI says so and how to start afresh; nothing runs.
@@ -232,7 +234,7 @@ class RebootIT {
         assertThat(journal(once)).contains("cannot-start-again");
     }
 
-    void awaitText(WorkerWsClient.Streams streams, String id, java.util.function.Predicate<String> ok) throws Exception {
+    void awaitText(WorkerWsClient.Streams streams, String id, Predicate<String> ok) throws Exception {
         try {
             await().atMost(WAIT).until(() -> ok.test(streams.text(id)));
         } catch (org.awaitility.core.ConditionTimeoutException e) {

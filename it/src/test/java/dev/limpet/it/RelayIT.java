@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -211,7 +212,7 @@ class RelayIT {
 
     @Test
     void aWrongSecretIsPairingInvalidAndARevokedPairingIsCutOff() throws Exception {
-        PairingSecret wrong = PairingSecret.generate(new java.security.SecureRandom());
+        PairingSecret wrong = PairingSecret.generate(new SecureRandom());
         TransportClient bad = viaRelay(new WorkerWsClient.Streams(), wrong);
         TransportFailure refused = bad.ended.get(30, TimeUnit.SECONDS);
         assertThat(refused.reason()).as(refused.toString()).isEqualTo(DisconnectReason.PAIRING_INVALID);

@@ -1,10 +1,10 @@
 package dev.limpet.it;
 
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.net.WebSocketClients;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -12,6 +12,7 @@ import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -80,7 +81,7 @@ final class WorkerWsClient implements AutoCloseable {
         return await(ServerMessage.InitialState.class, m -> true);
     }
 
-    String spawn(java.util.List<String> command) {
+    String spawn(List<String> command) {
         String req = "spawn-" + System.nanoTime();
         send(new ClientMessage.SpawnSession(req, command, null, null, 80, 24, null));
         return await(ServerMessage.SpawnResult.class, r -> req.equals(r.reqId())).session().id();

@@ -18,6 +18,7 @@ import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -82,7 +83,7 @@ public final class RelayServer implements AutoCloseable {
     /** Per host, the client sockets waiting at the gate. */
     private final GateAdmission gate = new GateAdmission(MAX_AT_GATE_PER_ADDRESS, MAX_AT_GATE_PER_HOST);
     /** Refusals clients cause, rate-limited per source address and in all. */
-    private final ClientErrorLog refusals = new ClientErrorLog(LOG, java.time.Clock.systemUTC());
+    private final ClientErrorLog refusals = new ClientErrorLog(LOG, Clock.systemUTC());
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 

@@ -7,6 +7,8 @@ import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -14,10 +16,15 @@ import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -90,7 +97,7 @@ class RelayServerTest {
     WebSocket uplink(String hostId, String credential, Recorder r) throws Exception {
         WebSocket ws = bareUplink(hostId, credential, r);
         ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
-                + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
+                + HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
         assertThat((String) r.next()).contains("\"type\":\"pairings_ack\"").contains("\"pairings\":1");
         return ws;
     }
@@ -150,18 +157,18 @@ class RelayServerTest {
     void aClientOfAnOfflineHostIsRefusedWith503HostOffline() throws Exception {
         var e = hosts.add(new SecureRandom());
         assertThatThrownBy(() -> rawClient(e.hostId(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(503));
-        try (java.net.Socket raw = new java.net.Socket("127.0.0.1", relay.port())) {
+        try (Socket raw = new Socket("127.0.0.1", relay.port())) {
             raw.getOutputStream().write(("GET /h/" + e.hostId() + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
-                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+                    + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             raw.setSoTimeout(5000);
             StringBuilder answer = new StringBuilder();
             byte[] buf = new byte[1024];
             int n;
             while (answer.indexOf("}") < 0 && (n = raw.getInputStream().read(buf)) > 0) {
-                answer.append(new String(buf, 0, n, java.nio.charset.StandardCharsets.UTF_8));
+                answer.append(new String(buf, 0, n, StandardCharsets.UTF_8));
             }
             assertThat(answer.toString()).startsWith("HTTP/1.1 503").contains("\"code\":\"host_offline\"");
-        } catch (java.net.SocketTimeoutException ignored) {
+        } catch (SocketTimeoutException ignored) {
             throw new AssertionError("no answer");
         }
     }
@@ -187,7 +194,7 @@ class RelayServerTest {
         s1.sendBinary(ByteBuffer.wrap(new byte[] {1, 1}), true).join();
         s2.sendBinary(ByteBuffer.wrap(new byte[] {2, 2}), true).join();
         s3.sendBinary(ByteBuffer.wrap(new byte[] {3, 3}), true).join();
-        java.util.Map<Long, byte[]> atA = new java.util.HashMap<>();
+        Map<Long, byte[]> atA = new HashMap<>();
         for (int i = 0; i < 2; i++) {
             byte[] m = (byte[]) ua.next();
             atA.put(RelayEnvelope.channel(ByteBuffer.wrap(m)), RelayEnvelope.message(ByteBuffer.wrap(m)));
@@ -340,7 +347,7 @@ class RelayServerTest {
         clientWhenOnline(a.hostId(), new Recorder());
         channelOf(ua.next());
         // Someone who knows the host id opens silent sockets from one address, more than the old per-host cap.
-        List<WebSocket> strangers = new java.util.ArrayList<>();
+        List<WebSocket> strangers = new ArrayList<>();
         int refused = 0;
         for (int i = 0; i < 40; i++) {
             try {

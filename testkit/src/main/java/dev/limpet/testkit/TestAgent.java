@@ -1,6 +1,7 @@
 package dev.limpet.testkit;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -37,7 +38,7 @@ public final class TestAgent {
             return;
         }
         Process p = new ProcessBuilder("sh", "-c", hook + " " + state).inheritIO()
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
             int exit = p.waitFor();
             if (exit != 0) {

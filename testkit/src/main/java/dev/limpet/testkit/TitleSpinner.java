@@ -1,6 +1,8 @@
 package dev.limpet.testkit;
 
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -23,7 +25,7 @@ public final class TitleSpinner {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         long spinMillis = Long.parseLong(args[0]);
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         title(out, "✳ ready");
         out.print("ready\r\n");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

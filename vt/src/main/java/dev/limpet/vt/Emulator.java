@@ -1,5 +1,8 @@
 package dev.limpet.vt;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
 /**
  * The terminal state machine behind {@link ScreenModel}: receives parser actions and applies
  * them to the buffers, following xterm.js' InputHandler. Printing, controls, escape sequences and
@@ -27,8 +30,8 @@ final class Emulator implements ParserHandler {
     boolean convertEol;
     String title = "";
     String iconName = "";
-    final java.util.ArrayDeque<String> titleStack = new java.util.ArrayDeque<>();
-    final java.util.ArrayDeque<String> iconStack = new java.util.ArrayDeque<>();
+    final ArrayDeque<String> titleStack = new ArrayDeque<>();
+    final ArrayDeque<String> iconStack = new ArrayDeque<>();
     // character sets
     int glevel;
     final int[][] gsets = new int[4][];
@@ -56,7 +59,7 @@ final class Emulator implements ParserHandler {
         resetBuffers();
         charset = null;
         glevel = 0;
-        java.util.Arrays.fill(gsets, null);
+        Arrays.fill(gsets, null);
         modes.reset();
         modes.mouseProtocol = Modes.MOUSE_NONE;
         modes.mouseEncoding = Modes.ENC_DEFAULT;

@@ -1,5 +1,6 @@
 package dev.limpet.vt;
 
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -64,7 +65,7 @@ public final class ScreenPainter {
         // the default background, and no autowrap: a row painted while the terminal is narrower
         // than we were told (a resize it has not finished) is cut at its edge, never wrapped into
         // the rows below (or scrolled at the bottom).
-        return "\u001b[22;0t\u001b[?1049h\u001b[?7l\u001b[0m\u001b[H\u001b[2J".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        return "\u001b[22;0t\u001b[?1049h\u001b[?7l\u001b[0m\u001b[H\u001b[2J".getBytes(StandardCharsets.US_ASCII);
     }
 
     /**

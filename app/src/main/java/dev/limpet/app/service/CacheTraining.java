@@ -2,15 +2,18 @@ package dev.limpet.app.service;
 
 import dev.limpet.daemon.startup.StartupCaches;
 import dev.limpet.terminal.os.PrivateFiles;
+import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,7 +63,7 @@ public final class CacheTraining {
         Files.deleteIfExists(log);
         Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         if (!p.waitFor(wait.toMillis(), TimeUnit.MILLISECONDS)) {
             return Outcome.ALREADY_RUNNING;
         }
@@ -107,7 +110,7 @@ public final class CacheTraining {
     }
 
     /** Files beside the jar that every user of the launcher reads, none but its owner writes. */
-    private static final java.nio.file.attribute.FileAttribute<?> READABLE = PosixFilePermissions.asFileAttribute(
+    private static final FileAttribute<?> READABLE = PosixFilePermissions.asFileAttribute(
             PosixFilePermissions.fromString("rw-r--r--"));
 
     /** {@code argv} run with umask 022: the JVM writes its AOT cache with the process's umask, whatever ours is. */
@@ -121,7 +124,7 @@ public final class CacheTraining {
     private static FileLock tryLock(FileChannel ch) throws IOException {
         try {
             return ch.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
+        } catch (OverlappingFileLockException e) {
             return null;
         }
     }

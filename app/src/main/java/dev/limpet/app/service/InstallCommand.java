@@ -12,6 +12,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -99,7 +100,7 @@ public final class InstallCommand implements Callable<Integer> {
     private static final FileAttribute<Set<PosixFilePermission>> PRIVATE = PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600);
 
     /** How long install waits for the caches' training before it leaves it to run on in the background. */
-    static final java.time.Duration TRAINING_WAIT = java.time.Duration.ofSeconds(90);
+    static final Duration TRAINING_WAIT = Duration.ofSeconds(90);
 
     /** The launcher's first comment: how a service recognises a launcher this command wrote. */
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";

@@ -11,8 +11,10 @@ import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -537,7 +539,7 @@ public final class WsClient implements AutoCloseable {
         public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
             int n = data.remaining();
             if (accLen + n > acc.length) {
-                acc = java.util.Arrays.copyOf(acc, Math.max(acc.length * 2, accLen + n));
+                acc = Arrays.copyOf(acc, Math.max(acc.length * 2, accLen + n));
             }
             data.get(acc, accLen, n);
             accLen += n;
@@ -555,12 +557,12 @@ public final class WsClient implements AutoCloseable {
 
         /** A message through the relay: the gate's challenge, the daemon's accept, then sealed protocol messages. */
         private void relayed(WebSocket webSocket) {
-            byte[] m = java.util.Arrays.copyOf(acc, accLen);
+            byte[] m = Arrays.copyOf(acc, accLen);
             try {
                 if (relay.handshake == null) {
                     // The gate's proof, then the hello, in that order on the send chain; never waited for here (this is the
                     // I/O thread that writes them).
-                    relay.handshake = new dev.limpet.protocol.relay.E2eHandshake.Client(relay.link.secret(), new java.security.SecureRandom());
+                    relay.handshake = new dev.limpet.protocol.relay.E2eHandshake.Client(relay.link.secret(), new SecureRandom());
                     enqueueRaw(webSocket, dev.limpet.protocol.relay.RelayGate.proof(relay.link.secret(), relay.link.hostId(), m));
                     enqueueRaw(webSocket, relay.handshake.hello()).whenComplete((r, e) -> {
                         if (e != null) {

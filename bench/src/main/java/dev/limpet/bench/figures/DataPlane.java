@@ -3,6 +3,10 @@ package dev.limpet.bench.figures;
 import dev.limpet.bench.proc.LimpetDaemon;
 import dev.limpet.bench.proc.Pss;
 import dev.limpet.bench.proc.Reaper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -58,9 +62,9 @@ final class DataPlane {
 
     private static boolean isWorker(long pid) {
         try {
-            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(pid), "cmdline")),
-                    java.nio.charset.StandardCharsets.UTF_8).contains("dev.limpet.worker.WorkerMain");
-        } catch (java.io.IOException e) {
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")),
+                    StandardCharsets.UTF_8).contains("dev.limpet.worker.WorkerMain");
+        } catch (IOException e) {
             return false;
         }
     }

@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Figure 2: keystroke echo through {@code RawEcho}: one byte in, the same byte seen back, with a
@@ -83,7 +84,7 @@ public final class EchoFigure implements Figure {
     private static void gap() {
         long until = System.nanoTime() + GAP_NANOS;
         while (System.nanoTime() < until) {
-            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            LockSupport.parkNanos(until - System.nanoTime());
         }
     }
 

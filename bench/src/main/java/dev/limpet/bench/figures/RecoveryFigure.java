@@ -10,6 +10,7 @@ import dev.limpet.bench.report.Units;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Figure 5: N live sessions, daemon {@code kill -9}, a new daemon on the same data root (from the
@@ -62,7 +63,7 @@ public final class RecoveryFigure implements Figure {
                 for (int r = 0; r < restarts; r++) {
                     daemon.kill9();
                     long t0 = System.nanoTime();
-                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, backend, List.of(), java.util.Map.of(), args);
+                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, backend, List.of(), Map.of(), args);
                     times.add((double) (awaitCoherent(daemon, n) - t0));
                     ctx.log(String.format("recovery %d %s sessions, restart %d: %s", n, label, r + 1, Units.millis(times.getLast())));
                 }

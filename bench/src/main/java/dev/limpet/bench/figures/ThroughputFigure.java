@@ -9,18 +9,23 @@ import dev.limpet.bench.client.TerminalText;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
 import dev.limpet.bench.proc.TmuxServer;
-import dev.limpet.testkit.GatedFlood;
 import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
 import dev.limpet.bench.report.Units;
 import dev.limpet.terminal.pty.PtyProcess;
+import dev.limpet.testkit.GatedFlood;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Figure 1: {@link GatedFlood} writes N bytes in a session; a WebSocket client attached from
@@ -49,12 +54,12 @@ public final class ThroughputFigure implements Figure {
         long bytes = ctx.options.pick(200, 10) * MB;
         int runs = ctx.options.pick(3, 2);
         for (String backend : ctx.backendsToMeasure()) {
-            java.util.Map<String, String> env = java.util.Map.of();
+            Map<String, String> env = Map.of();
             if (ctx.options.profile()) {
                 // Through the environment, so the daemon's pty-workers (and the flood program) are recorded too, one file per pid.
                 Path dir = ctx.options.repo().resolve("bench/target/jfr/throughput-" + backend);
-                java.nio.file.Files.createDirectories(dir);
-                env = java.util.Map.of("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir + "/%p.jfr");
+                Files.createDirectories(dir);
+                env = Map.of("JAVA_TOOL_OPTIONS", "-XX:StartFlightRecording=settings=profile,dumponexit=true,filename=" + dir + "/%p.jfr");
                 ctx.log("recording the daemon and its workers with JFR into " + dir);
             }
             List<FloodRun> raw = new ArrayList<>();
@@ -168,7 +173,7 @@ public final class ThroughputFigure implements Figure {
         long overlap = runs.stream().mapToLong(FloodRun::overlapBytes).sum();
         long stalls = runs.stream().filter(FloodRun::stalled).count();
         String reasons = runs.stream().map(FloodRun::desyncReasons).filter(r -> !r.isEmpty()).distinct()
-                .collect(java.util.stream.Collectors.joining(","));
+                .collect(Collectors.joining(","));
         return Units.mbPerSecond(speed) + ", " + Units.percent(worst) + " delivered"
                 + (desyncs > 0 ? ", " + desyncs + " desync" + (desyncs > 1 ? "s" : "") + " (" + reasons + ")" : "")
                 + (overlap > 0 ? ", " + overlap + " B twice" : "")
@@ -243,7 +248,7 @@ public final class ThroughputFigure implements Figure {
         long lastProgress = System.nanoTime();
         long lastEnd = counter.reached();
         int desyncs = 0;
-        java.util.Set<String> reasons = new java.util.TreeSet<>();
+        Set<String> reasons = new TreeSet<>();
         boolean stalled = false;
         while (!counter.awaitReached(target, 200)) {
             JsonNode desync = ws.poll("pty_desync");

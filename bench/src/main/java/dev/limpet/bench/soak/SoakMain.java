@@ -15,6 +15,8 @@ import dev.limpet.testkit.SoakStream;
 import dev.limpet.testkit.SoakWriter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,10 +26,15 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
@@ -221,7 +228,7 @@ public final class SoakMain {
         relayDir = scratch.resolve("relay-cluster");
         nats = NatsServer.start(scratch.resolve("nats"));
         for (int i = 0; i < nodes.length; i++) {
-            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 nodePorts[i] = free.getLocalPort();
             }
             nodes[i] = startNode(i);
@@ -238,7 +245,7 @@ public final class SoakMain {
     private String relayLink() {
         String link = pairingLink;
         // not the chaos loop's Random: client threads call this at their own pace, and the seed must replay the same chaos
-        int n = java.util.concurrent.ThreadLocalRandom.current().nextInt(nodes.length);
+        int n = ThreadLocalRandom.current().nextInt(nodes.length);
         return link.replace(nodes[0].url, "http://127.0.0.1:" + nodePorts[n] + "/");
     }
 
@@ -247,7 +254,7 @@ public final class SoakMain {
 
     private LimpetDaemon startDaemon() throws IOException {
         // Lossless clients may be away for a daemon restart: the default ack timeout (10 s) is what users get.
-        List<String> args = new java.util.ArrayList<>(List.of("--relay",
+        List<String> args = new ArrayList<>(List.of("--relay",
                 "http://127.0.0.1:" + nodePorts[0] + "/,http://127.0.0.1:" + nodePorts[1] + "/"));
         if (options.isolated()) {
             args.addAll(List.of("--worker-mode", "isolated"));
@@ -277,7 +284,7 @@ public final class SoakMain {
             for (int i = 0; i < options.sessions(); i++) {
                 SoakStream.Kind kind = kinds[i % kinds.length];
                 long seed = options.seed() * 1000 + i;
-                List<String> argv = TestPrograms.command(SoakWriter.class, kind.name().toLowerCase(java.util.Locale.ROOT), Long.toString(seed));
+                List<String> argv = TestPrograms.command(SoakWriter.class, kind.name().toLowerCase(Locale.ROOT), Long.toString(seed));
                 JsonNode info = control.spawn(argv, 80, 24);
                 SoakSession s = new SoakSession(info.path("id").asText(), kind, seed, info.path("pid").asLong());
                 sessions.add(s);
@@ -333,7 +340,7 @@ public final class SoakMain {
             if (worker > 0) {
                 workerKills++;
                 // A dense host holds several sessions: each of them goes with it.
-                List<String> gone = new java.util.ArrayList<>();
+                List<String> gone = new ArrayList<>();
                 for (SoakSession other : alive) {
                     if (other == s || workerPid(other.id) == worker) {
                         other.workerKilled = true;
@@ -378,7 +385,7 @@ public final class SoakMain {
         long d = Pss.kilobytes(daemon.pid());
         long total = Math.max(0, d);
         daemonPeakKb = Math.max(daemonPeakKb, d);
-        java.util.Set<Long> counted = new java.util.HashSet<>();
+        Set<Long> counted = new HashSet<>();
         for (SoakSession s : sessions) {
             long pid = s.workerKilled ? -1 : workerPid(s.id);
             if (pid <= 0 || !counted.add(pid)) {
@@ -505,7 +512,7 @@ public final class SoakMain {
         long lostOnKilled = sessions.stream().filter(s -> s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long losslessDesyncs = sessions.stream().mapToLong(s -> s.lossless.desyncs()).sum();
         long announced = sessions.stream().mapToLong(s -> s.lossless.announced()).sum();
-        Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+        Map<String, Integer> desyncReasons = new TreeMap<>();
         sessions.forEach(s -> s.lossless.desyncReasons().forEach((r, n) -> desyncReasons.merge(r, n, Integer::sum)));
         long liveBytes = sessions.stream().mapToLong(s -> s.liveBytes).sum();
         long liveDesyncs = sessions.stream().mapToLong(s -> s.liveDesyncs).sum();

@@ -1,6 +1,11 @@
 package dev.limpet.bench.soak;
 
 import dev.limpet.testkit.SoakStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a lossless client of one session received, checked byte by byte against the stream the
@@ -23,12 +28,12 @@ final class StreamCheck {
     private long announced;
     private long announcedSnapshots;
     /** Gaps seen in the output, start → end, until an announcement claims them (the frames may come first). */
-    private final java.util.Map<Long, Long> unclaimedGaps = new java.util.HashMap<>();
+    private final Map<Long, Long> unclaimedGaps = new HashMap<>();
     /** Announced gaps whose frames have not come yet, start → end. */
-    private final java.util.Map<Long, Long> expectedGaps = new java.util.HashMap<>();
+    private final Map<Long, Long> expectedGaps = new HashMap<>();
     private long desyncs;
-    private final java.util.List<String> lossEvents = new java.util.ArrayList<>();
-    private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+    private final List<String> lossEvents = new ArrayList<>();
+    private final Map<String, Integer> desyncReasons = new TreeMap<>();
 
     StreamCheck(SoakStream.Kind kind, long seed) {
         this.expected = new SoakStream(kind, seed);
@@ -105,12 +110,12 @@ final class StreamCheck {
         lossEvents.add(event);
     }
 
-    synchronized java.util.List<String> lossEvents() {
-        return java.util.List.copyOf(lossEvents);
+    synchronized List<String> lossEvents() {
+        return List.copyOf(lossEvents);
     }
 
-    synchronized java.util.Map<String, Integer> desyncReasons() {
-        return new java.util.TreeMap<>(desyncReasons);
+    synchronized Map<String, Integer> desyncReasons() {
+        return new TreeMap<>(desyncReasons);
     }
 
     synchronized long desyncs() {

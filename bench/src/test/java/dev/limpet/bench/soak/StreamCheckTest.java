@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.testkit.SoakStream;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class StreamCheckTest {
@@ -14,7 +15,7 @@ class StreamCheckTest {
         while (out.size() < n) {
             out.writeBytes(s.next());
         }
-        return java.util.Arrays.copyOf(out.toByteArray(), n);
+        return Arrays.copyOf(out.toByteArray(), n);
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.limpet.client.attach;
 
-import dev.limpet.client.connection.CommandFailedException;
 import dev.limpet.client.connection.ConnectionLostException;
 import dev.limpet.client.connection.ConnectionState;
 import dev.limpet.client.connection.ConnectionTransition;
@@ -18,6 +17,7 @@ import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.stream.OutputChunk;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -70,7 +70,7 @@ public final class AttachController implements HostRuntime.Listener {
     private final OutputCursor cursor = new OutputCursor();
     private final AttachScreen screen;
     /** Session resizes announced for offsets the output has not reached yet, in order. */
-    private final java.util.ArrayDeque<ServerMessage.SessionResized> resizes = new java.util.ArrayDeque<>();
+    private final ArrayDeque<ServerMessage.SessionResized> resizes = new ArrayDeque<>();
     private final AckPacer acks = new AckPacer();
     private final ReplyGuard replies = new ReplyGuard();
     private final TypeAhead typeAhead = new TypeAhead();

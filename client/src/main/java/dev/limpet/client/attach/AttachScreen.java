@@ -2,6 +2,8 @@ package dev.limpet.client.attach;
 
 import dev.limpet.vt.ScreenModel;
 import dev.limpet.vt.ScreenPainter;
+import java.io.ByteArrayOutputStream;
+import java.util.Objects;
 import java.util.function.Consumer;
 
 /**
@@ -37,7 +39,7 @@ final class AttachScreen {
     private byte[] mark = new byte[0];
     private int markCols = 80;
     private int markRows = 24;
-    private final java.io.ByteArrayOutputStream sinceMark = new java.io.ByteArrayOutputStream();
+    private final ByteArrayOutputStream sinceMark = new ByteArrayOutputStream();
     private String status;
     private boolean entered;
     private boolean left;
@@ -152,7 +154,7 @@ final class AttachScreen {
 
     /** Shows {@code text} over the display's last row; null removes it. */
     synchronized void status(String text) {
-        if (java.util.Objects.equals(text, status)) {
+        if (Objects.equals(text, status)) {
             return;
         }
         status = text;

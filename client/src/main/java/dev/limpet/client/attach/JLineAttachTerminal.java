@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -90,7 +91,7 @@ public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable 
             out.write(data);
             out.flush();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write to the terminal", e);
+            throw new UncheckedIOException("cannot write to the terminal", e);
         }
     }
 

@@ -1,5 +1,8 @@
 package dev.limpet.client.attach;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Terminal queries in output, and terminal replies in input. Programs ask their terminal questions
  * (device attributes {@code ESC[c}, cursor position {@code ESC[6n}, colours {@code OSC 10;?},
@@ -24,7 +27,7 @@ final class TerminalReplies {
      * found.
      */
     static byte[] queries(byte[] buf, int off, int len) {
-        java.io.ByteArrayOutputStream found = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream found = new ByteArrayOutputStream();
         int end = off + len;
         for (int i = off; i < end - 1; i++) {
             if (buf[i] != ESC) {
@@ -56,7 +59,7 @@ final class TerminalReplies {
                 return -1;
             }
             byte f = buf[j];
-            String params = new String(buf, start, j - start - (dollar ? 1 : 0), java.nio.charset.StandardCharsets.US_ASCII);
+            String params = new String(buf, start, j - start - (dollar ? 1 : 0), StandardCharsets.US_ASCII);
             boolean query = !dollar && f == 'c' // DA, secondary/tertiary DA
                     || !dollar && f == 'n' && (params.equals("5") || params.equals("6") || params.equals("?6")) // status, cursor
                     || dollar && f == 'p' // DECRQM

@@ -17,6 +17,7 @@ import dev.limpet.client.connection.WebSocketTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,8 +25,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -121,7 +122,7 @@ public final class AttachCommand implements Callable<Integer> {
         if (endpoint.viaRelay()) {
             // Through a relay: same machines, same protocol, the relay transport underneath.
             transports = dev.limpet.client.connection.RelayTransport.factory(endpoint.hostName(),
-                    java.net.URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
+                    URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
                     options.connectTimeout(), KEEP_ALIVE, loop);
         } else {
             AtomicReference<ConnectionTarget> last = new AtomicReference<>(target(endpoint));

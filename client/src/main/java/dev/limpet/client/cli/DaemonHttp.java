@@ -2,13 +2,14 @@ package dev.limpet.client.cli;
 
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.URI;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The daemon's REST API as the CLI verbs use it. Errors come back as {@link CliException}s with the
@@ -115,7 +116,7 @@ public final class DaemonHttp {
         try {
             return JsonTree.parse(body.isBlank() ? "{}" : body);
         } catch (IOException e) {
-            return new JsonTree(java.util.Map.of("message", body));
+            return new JsonTree(Map.of("message", body));
         }
     }
 }

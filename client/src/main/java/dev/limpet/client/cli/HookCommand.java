@@ -6,6 +6,11 @@ import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,13 +55,13 @@ final class HookCommand extends Verb {
     String codexNotify;
 
     /** Where Codex keeps its conversations: {@code $CODEX_HOME}, else {@code ~/.codex}. */
-    java.nio.file.Path codexHome() {
+    Path codexHome() {
         String home = env.apply("CODEX_HOME");
         if (home != null && !home.isBlank()) {
-            return java.nio.file.Path.of(home);
+            return Path.of(home);
         }
         String user = env.apply("HOME");
-        return java.nio.file.Path.of(user != null && !user.isBlank() ? user : System.getProperty("user.home"), ".codex");
+        return Path.of(user != null && !user.isBlank() ? user : System.getProperty("user.home"), ".codex");
     }
 
     /** The environment and stdin, replaceable in tests. */
@@ -105,10 +110,10 @@ final class HookCommand extends Verb {
 
     /** Whether Codex saved conversation {@code id}: {@code sessions/YYYY/MM/DD/rollout-*-<id>.jsonl} under its home, today or yesterday (UTC). */
     boolean codexSaved(String id) {
-        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
-        for (java.time.LocalDate day : List.of(today, today.minusDays(1))) {
-            java.nio.file.Path dir = codexHome().resolve("sessions").resolve(day.toString().replace('-', '/'));
-            try (var files = java.nio.file.Files.newDirectoryStream(dir, "rollout-*-" + id + ".jsonl")) {
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        for (LocalDate day : List.of(today, today.minusDays(1))) {
+            Path dir = codexHome().resolve("sessions").resolve(day.toString().replace('-', '/'));
+            try (var files = Files.newDirectoryStream(dir, "rollout-*-" + id + ".jsonl")) {
                 if (files.iterator().hasNext()) {
                     return true;
                 }
@@ -159,12 +164,12 @@ final class HookCommand extends Verb {
         if (input.length > MAX_INPUT_BYTES) {
             throw refusedInput("stdin holds more than " + MAX_INPUT_BYTES + " bytes; a hook's JSON is far smaller");
         }
-        if (new String(input, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (new String(input, StandardCharsets.UTF_8).isBlank()) {
             throw refusedInput("stdin is empty; the hook's JSON was expected there");
         }
         JsonTree json;
         try {
-            json = JsonTree.parse(new String(input, java.nio.charset.StandardCharsets.UTF_8));
+            json = JsonTree.parse(new String(input, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw refusedInput("stdin is not JSON");
         }

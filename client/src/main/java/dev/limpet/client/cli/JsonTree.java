@@ -7,6 +7,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
@@ -105,7 +106,7 @@ public record JsonTree(Object value) implements Iterable<JsonTree> {
             case Integer i -> g.writeNumber(i);
             case Long l -> g.writeNumber(l);
             case Double d -> g.writeNumber(d);
-            case java.math.BigInteger b -> g.writeNumber(b);
+            case BigInteger b -> g.writeNumber(b);
             case Number n -> g.writeNumber(n.toString());
             default -> g.writeString(v.toString());
         }

@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -132,7 +133,7 @@ final class LsCommand extends Verb {
      * The rows as aligned columns, two spaces apart. With a terminal's width, each line is cut to
      * it (the command, last, gives way with a "…"), so a long command never wraps into the next row.
      */
-    static List<String> table(List<String[]> rows, java.util.OptionalInt width) {
+    static List<String> table(List<String[]> rows, OptionalInt width) {
         int columns = rows.getFirst().length;
         int[] widths = new int[columns];
         for (String[] row : rows) {

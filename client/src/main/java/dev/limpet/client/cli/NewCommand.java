@@ -3,6 +3,7 @@ package dev.limpet.client.cli;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -39,7 +40,7 @@ final class NewCommand extends Verb {
             body.put("journal", false);
         }
         if (size != null) {
-            String[] parts = size.toLowerCase(java.util.Locale.ROOT).split("x");
+            String[] parts = size.toLowerCase(Locale.ROOT).split("x");
             try {
                 if (parts.length != 2) {
                     throw new NumberFormatException();

@@ -10,6 +10,7 @@ import dev.limpet.client.connection.RelayTransport;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -35,7 +36,7 @@ final class RelaySessionList {
             try {
                 // Through the protocol's codec: this path speaks the protocol anyway (the relay's transport).
                 rows.add(LsCommand.row(endpoint.hostName(), state.daemonInstanceId(), JsonTree.parse(ProtocolCodec.write(s))));
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 throw new CliException(CliException.FAILED, "cannot read a session of " + endpoint.hostName() + ": " + e.getMessage());
             }
         }

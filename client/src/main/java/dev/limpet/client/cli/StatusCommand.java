@@ -1,5 +1,6 @@
 package dev.limpet.client.cli;
 
+import java.io.PrintWriter;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -62,7 +63,7 @@ final class StatusCommand extends Verb {
     }
 
     /** One line per setting: key, value, source; aligned. */
-    static void printConfig(JsonTree settings, java.io.PrintWriter out) {
+    static void printConfig(JsonTree settings, PrintWriter out) {
         if (!settings.isArray() || settings.isEmpty()) {
             out.println("this daemon did not report its settings (started from code, or an older version)");
             return;

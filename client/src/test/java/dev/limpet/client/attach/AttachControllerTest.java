@@ -2,7 +2,6 @@ package dev.limpet.client.attach;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.protocol.retry.Backoff;
 import dev.limpet.client.connection.ClientOptions;
 import dev.limpet.client.connection.DaemonClient;
 import dev.limpet.client.connection.Daemons;
@@ -15,6 +14,7 @@ import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.retry.Backoff;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;

@@ -2,6 +2,8 @@ package dev.limpet.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import org.junit.jupiter.api.Test;
 
@@ -26,8 +28,8 @@ class StatusCommandTest {
                 [{"key":"port","value":"7420","source":"default"},
                  {"key":"ring_bytes","value":"8388608","source":"file /home/u/.config/limpet/config.toml"},
                  {"key":"listen","value":"127.0.0.1\\u001b[31m","source":"env LIMPET_LISTEN"}]""");
-        var text = new java.io.StringWriter();
-        StatusCommand.printConfig(json, new java.io.PrintWriter(text, true));
+        var text = new StringWriter();
+        StatusCommand.printConfig(json, new PrintWriter(text, true));
         assertThat(text.toString()).contains("KEY").contains("SOURCE").contains("8388608").contains("file /home/u/.config/limpet/config.toml")
                 .doesNotContain("\u001b");
         assertThat(text.toString().lines().filter(l -> l.startsWith("ring_bytes")).findFirst().orElseThrow())

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.files;
 
-import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 

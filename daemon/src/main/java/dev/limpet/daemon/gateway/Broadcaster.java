@@ -8,6 +8,7 @@ import dev.limpet.protocol.WarningCode;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** Pushes session events to every connection that has completed its handshake. */
 final class Broadcaster implements SessionEvents {
@@ -34,7 +35,7 @@ final class Broadcaster implements SessionEvents {
         return sum;
     }
 
-    void forEach(java.util.function.Consumer<ClientConnection> action) {
+    void forEach(Consumer<ClientConnection> action) {
         connections.forEach(action);
     }
 

@@ -6,16 +6,29 @@ import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.sessions.Sizes;
 import dev.limpet.daemon.sessions.SpawnRequest;
 import dev.limpet.protocol.ClientMessage;
-import dev.limpet.protocol.ClientMessage.*;
+import dev.limpet.protocol.ClientMessage.AttachSession;
+import dev.limpet.protocol.ClientMessage.DetachSession;
+import dev.limpet.protocol.ClientMessage.Hello;
+import dev.limpet.protocol.ClientMessage.KillSession;
+import dev.limpet.protocol.ClientMessage.ListSessions;
+import dev.limpet.protocol.ClientMessage.PtyAck;
+import dev.limpet.protocol.ClientMessage.PtyFlow;
+import dev.limpet.protocol.ClientMessage.PtyInput;
+import dev.limpet.protocol.ClientMessage.PtyResize;
+import dev.limpet.protocol.ClientMessage.RemoveSession;
+import dev.limpet.protocol.ClientMessage.RenameSession;
+import dev.limpet.protocol.ClientMessage.ReviveSession;
+import dev.limpet.protocol.ClientMessage.SpawnSession;
+import dev.limpet.protocol.ClientMessage.TakeSize;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionIds;
-import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.pty.Signal;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -38,12 +51,12 @@ final class Commands {
      * the largest it may ask for ({@code maxWindow}: never more than the ring, so a client can always
      * resume from what it acknowledged), and how long unacknowledged bytes may wait.
      */
-    record FlowSettings(long defaultWindow, long maxWindow, java.time.Duration ackTimeout) {
+    record FlowSettings(long defaultWindow, long maxWindow, Duration ackTimeout) {
         static final long MIN_WINDOW = 64 * 1024;
         static final long DEFAULT_WINDOW = 4L << 20;
 
         /** Settings for a data plane whose ring holds {@code ringBytes}. */
-        static FlowSettings forRing(long ringBytes, java.time.Duration ackTimeout) {
+        static FlowSettings forRing(long ringBytes, Duration ackTimeout) {
             // One PTY read may pass a limit: keep that much of the ring in reserve.
             long max = Math.max(MIN_WINDOW, ringBytes - 64 * 1024);
             return new FlowSettings(Math.min(DEFAULT_WINDOW, max), max, ackTimeout);

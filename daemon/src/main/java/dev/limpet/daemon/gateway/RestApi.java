@@ -1,6 +1,5 @@
 package dev.limpet.daemon.gateway;
 
-import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
@@ -9,6 +8,7 @@ import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.terminal.pty.Signal;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;

@@ -12,6 +12,7 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -133,7 +134,7 @@ public final class DaemonMetrics {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     public static String contentType() {

@@ -8,6 +8,12 @@ import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,7 +36,7 @@ final class ExitRecorder {
     private final UntouchedRevivals untouched;
     private volatile boolean stopping;
     /** Sessions this daemon saw lost (their data plane died under them), with why: said until they run again or go. */
-    private final java.util.Map<String, String> lostHere = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<String, String> lostHere = new ConcurrentHashMap<>();
 
     ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList,
             UntouchedRevivals untouched) {
@@ -124,19 +130,19 @@ final class ExitRecorder {
      * ({@code session_lost}, naming them), for {@code limpet status} and clients that connect later:
      * a host's crash stays visible until its sessions are revived or removed.
      */
-    java.util.List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
-        java.util.Map<String, java.util.List<String>> byReason = new java.util.TreeMap<>();
+    List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+        Map<String, List<String>> byReason = new TreeMap<>();
         for (var e : lostHere.entrySet()) {
             boolean stillLost = store.find(e.getKey()).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false);
             if (stillLost) {
-                byReason.computeIfAbsent(e.getValue(), k -> new java.util.ArrayList<>()).add(e.getKey());
+                byReason.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(e.getKey());
             } else {
                 lostHere.remove(e.getKey(), e.getValue());
             }
         }
-        java.util.List<dev.limpet.protocol.ServerMessage.Warning> out = new java.util.ArrayList<>();
+        List<dev.limpet.protocol.ServerMessage.Warning> out = new ArrayList<>();
         byReason.forEach((reason, ids) -> {
-            java.util.Collections.sort(ids);
+            Collections.sort(ids);
             out.add(new dev.limpet.protocol.ServerMessage.Warning(WarningCode.SESSION_LOST.wire(), (ids.size() == 1 ? "session " : "sessions ")
                     + String.join(", ", ids) + ": " + reason));
         });

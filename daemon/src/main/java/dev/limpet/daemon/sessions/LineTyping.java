@@ -9,6 +9,7 @@ import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.pty.ExitStatus;
 import java.nio.charset.StandardCharsets;
 import java.util.function.BiConsumer;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -141,7 +142,7 @@ final class LineTyping {
          * Waits for the timing's answer; {@code shown} looks at the screen once the output went
          * quiet, outside this monitor (the screen may come from the thread that delivers output).
          */
-        EnterTiming.Outcome awaitTaken(java.util.function.BooleanSupplier shown) {
+        EnterTiming.Outcome awaitTaken(BooleanSupplier shown) {
             while (true) {
                 boolean look;
                 synchronized (this) {

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.sessions;
 
+import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
@@ -14,12 +15,11 @@ import dev.limpet.daemon.revive.RevivePlanner;
 import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
-import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
-import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;

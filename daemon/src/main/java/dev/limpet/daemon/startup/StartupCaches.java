@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 
@@ -35,7 +36,7 @@ public record StartupCaches(Path jar, State verbs, State daemon, int failedAttem
         FRESH, MISSING, STALE, FAILED;
 
         public String wire() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 

@@ -7,6 +7,11 @@ import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.testkit.TestPrograms;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -91,9 +96,9 @@ final class DaemonHarness implements AutoCloseable {
 
     private com.fasterxml.jackson.databind.JsonNode get(String path) {
         try {
-            var res = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + port() + path))
-                    .header("Authorization", "Bearer " + token()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            var res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port() + path))
+                    .header("Authorization", "Bearer " + token()).build(), HttpResponse.BodyHandlers.ofString());
             return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body());
         } catch (Exception e) {
             throw new IllegalStateException(e);
@@ -103,8 +108,8 @@ final class DaemonHarness implements AutoCloseable {
     @Override
     public void close() {
         daemon.close();
-        java.nio.file.Path socket = root.resolve("tmux").resolve("limpet.sock");
-        if (java.nio.file.Files.exists(socket)) {
+        Path socket = root.resolve("tmux").resolve("limpet.sock");
+        if (Files.exists(socket)) {
             dev.limpet.daemon.backend.TmuxTestServers.kill(socket);
         }
     }

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -108,7 +109,7 @@ class HookFloodTest {
                     long due = t0 + n * 1_000_000L;
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        LockSupport.parkNanos(wait);
                     }
                     String state = numbers.getAndIncrement() % 2 == 0 ? "working" : "waiting_input";
                     try {

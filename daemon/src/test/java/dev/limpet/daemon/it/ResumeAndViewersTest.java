@@ -11,6 +11,7 @@ import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.Flood;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -74,7 +75,7 @@ class ResumeAndViewersTest {
     void anOrphanedSessionIsClosedAfterTheGraceWhenOneIsSet() throws Exception {
         try (DaemonHarness short_ = new DaemonHarness(root.resolve("short"), Duration.ofSeconds(1), 1 << 20);
                 WsTestClient c = short_.client("orphan-grace-key")) {
-            SessionInfo s = short_.spawn(c, java.util.List.of("sleep", "1000"));
+            SessionInfo s = short_.spawn(c, List.of("sleep", "1000"));
             // Nobody attaches: after the grace the session is closed and reported exited.
             ServerMessage.SessionExited exited = c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
             assertThat(exited.exitSignal()).isEqualTo("HUP");

@@ -1,10 +1,10 @@
 package dev.limpet.daemon.it;
 
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.net.WebSocketClients;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
@@ -12,14 +12,16 @@ import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -43,7 +45,7 @@ public final class WsTestClient implements AutoCloseable {
     /** The latest pty_desync offset per session, kept even when an await skips the message. */
     public final Map<String, Long> desyncs = new ConcurrentHashMap<>();
     /** Command errors seen while awaiting something else (for failure messages). */
-    public final java.util.List<ServerMessage.CommandError> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    public final List<ServerMessage.CommandError> errors = new CopyOnWriteArrayList<>();
     /** Sessions this client acknowledges (lossless): the offset last acknowledged per session. */
     public final Map<String, Long> acked = new ConcurrentHashMap<>();
     private volatile long ackEvery = 256 * 1024;
@@ -239,7 +241,7 @@ public final class WsTestClient implements AutoCloseable {
         }
         if (left > 0) {
             throw new AssertionError(left + " of " + matches.length + " awaited messages did not come within 20 s; came: "
-                    + java.util.Arrays.toString(found) + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
+                    + Arrays.toString(found) + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
         }
         return List.of(found);
     }

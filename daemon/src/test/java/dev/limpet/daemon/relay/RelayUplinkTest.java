@@ -12,6 +12,7 @@ import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -86,7 +87,7 @@ class RelayUplinkTest {
 
         relay.stop();
         await().atMost(Duration.ofSeconds(30)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.WAITING);
-        assertThat(Duration.between(java.time.Instant.now(), uplink.snapshot().nextAttemptAt())).isGreaterThan(Duration.ofSeconds(30));
+        assertThat(Duration.between(Instant.now(), uplink.snapshot().nextAttemptAt())).isGreaterThan(Duration.ofSeconds(30));
         assertThat(warnings).contains(WarningCode.RELAY_UPLINK_DOWN);
 
         relay = relayOn(port);

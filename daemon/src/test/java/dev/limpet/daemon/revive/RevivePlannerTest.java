@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -93,12 +95,12 @@ class RevivePlannerTest {
     @Test
     void aConversationTheAgentNeverSavedIsStartedAgainUnderItsIdNotResumed() {
         Conversations neverSaved = new Conversations() {
-            public java.util.Optional<Boolean> saved(AgentProfile p, String id) {
-                return java.util.Optional.of(false);
+            public Optional<Boolean> saved(AgentProfile p, String id) {
+                return Optional.of(false);
             }
 
-            public java.util.Optional<String> find(AgentProfile p, Path cwd, java.time.Instant after, Set<String> taken) {
-                return java.util.Optional.empty();
+            public Optional<String> find(AgentProfile p, Path cwd, Instant after, Set<String> taken) {
+                return Optional.empty();
             }
         };
         RevivePlanner p = new RevivePlanner(AgentProfiles.builtIn(), Set.of(HOME, PROJECT)::contains, HOME, neverSaved);

@@ -16,8 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -96,7 +98,7 @@ abstract class RealAgentSuite {
                 return;
             }
             try (var files = Files.walk(tmp)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         } finally {
             if (trap != null) {
@@ -198,7 +200,7 @@ abstract class RealAgentSuite {
     /** Sessions revived at once, in parallel (each agent takes seconds to start). */
     void revive(String... ids) throws Exception {
         List<Thread> threads = new ArrayList<>();
-        List<AssertionError> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<AssertionError> failed = new CopyOnWriteArrayList<>();
         for (String id : ids) {
             threads.add(Thread.ofVirtual().start(() -> {
                 try {

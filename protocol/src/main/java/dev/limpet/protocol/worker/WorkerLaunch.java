@@ -1,5 +1,7 @@
 package dev.limpet.protocol.worker;
 
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -76,9 +78,9 @@ public record WorkerLaunch(
     }
 
     private List<Object> toComparable() {
-        return java.util.Arrays.asList(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
+        return Arrays.asList(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
                 controlToken, ownerPid, ownerStartedAt, ownerNonce, exitTtlSeconds, orphanTtlSeconds, probe, rpcMinor, journalPath,
-                journalLimitBytes, restoredHistory == null ? null : java.util.HexFormat.of().formatHex(restoredHistory), restoredMarker);
+                journalLimitBytes, restoredHistory == null ? null : HexFormat.of().formatHex(restoredHistory), restoredMarker);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.limpet.protocol.worker;
 
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -135,7 +136,7 @@ public final class WorkerRpc {
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        HashSet<String> all = new HashSet<>(a);
         all.addAll(b);
         return Set.copyOf(all);
     }

@@ -1,6 +1,5 @@
 package dev.limpet.relay.cluster;
 
-import dev.limpet.protocol.ErrorCode;
 import dev.limpet.relay.ClientEnd;
 import dev.limpet.relay.Cluster;
 import dev.limpet.relay.LocalHosts;

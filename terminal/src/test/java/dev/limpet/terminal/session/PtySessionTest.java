@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -106,8 +108,8 @@ class PtySessionTest {
     @Test
     void aScreenWatcherHearsOutputAndEveryTitleItEndsOnButNotEverySpinnerFrame() throws Exception {
         PtySession s = start(TestPrograms.command(dev.limpet.testkit.TitleSpinner.class, "1500"), 1 << 20);
-        List<String> titles = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicInteger outputs = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> titles = new CopyOnWriteArrayList<>();
+        AtomicInteger outputs = new AtomicInteger();
         s.watchScreen(new ScreenWatcher() {
             @Override
             public void outputSeen() {

@@ -2,6 +2,7 @@ package dev.limpet.daemon.backend.tmux;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -40,11 +41,11 @@ public final class SessionHealth {
         /** {@code alive → dead (absent)}: the form every transition is logged in. */
         @Override
         public String toString() {
-            return name(from) + " → " + name(to) + " (" + event.name().toLowerCase(java.util.Locale.ROOT) + ")";
+            return name(from) + " → " + name(to) + " (" + event.name().toLowerCase(Locale.ROOT) + ")";
         }
 
         private static String name(State s) {
-            return s.name().toLowerCase(java.util.Locale.ROOT);
+            return s.name().toLowerCase(Locale.ROOT);
         }
     }
 

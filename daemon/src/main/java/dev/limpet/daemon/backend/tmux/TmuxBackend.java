@@ -6,13 +6,13 @@ import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendDetails;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
-import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
+import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.stream.OutputChunk;
@@ -23,6 +23,7 @@ import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.terminal.session.VtScreen;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -136,7 +137,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             }
             String program = spec.argv().getFirst();
             String exe = ExecutableResolver.resolve(program, spec.env(), spec.cwd())
-                    .filter(p -> java.nio.file.Files.isExecutable(spec.cwd() == null ? Path.of(p) : spec.cwd().resolve(p)))
+                    .filter(p -> Files.isExecutable(spec.cwd() == null ? Path.of(p) : spec.cwd().resolve(p)))
                     .orElseThrow(() -> new BackendException(
                     ErrorCode.SPAWN_FAILED, "cannot spawn '" + program + "': No such file or directory (ENOENT)"));
             List<String> argv = new ArrayList<>(spec.argv());

@@ -13,7 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.LongToIntFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +40,7 @@ final class DenseHostLauncher {
      * @param served        how many of this daemon's sessions a host (by pid) serves now
      */
     DenseHostLauncher(WorkerPaths paths, WorkerSettings settings, WorkerCommand command, HelloWait helloWait, int launchedMinor,
-            LongToIntFunction served, java.util.concurrent.Executor background) {
+            LongToIntFunction served, Executor background) {
         this.paths = paths;
         this.settings = settings;
         this.command = command;
@@ -56,12 +59,12 @@ final class DenseHostLauncher {
     }
 
     /** How a host this daemon fed died, when it did (for the reason its sessions are lost). */
-    java.util.Optional<String> exitOf(long pid) {
+    Optional<String> exitOf(long pid) {
         return hosts.exitOf(pid);
     }
 
     /** Hosts that run what a new host would: this jar, these flags. */
-    private java.util.function.Predicate<DenseHosts.Host> current() throws IOException {
+    private Predicate<DenseHosts.Host> current() throws IOException {
         List<String> cmd = hostCommand();
         long stamp = command.jarStamp();
         return h -> h.command().equals(cmd) && h.jarStamp() == stamp;

@@ -6,7 +6,15 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.LongToIntFunction;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -56,13 +64,13 @@ final class DenseHosts {
     private final int capacity;
     private final Starter starter;
     private final LongToIntFunction served;
-    private final java.util.concurrent.Executor background;
+    private final Executor background;
     private final List<Host> hosts = new ArrayList<>();
-    private final java.util.Map<Host, Integer> pending = new java.util.HashMap<>();
+    private final Map<Host, Integer> pending = new HashMap<>();
     /** Hosts let go on purpose (stale, refused a launch, the daemon stopping): their end is expected. */
-    private final java.util.Set<Host> released = new java.util.HashSet<>();
+    private final Set<Host> released = new HashSet<>();
     /** Every host this daemon started, by pid: how one ended is asked for after it did ({@link #exitOf}). */
-    private final java.util.Map<Long, Process> started = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Long, Process> started = new ConcurrentHashMap<>();
     private boolean warming;
     private boolean closed;
 
@@ -72,7 +80,7 @@ final class DenseHosts {
      * @param served     how many of this daemon's sessions a host (by pid) serves now
      * @param background where the warm host is started
      */
-    DenseHosts(int capacity, Starter starter, LongToIntFunction served, java.util.concurrent.Executor background) {
+    DenseHosts(int capacity, Starter starter, LongToIntFunction served, Executor background) {
         this.capacity = capacity;
         this.starter = starter;
         this.served = served;
@@ -209,17 +217,17 @@ final class DenseHosts {
      * or one still running. A session's link can notice the end before the JVM has reaped the
      * process, so this waits a moment for it.
      */
-    java.util.Optional<String> exitOf(long pid) {
+    Optional<String> exitOf(long pid) {
         Process p = started.get(pid);
         try {
-            if (p == null || !p.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
-                return java.util.Optional.empty();
+            if (p == null || !p.waitFor(2, TimeUnit.SECONDS)) {
+                return Optional.empty();
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
-        return java.util.Optional.of(describeExit(p.exitValue()));
+        return Optional.of(describeExit(p.exitValue()));
     }
 
     /** Java reports a child killed by signal N as exit status 128 + N. */

@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -98,8 +99,8 @@ final class HelloWait {
      * The CPU time the process used so far; zero where the system does not say (then a worker
      * that has not listened within the window is taken as stalled: the wall clock alone decides).
      */
-    private static java.time.Duration cpu(Process process) {
-        return process.info().totalCpuDuration().orElse(java.time.Duration.ZERO);
+    private static Duration cpu(Process process) {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     /** A dense host wrote why it could not start the session into the session's (otherwise empty) log. */

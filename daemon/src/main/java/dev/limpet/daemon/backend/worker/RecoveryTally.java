@@ -4,10 +4,16 @@ import dev.limpet.daemon.backend.RecoveredSession;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.WarningCode;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +31,7 @@ final class RecoveryTally {
     }
 
     RecoveryReport report() {
-        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = adoptAll();
+        Map<RegistryRecovery.Recovered, Future<RecoveredSession>> adopted = adoptAll();
         List<RuntimeInfo> recovered = new ArrayList<>();
         List<RecoveredSession> sessions = new ArrayList<>();
         int pruned = 0;
@@ -72,9 +78,9 @@ final class RecoveryTally {
      * Adopts every recovered worker at once (each adoption is a round trip to its worker: in
      * sequence, a hundred of them took most of a restart); the report keeps the outcomes' order.
      */
-    private Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adoptAll() {
-        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = new java.util.IdentityHashMap<>();
-        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+    private Map<RegistryRecovery.Recovered, Future<RecoveredSession>> adoptAll() {
+        Map<RegistryRecovery.Recovered, Future<RecoveredSession>> adopted = new IdentityHashMap<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (RegistryRecovery.Outcome o : outcomes) {
                 if (o instanceof RegistryRecovery.Recovered r) {
                     adopted.put(r, pool.submit(() -> adopt.apply(r)));
@@ -84,10 +90,10 @@ final class RecoveryTally {
         return adopted;
     }
 
-    private static RecoveredSession outcome(java.util.concurrent.Future<RecoveredSession> f) {
+    private static RecoveredSession outcome(Future<RecoveredSession> f) {
         try {
             return f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -104,7 +110,7 @@ final class RecoveryTally {
         return head + String.join("; ", what);
     }
 
-    private static String name(java.nio.file.Path file) {
+    private static String name(Path file) {
         return file.getFileName().toString().replaceFirst("\\.json$", "");
     }
 

@@ -9,6 +9,7 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -189,7 +190,7 @@ final class RegistryRecovery {
     private boolean socketIsOurs(RegistryEntry e) {
         try {
             return e.socketPath() != null && registry.paths().isSocketOf(e.sessionId(), Path.of(e.socketPath()));
-        } catch (java.nio.file.InvalidPathException ex) {
+        } catch (InvalidPathException ex) {
             return false;
         }
     }

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.AttachInfo;
+import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
@@ -13,19 +13,21 @@ import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.WarningCode;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -122,7 +124,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     /** The pid of the waiting standby worker, if any. */
-    java.util.OptionalLong standbyPid() {
+    OptionalLong standbyPid() {
         return launcher.standbyPid();
     }
 
@@ -136,7 +138,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     /** Whether a previous daemon left sessions in the registry for {@link #recover} to find. */
     public boolean hasRegisteredSessions() {
-        try (var entries = java.nio.file.Files.list(registry.paths().registryDir())) {
+        try (var entries = Files.list(registry.paths().registryDir())) {
             return entries.anyMatch(p -> p.getFileName().toString().endsWith(".json"));
         } catch (IOException e) {
             return false;
@@ -282,7 +284,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     private void deleteLog(String sessionId) {
         try {
-            java.nio.file.Files.deleteIfExists(registry.paths().log(sessionId));
+            Files.deleteIfExists(registry.paths().log(sessionId));
         } catch (IOException | RuntimeException e) {
             LOG.warn("session {}: cannot delete its worker log: {}", sessionId, e.toString());
         }

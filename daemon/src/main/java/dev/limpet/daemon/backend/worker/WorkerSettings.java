@@ -1,6 +1,7 @@
 package dev.limpet.daemon.backend.worker;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -72,7 +73,7 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
         List<String> flags = JVM_FLAGS;
         String extra = System.getenv("LIMPET_WORKER_JVM_FLAGS");
         if (extra != null && !extra.isBlank()) {
-            flags = new java.util.ArrayList<>(JVM_FLAGS);
+            flags = new ArrayList<>(JVM_FLAGS);
             flags.addAll(List.of(extra.trim().split("\\s+")));
         }
         int standby = "0".equals(System.getenv("LIMPET_WORKER_STANDBY")) ? 0 : 1;

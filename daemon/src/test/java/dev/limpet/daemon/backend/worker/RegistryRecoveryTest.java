@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.protocol.WarningCode;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

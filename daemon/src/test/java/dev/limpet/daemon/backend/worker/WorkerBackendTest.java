@@ -21,14 +21,18 @@ import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -143,7 +147,7 @@ class WorkerBackendTest {
         for (Future<RuntimeInfo> f : results) {
             try {
                 pids.add(f.get().pid());
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOf(BackendException.class).hasMessageContaining("already exists");
                 refused++;
             }
@@ -198,14 +202,14 @@ class WorkerBackendTest {
         WorkerBackend b = backend(null);
         long bytes = 10_000_000;
         b.spawn(spec("stall", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes))));
-        java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch exited = new CountDownLatch(1);
         Collect out = new Collect() {
             @Override
             public void onOutput(dev.limpet.protocol.stream.OutputChunk chunk) {
                 if (chunk.endOffset() > dev.limpet.testkit.GatedFlood.READY.length()) {
                     try {
                         // A daemon that cannot keep up with its worker link until the flood is over.
-                        exited.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                        exited.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -335,8 +339,8 @@ class WorkerBackendTest {
         assertThat(workerOf(first)).isEqualTo(standby);
         Path root = tmp.resolve("workers").resolve(DAEMON);
         assertThat(root.resolve("registry/warm.json")).exists();
-        assertThat(java.nio.file.Files.readString(root.resolve("registry/warm.json"))).contains("\"worker_pid\":" + standby);
-        assertThat(java.nio.file.Files.readString(root.resolve("log/warm.log"))).contains("session warm pid " + standby);
+        assertThat(Files.readString(root.resolve("registry/warm.json"))).contains("\"worker_pid\":" + standby);
+        assertThat(Files.readString(root.resolve("log/warm.log"))).contains("session warm pid " + standby);
         typeAndSee(b, "warm", "typed into the standby");
 
         RuntimeInfo second = b.spawn(spec("next", TestPrograms.command(EchoLines.class)));
@@ -374,7 +378,7 @@ class WorkerBackendTest {
         ProcessHandle h = ProcessHandle.of(standby).orElseThrow();
         b.shutdown();
         await().atMost(T).until(() -> !h.isAlive());
-        try (var logs = java.nio.file.Files.list(tmp.resolve("workers").resolve(DAEMON).resolve("log"))) {
+        try (var logs = Files.list(tmp.resolve("workers").resolve(DAEMON).resolve("log"))) {
             assertThat(logs.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(WorkerStandby.LOG_PREFIX));
         }
     }
