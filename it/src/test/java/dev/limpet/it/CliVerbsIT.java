@@ -53,13 +53,22 @@ class CliVerbsIT {
     }
 
     @Test
+    void sendWarnsWhenTheProgramNeverDrewTheText() throws Exception {
+        String id = ok("new", "--", "sh", "-c", "stty -echo -icanon; echo ready; dd bs=1 count=1 >/dev/null 2>&1; echo busy-elsewhere;"
+                + " exec sleep 60").out().strip();
+        await().atMost(Duration.ofSeconds(20)).until(() -> ok("capture", id).out().contains("ready"));
+        assertThat(ok("send", id, "lost", "words").err()).contains("warning: the program did not draw the text");
+        ok("kill", id);
+    }
+
+    @Test
     void newSendCaptureKillAndRemoveASession() throws Exception {
         JsonNode created = JSON.readTree(ok("new", "--json", "--label", "verbs", "--size", "100x30", "--", "bash", "--norc", "--noprofile").out());
         String id = created.path("id").asText();
         assertThat(created.path("label").asText()).isEqualTo("verbs");
         assertThat(created.path("pid").asLong()).isPositive();
 
-        ok("send", "verbs", "echo", "$((6*7))-answer");
+        assertThat(ok("send", "verbs", "echo", "$((6*7))-answer").err()).as("bash drew the line: no warning").isEmpty();
         await().atMost(Duration.ofSeconds(20)).until(() -> ok("capture", id).out().contains("42-answer"));
 
         JsonNode listed = JSON.readTree(ok("ls", "--json").out());

@@ -4,6 +4,7 @@ import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.sessions.SpawnRequest;
+import dev.limpet.daemon.sessions.TypedText;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
@@ -87,8 +88,8 @@ final class RestApi {
             if (b.text() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "send needs \"text\"");
             }
-            sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
-            ctx.json(Map.of("ok", true));
+            TypedText typed = sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
+            ctx.json(typed == TypedText.NOT_WATCHED ? Map.of("ok", true) : Map.of("ok", true, "text_shown", typed == TypedText.SHOWN));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
         routes.get("/api/sessions/{id}/screen", ctx -> ctx.json(sessions.captureScreen(resolve(ctx))));

@@ -45,12 +45,12 @@ final class LineTyping {
         this.screen = screen;
     }
 
-    void type(String id, String text, boolean enter) {
+    TypedText type(String id, String text, boolean enter) {
         if (text.isEmpty()) {
             if (enter) {
                 input.accept(id, ENTER);
             }
-            return;
+            return TypedText.NOT_WATCHED;
         }
         byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
         if (backend instanceof PasteMode p && p.bracketedPaste(id)) {
@@ -68,15 +68,16 @@ final class LineTyping {
             if (enter) {
                 input.accept(id, ENTER);
             }
-            return;
+            return TypedText.NOT_WATCHED;
         }
         String mark = mark(text);
         int before = count(screen.apply(id), mark);
         Watch watch = new Watch();
+        EnterTiming.Outcome outcome;
         try (Attachment a = backend.attach(id, runtime.endOffset(), Long.MAX_VALUE, watch)) {
             watch.start(System.nanoTime());
             input.accept(id, bytes);
-            EnterTiming.Outcome outcome = watch.awaitTaken(() -> count(screen.apply(id), mark) > before);
+            outcome = watch.awaitTaken(() -> count(screen.apply(id), mark) > before);
             if (outcome == EnterTiming.Outcome.SETTLED || outcome == EnterTiming.Outcome.LIMIT_REACHED) {
                 LOG.info("session {}: typed text not seen on the screen ({}); Enter follows all the same", id,
                         outcome == EnterTiming.Outcome.SETTLED ? "the program drew something else and went quiet"
@@ -84,6 +85,7 @@ final class LineTyping {
             }
         }
         input.accept(id, ENTER);
+        return outcome == EnterTiming.Outcome.TAKEN ? TypedText.SHOWN : TypedText.NOT_SHOWN;
     }
 
     /**

@@ -328,16 +328,17 @@ public final class SessionService implements BackendListener {
     /**
      * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text
      * (a bracketed paste when the program turned that on), then Enter on its own once the program
-     * has taken the text ({@link LineTyping}). Blocks until the Enter is written.
+     * has taken the text ({@link LineTyping}). Blocks until the Enter is written; says whether the
+     * program drew the text before it.
      */
-    public void send(String id, String text, boolean enter) {
+    public TypedText send(String id, String text, boolean enter) {
         barrier.check();
         SessionIds.requireValid(id);
         if (text.indexOf('\u001b') >= 0 && text.contains("[201~")) {
             // It would end the paste early and the rest would be typed as keys.
             throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
         }
-        lineTyping.type(id, text, enter);
+        return lineTyping.type(id, text, enter);
     }
 
     /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */

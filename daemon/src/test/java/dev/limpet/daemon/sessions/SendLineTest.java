@@ -15,6 +15,7 @@ import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -90,7 +91,7 @@ class SendLineTest {
     @Test
     void anEnterRightBehindAPasteWouldBeANewlineSoItWaitsUntilTheProgramDrewThePaste() {
         String id = guard("--bracketed-paste");
-        sessions.send(id, "fix the bug", true);
+        assertThat(sessions.send(id, "fix the bug", true)).isEqualTo(TypedText.SHOWN);
         await().atMost(T).until(() -> sessions.capture(id).contains("submitted: fix the bug"));
         assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
         sessions.send(id, "and the next one", true);
@@ -104,6 +105,18 @@ class SendLineTest {
         sessions.send(id, "make test", true);
         await().atMost(T).until(() -> sessions.capture(id).contains("submitted: make test"));
         assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+    }
+
+    /** A program still starting can drop keys (Gemini CLI while it resumes): the caller learns the text never showed. */
+    @Test
+    void aProgramThatDrawsSomethingElseInsteadOfTheTextIsReportedAsNotShowingIt() {
+        SessionInfo s = sessions.spawn(new SpawnRequest(List.of("sh", "-c",
+                "stty -echo -icanon; echo ready; dd bs=1 count=1 >/dev/null 2>&1; echo busy-elsewhere; exec sleep 60"), tmp.toString(),
+                null, 120, 24, Map.of()));
+        await().atMost(T).until(() -> sessions.capture(s.id()).contains("ready"));
+        assertThat(sessions.send(s.id(), "lost words", true)).isEqualTo(TypedText.NOT_SHOWN);
+        assertThat(sessions.capture(s.id())).contains("busy-elsewhere").doesNotContain("lost words");
+        assertThat(sessions.send(s.id(), "", false)).isEqualTo(TypedText.NOT_WATCHED);
     }
 
     @Test

@@ -149,6 +149,7 @@ abstract class RealAgentSuite {
     void send(String id, String text) throws Exception {
         LimpetCli.Result r = limpet("send", id, text);
         assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).as("the agent drew the text before Enter").isEmpty();
     }
 
     /** {@code limpet wait ID --until STATE}, which must return 0. */
