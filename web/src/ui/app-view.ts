@@ -12,7 +12,7 @@ import type { Cockpit, CockpitSnapshot } from '../workspace/cockpit';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
 import type { TabOffer } from '../sessions/tab-messages';
-import type { AccessProblem } from './access-watch';
+import type { AccessProblem } from '../client/access-watch';
 import { banners } from './banners';
 import { askCommand, askName, confirmClose, isDialogOpen, showPanel, showShortcuts } from './dialogs';
 import { fill, h } from './dom';

@@ -6,7 +6,7 @@
 // the tab, keeps which host is on show, and joins their snapshots. Tab ids are unique across hosts
 // (each host's workspace makes its own with a prefix), so a tab id alone finds its host.
 import { Listeners } from '../core/listeners';
-import type { AccessProblem } from '../ui/access-watch';
+import type { AccessProblem } from '../client/access-watch';
 import type { TabView } from './tab-session';
 import type { SpawnOptions, Workspace, WorkspaceSnapshot } from './workspace';
 

@@ -4,8 +4,8 @@
 // says to run `limpet open`), no answer means the daemon is unreachable (the page keeps retrying).
 // A daemon that answers and takes the token but refused the upgrade itself refused the page's
 // origin (a reverse proxy, another host name: `--allow-origin`), or a proxy dropped the upgrade.
-import type { ConnectionState, DisconnectReason } from '../client/connection-machine';
-import type { HostSnapshot } from '../client/host-runtime';
+import type { ConnectionState, DisconnectReason } from './connection-machine';
+import type { HostSnapshot } from './host-runtime';
 
 /**
  * `unreachable`: nothing answers at the page's origin (the daemon, or the relay that served the
