@@ -7,6 +7,7 @@
 // the stream's; this class only runs their effects with the clock and the link. It also holds the
 // keys typed while it waits for its session (type-ahead.ts) and names itself (tab-name.ts).
 import type { Clock, TimerHandle } from '../core/clock';
+import type { Disposable } from '../core/disposable';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
 import type { AttachResult, ClientCommand, SessionInfo, SessionResized } from '../protocol/messages';
 import { OutputStream, type AttachFlow, type FlowEffect, type FlowLimits } from '../sessions/output-stream';
@@ -75,6 +76,7 @@ export class TabSession {
   /** Session resizes announced for offsets the output has not reached yet, in offset order. */
   private pendingSizes: SessionResized[] = [];
   private ackTimer: TimerHandle | null = null;
+  private readonly titleSubscription: Disposable;
 
   constructor(
     public record: TabRecord,
@@ -88,7 +90,7 @@ export class TabSession {
       tabId: record.tabId, name: record.name, sessionId: record.serverSessionId, session: null,
       phase: 'opening', loadedOnce: false, readOnly: false, notice: null, offer: null, pendingKeys: 0, sizedFor: null,
     };
-    terminal.onTitleChange((title) => this.onTitle(title));
+    this.titleSubscription = terminal.onTitleChange((title) => this.onTitle(title));
   }
 
   get sessionId(): string | null {
@@ -304,6 +306,7 @@ export class TabSession {
   dispose(): void {
     this.clock.clearTimeout(this.ackTimer);
     this.ackTimer = null;
+    this.titleSubscription.dispose();
     this.terminal.dispose();
   }
 
