@@ -63,7 +63,7 @@ export class TabSession {
   /** End offset of the current attachment's replay; -1 while an attach is on its way. */
   private replayEnd = -1;
   view: TabView;
-  /** Whether the terminal shows output that `stream.rendered` describes (restored or rendered). */
+  /** Whether the terminal shows output that `stream.state.rendered` describes (restored or rendered). */
   hasContent = false;
   /** A recoverable session waits for a person to show this tab before it is attached. */
   awaitingShow = false;
@@ -189,7 +189,7 @@ export class TabSession {
   reply(data: string, linkReady: boolean): void {
     const sessionId = this.sessionId;
     if (!linkReady || sessionId === null || this.view.phase !== 'live' || this.view.readOnly) return;
-    if (this.replayEnd < 0 || this.stream.rendered < this.replayEnd) return;
+    if (this.replayEnd < 0 || this.stream.state.rendered < this.replayEnd) return;
     this.link.send({ type: 'pty_input', session_id: sessionId, data, reply: true });
   }
 
@@ -210,8 +210,7 @@ export class TabSession {
   onAttachResult(result: AttachResult): void {
     if (this.resetOnAttach) {
       this.terminal.reset();
-      this.stream.resetTerminal();
-      this.stream.received = -1;
+      this.stream.startOver();
       this.resetOnAttach = false;
     }
     this.sessionSize = { cols: result.session.cols, rows: result.session.rows };
@@ -255,7 +254,7 @@ export class TabSession {
 
   /** The session's size changed from `event.offset` on: now if the output is there, else when it gets there. */
   sizeFrom(event: SessionResized): void {
-    if (event.offset <= this.stream.received) return this.applySize(event.cols, event.rows);
+    if (event.offset <= this.stream.state.received) return this.applySize(event.cols, event.rows);
     this.pendingSizes = [...this.pendingSizes.filter((z) => z.offset !== event.offset), event].sort((a, b) => a.offset - b.offset);
   }
 
@@ -319,7 +318,7 @@ export class TabSession {
 
   /** Where a re-attach continues: after the last byte handed to the terminal. */
   resumeOffset(): number | undefined {
-    return this.stream.received >= 0 && this.hasContent ? this.stream.received : undefined;
+    return this.stream.state.received >= 0 && this.hasContent ? this.stream.state.received : undefined;
   }
 
   update(patch: Partial<TabView>): void {
@@ -396,7 +395,7 @@ export class TabSession {
     const { ticket, effects } = this.stream.written(data.length, endOffset);
     this.terminal.write(data, () => {
       const after = this.stream.renderedUpTo(ticket);
-      this.record = { ...this.record, renderedOffset: this.stream.rendered };
+      this.record = { ...this.record, renderedOffset: this.stream.state.rendered };
       this.run(after);
     });
     this.run(effects);

@@ -199,7 +199,7 @@ export class Workspace {
     const tab = this.tabById(tabId);
     if (!tab || tab.record.start === 'sent') return; // a start is already on its way
     const previous = tab.sessionId;
-    if (previous && tab.stream.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
+    if (previous && tab.stream.state.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
     this.requestStart(tab);
   }
 
@@ -368,7 +368,7 @@ export class Workspace {
       refused: this.refused, hasRenderedContent: () => false,
     });
     for (const step of plan.steps) {
-      const attaching = this.tabById(step.tabId)?.stream.attachment === 'attaching';
+      const attaching = this.tabById(step.tabId)?.stream.state.attachment === 'attaching';
       if (step.kind === 'close' || (step.kind === 'confirm' && !attaching)) carryOut(step, this.stepHost);
     }
   }
