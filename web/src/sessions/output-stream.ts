@@ -118,7 +118,7 @@ export interface OutputStreamState {
 }
 
 export class OutputStream {
-  private readonly s: { -readonly [K in keyof OutputStreamState]: OutputStreamState[K] } = {
+  private readonly current: { -readonly [K in keyof OutputStreamState]: OutputStreamState[K] } = {
     received: -1, rendered: -1, pending: 0, duplicateBytes: 0, gaps: 0, attachment: 'none', granted: 'live', flow: 'live',
     window: null, acked: -1, sentHigh: -1, ackTimerArmed: false, hidden: false,
   };
@@ -140,7 +140,7 @@ export class OutputStream {
 
   /** The machine's state, read-only: only the methods below change it. */
   get state(): OutputStreamState {
-    return this.s;
+    return this.current;
   }
 
   /**
@@ -149,7 +149,7 @@ export class OutputStream {
    * granted window: a tab that stopped rendering must reach it, or it would pace the session.
    */
   get highWater(): number {
-    const byWindow = this.s.granted === 'lossless' && this.s.window !== null ? Math.floor(this.s.window / 2) : Infinity;
+    const byWindow = this.current.granted === 'lossless' && this.current.window !== null ? Math.floor(this.current.window / 2) : Infinity;
     return Math.min(this.limits.highWater, byWindow);
   }
 
@@ -163,24 +163,24 @@ export class OutputStream {
 
   /** The terminal already shows the stream up to `offset` (restored screen). */
   resumeAt(offset: number): void {
-    this.s.received = offset;
-    this.s.rendered = offset;
+    this.current.received = offset;
+    this.current.rendered = offset;
   }
 
   /** The tab now shows another session: nothing of the old stream counts any more. */
   forget(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.s.received = -1;
-    this.s.rendered = -1;
-    this.s.pending = 0;
+    this.current.received = -1;
+    this.current.rendered = -1;
+    this.current.pending = 0;
     this.epoch++;
-    this.s.attachment = 'none';
-    this.s.granted = 'live';
-    this.s.flow = 'live';
-    this.s.window = null;
-    this.s.acked = -1;
-    this.s.sentHigh = -1;
+    this.current.attachment = 'none';
+    this.current.granted = 'live';
+    this.current.flow = 'live';
+    this.current.window = null;
+    this.current.acked = -1;
+    this.current.sentHigh = -1;
     return effects;
   }
 
@@ -193,7 +193,7 @@ export class OutputStream {
   attachRequested(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.s.attachment = 'attaching';
+    this.current.attachment = 'attaching';
     return effects;
   }
 
@@ -205,23 +205,23 @@ export class OutputStream {
    */
   attached(grant: AttachGrant): FlowEffect[] {
     const replayFrom = grant.replay_from;
-    if (this.s.received >= 0 && replayFrom > this.s.received) this.s.gaps++;
-    if (this.s.received < 0 || replayFrom > this.s.received) this.s.received = replayFrom;
+    if (this.current.received >= 0 && replayFrom > this.current.received) this.current.gaps++;
+    if (this.current.received < 0 || replayFrom > this.current.received) this.current.received = replayFrom;
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.s.attachment = 'attached';
-    this.s.granted = grant.flow === 'lossless' ? 'lossless' : 'live';
-    this.s.flow = this.s.granted;
-    this.s.window = this.s.granted === 'lossless' && typeof grant.window === 'number' ? grant.window : null;
-    this.s.acked = replayFrom;
-    this.s.sentHigh = replayFrom;
+    this.current.attachment = 'attached';
+    this.current.granted = grant.flow === 'lossless' ? 'lossless' : 'live';
+    this.current.flow = this.current.granted;
+    this.current.window = this.current.granted === 'lossless' && typeof grant.window === 'number' ? grant.window : null;
+    this.current.acked = replayFrom;
+    this.current.sentHigh = replayFrom;
     this.checkBacklog(effects);
     return effects;
   }
 
   /** A snapshot stands for the stream up to `offset`: the terminal is reset and redrawn. */
   snapshotAt(offset: number): void {
-    this.s.received = offset;
+    this.current.received = offset;
     this.noteSent(offset);
   }
 
@@ -233,27 +233,27 @@ export class OutputStream {
   accept(endOffset: number, payload: Uint8Array): { data: Uint8Array | null; effects: FlowEffect[] } {
     this.noteSent(endOffset);
     const start = endOffset - payload.length;
-    if (this.s.received >= 0 && endOffset <= this.s.received) {
-      this.s.duplicateBytes += payload.length;
+    if (this.current.received >= 0 && endOffset <= this.current.received) {
+      this.current.duplicateBytes += payload.length;
       const effects: FlowEffect[] = [];
       this.maybeAck(effects);
       return { data: null, effects };
     }
     let fresh = payload;
-    if (this.s.received >= 0 && start < this.s.received) {
-      const overlap = this.s.received - start;
-      this.s.duplicateBytes += overlap;
+    if (this.current.received >= 0 && start < this.current.received) {
+      const overlap = this.current.received - start;
+      this.current.duplicateBytes += overlap;
       fresh = payload.subarray(overlap);
-    } else if (this.s.received >= 0 && start > this.s.received) {
-      this.s.gaps++;
+    } else if (this.current.received >= 0 && start > this.current.received) {
+      this.current.gaps++;
     }
-    this.s.received = endOffset;
+    this.current.received = endOffset;
     return { data: fresh, effects: [] };
   }
 
   /** `length` bytes ending at `endOffset` are handed to the terminal; may switch to live or detach. */
   written(length: number, endOffset: number): { ticket: WriteTicket; effects: FlowEffect[] } {
-    this.s.pending += length;
+    this.current.pending += length;
     const effects: FlowEffect[] = [];
     this.checkBacklog(effects);
     return { ticket: { epoch: this.epoch, endOffset, length }, effects };
@@ -267,16 +267,16 @@ export class OutputStream {
   renderedUpTo(ticket: WriteTicket): FlowEffect[] {
     const effects: FlowEffect[] = [];
     if (ticket.epoch !== this.epoch) return effects; // written before a reset: already forgotten
-    this.s.pending = Math.max(0, this.s.pending - ticket.length);
-    if (ticket.endOffset > this.s.rendered) this.s.rendered = ticket.endOffset;
-    if (this.s.attachment === 'parked') {
-      if (this.s.pending < this.lowWater) {
-        this.s.attachment = 'none';
+    this.current.pending = Math.max(0, this.current.pending - ticket.length);
+    if (ticket.endOffset > this.current.rendered) this.current.rendered = ticket.endOffset;
+    if (this.current.attachment === 'parked') {
+      if (this.current.pending < this.lowWater) {
+        this.current.attachment = 'none';
         effects.push({ type: 'reattach' });
       }
       return effects;
     }
-    if (this.s.attachment !== 'attached') return effects;
+    if (this.current.attachment !== 'attached') return effects;
     if (this.maybeResumeLossless(effects)) return effects;
     this.maybeAck(effects);
     return effects;
@@ -291,9 +291,9 @@ export class OutputStream {
    */
   pageHidden(hidden: boolean): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    if (this.s.hidden === hidden) return effects;
-    this.s.hidden = hidden;
-    if (this.s.attachment !== 'attached') return effects;
+    if (this.current.hidden === hidden) return effects;
+    this.current.hidden = hidden;
+    if (this.current.attachment !== 'attached') return effects;
     if (hidden) this.checkBacklog(effects);
     else this.maybeResumeLossless(effects);
     return effects;
@@ -302,10 +302,10 @@ export class OutputStream {
   /** The ack timer fired: acknowledge whatever was rendered since the last ack. */
   ackTimerFired(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.s.ackTimerArmed = false;
-    if (this.s.attachment !== 'attached' || this.s.flow !== 'lossless') return effects;
+    this.current.ackTimerArmed = false;
+    if (this.current.attachment !== 'attached' || this.current.flow !== 'lossless') return effects;
     const target = this.ackable();
-    if (target > this.s.acked) this.sendAck(target, effects);
+    if (target > this.current.acked) this.sendAck(target, effects);
     return effects;
   }
 
@@ -315,9 +315,9 @@ export class OutputStream {
    */
   desync(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    if (this.s.attachment === 'parked') return effects;
+    if (this.current.attachment === 'parked') return effects;
     this.cancelAckTimer(effects);
-    this.s.attachment = 'none';
+    this.current.attachment = 'none';
     effects.push({ type: 'reattach' });
     return effects;
   }
@@ -326,10 +326,10 @@ export class OutputStream {
   linkDown(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.s.attachment = 'none';
-    this.s.flow = 'live';
-    this.s.granted = 'live';
-    this.s.window = null;
+    this.current.attachment = 'none';
+    this.current.flow = 'live';
+    this.current.granted = 'live';
+    this.current.window = null;
     return effects;
   }
 
@@ -337,56 +337,56 @@ export class OutputStream {
   flowRejected(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.s.granted = 'live';
-    this.s.flow = 'live';
-    this.s.window = null;
+    this.current.granted = 'live';
+    this.current.flow = 'live';
+    this.current.window = null;
     return effects;
   }
 
   /** The terminal was reset for a replay from the start: nothing of the stream is in it any more. */
   startOver(): void {
     this.resetTerminal();
-    this.s.received = -1;
+    this.current.received = -1;
   }
 
   /** The terminal was reset: what it held, and its pending writes, are gone from our accounts. */
   resetTerminal(): void {
-    this.s.pending = 0;
-    this.s.rendered = -1;
+    this.current.pending = 0;
+    this.current.rendered = -1;
     this.epoch++;
   }
 
   /** The offset the next ack may carry: rendered, but never past what this attachment sent. */
   private ackable(): number {
-    return Math.min(this.s.rendered, this.s.sentHigh);
+    return Math.min(this.current.rendered, this.current.sentHigh);
   }
 
   private noteSent(endOffset: number): void {
-    if (this.s.attachment === 'attached' && endOffset > this.s.sentHigh) this.s.sentHigh = endOffset;
+    if (this.current.attachment === 'attached' && endOffset > this.current.sentHigh) this.current.sentHigh = endOffset;
   }
 
   private maybeAck(effects: FlowEffect[]): void {
-    if (this.s.attachment !== 'attached' || this.s.flow !== 'lossless') return;
+    if (this.current.attachment !== 'attached' || this.current.flow !== 'lossless') return;
     const target = this.ackable();
-    if (target <= this.s.acked) return;
-    const caughtUp = this.s.pending === 0 && this.s.rendered >= this.s.received;
-    if (caughtUp || target - this.s.acked >= this.limits.ackBytes) {
+    if (target <= this.current.acked) return;
+    const caughtUp = this.current.pending === 0 && this.current.rendered >= this.current.received;
+    if (caughtUp || target - this.current.acked >= this.limits.ackBytes) {
       this.sendAck(target, effects);
-    } else if (!this.s.ackTimerArmed) {
-      this.s.ackTimerArmed = true;
+    } else if (!this.current.ackTimerArmed) {
+      this.current.ackTimerArmed = true;
       effects.push({ type: 'start_ack_timer', ms: this.limits.ackDelayMs });
     }
   }
 
   private sendAck(offset: number, effects: FlowEffect[]): void {
-    this.s.acked = offset;
+    this.current.acked = offset;
     effects.push({ type: 'ack', offset });
     this.cancelAckTimer(effects);
   }
 
   private cancelAckTimer(effects: FlowEffect[]): void {
-    if (!this.s.ackTimerArmed) return;
-    this.s.ackTimerArmed = false;
+    if (!this.current.ackTimerArmed) return;
+    this.current.ackTimerArmed = false;
     effects.push({ type: 'cancel_ack_timer' });
   }
 
@@ -396,24 +396,24 @@ export class OutputStream {
    * Returns whether it did.
    */
   private maybeResumeLossless(effects: FlowEffect[]): boolean {
-    if (this.s.granted !== 'lossless' || this.s.flow !== 'live' || this.s.hidden || this.s.pending >= this.lowWater) return false;
-    this.s.flow = 'lossless';
+    if (this.current.granted !== 'lossless' || this.current.flow !== 'live' || this.current.hidden || this.current.pending >= this.lowWater) return false;
+    this.current.flow = 'lossless';
     effects.push({ type: 'flow', flow: 'lossless', ...(this.limits.window === undefined ? {} : { window: this.limits.window }) });
     const target = this.ackable();
-    if (target > this.s.acked) this.sendAck(target, effects);
+    if (target > this.current.acked) this.sendAck(target, effects);
     return true;
   }
 
   /** Lossless gives way to live above the high-water mark or while the page is hidden; detaches above the ceiling. */
   private checkBacklog(effects: FlowEffect[]): void {
-    if (this.s.attachment !== 'attached') return;
-    if (this.s.flow === 'lossless' && (this.s.hidden || this.s.pending > this.highWater)) {
-      this.s.flow = 'live';
+    if (this.current.attachment !== 'attached') return;
+    if (this.current.flow === 'lossless' && (this.current.hidden || this.current.pending > this.highWater)) {
+      this.current.flow = 'live';
       this.cancelAckTimer(effects);
       effects.push({ type: 'flow', flow: 'live' });
     }
-    if (this.s.pending > this.ceiling) {
-      this.s.attachment = 'parked';
+    if (this.current.pending > this.ceiling) {
+      this.current.attachment = 'parked';
       this.cancelAckTimer(effects);
       effects.push({ type: 'detach' });
     }
