@@ -8,7 +8,7 @@ import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
@@ -360,7 +360,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             @Override
             public TmuxRecovery.Adopted adopt(TmuxServer.PaneFacts p, Checkpoint.Entry entry) throws IOException {
                 Held h = TmuxBackend.this.adopt(p.sessionId(), p, p.cols(), p.rows(), entry, true);
-                return new TmuxRecovery.Adopted(runtime(h), new RecoveredSession(p.sessionId(), entry.command(), entry.cwd(), entry.startedAt()));
+                return new TmuxRecovery.Adopted(runtime(h), new RecoveredLaunch(p.sessionId(), entry.command(), entry.cwd(), entry.startedAt()));
             }
 
             @Override
