@@ -244,7 +244,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
 
     /**
      * A session's control client ended without the program's exit: if tmux still holds the session
-     * (someone detached limpet's client), attach a new one ({@code dead → recovering → alive});
+     * (someone detached limpet's client), attach a new one ({@code dead → reattaching → alive});
      * otherwise (server or session killed) the pane is given up and the session reported lost.
      */
     private void relink(String sessionId, TmuxPane pane, String reason) {
@@ -254,7 +254,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             return;
         }
         transition(sessionId, h.health(), SessionHealth.Event.LOST);
-        transition(sessionId, h.health(), SessionHealth.Event.RECOVER);
+        transition(sessionId, h.health(), SessionHealth.Event.REATTACH);
         try {
             TmuxServer.PaneFacts p = server.list().sessions().get(pane.tmuxName());
             if (p != null && p.pid() == pane.pid()) {
