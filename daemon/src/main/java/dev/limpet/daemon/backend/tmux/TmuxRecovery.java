@@ -100,7 +100,6 @@ final class TmuxRecovery {
                 LOG.info("session {} re-adopted from tmux {}: pid {}", p.sessionId(), p.tmuxName(), p.pid());
             } catch (ExecutionException | InterruptedException e) {
                 failed++;
-                report.count(Count.FAILED);
                 Throwable why = e instanceof ExecutionException ? e.getCause() : e;
                 LOG.warn("session {}: cannot re-adopt tmux session {}: {}", p.sessionId(), p.tmuxName(), why.getMessage());
             }
@@ -116,7 +115,7 @@ final class TmuxRecovery {
             LOG.info("{} checkpointed tmux session(s) are gone; the store makes them recoverable", gone);
         }
         if (failed > 0) {
-            report.warn(WarningCode.TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted");
+            report.count(Count.FAILED, failed).warn(WarningCode.TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted");
         }
         backend.saveCheckpoint();
         return report.build();
