@@ -39,9 +39,9 @@ final class RecoveryTally {
             switch (o) {
                 case RegistryRecovery.Recovered r -> {
                     try {
-                        RecoveredLaunch s = outcome(adopted.get(r));
-                        report.recovered(new RuntimeInfo(s.sessionId(), r.info().childPid(), r.info().running(),
-                                r.info().running() ? null : exitOf(r.info()), r.info().cols(), r.info().rows(), r.info().endOffset()), s);
+                        RecoveredLaunch launch = outcome(adopted.get(r));
+                        report.recovered(new RuntimeInfo(launch.sessionId(), r.info().childPid(), r.info().running(),
+                                r.info().running() ? null : exitOf(r.info()), r.info().cols(), r.info().rows(), r.info().endOffset()), launch);
                     } catch (RuntimeException e) {
                         r.link().close();
                         report.count(Count.FAILED);
