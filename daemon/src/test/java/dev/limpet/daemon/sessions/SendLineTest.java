@@ -39,7 +39,7 @@ class SendLineTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 
