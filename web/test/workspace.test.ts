@@ -19,6 +19,27 @@ async function connectAndList(h: ReturnType<typeof makeWorkspace>, sessions = [s
 }
 
 describe('Workspace', () => {
+  it('leaves no subscription behind once disposed: the host, the page and its tabs\' terminals are let go', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h);
+    const terminal = terminalOf(h, 's1');
+    const changes: unknown[] = [];
+    h.workspace.subscribe((snapshot) => changes.push(snapshot));
+    expect(h.visibility.listenerCount()).toBe(1);
+    expect(terminal.titleListeners.size).toBe(1);
+
+    h.workspace.dispose();
+    h.runtime.stop();
+    h.visibility.set(true);
+    terminal.setTitle('vim');
+
+    expect(h.visibility.listenerCount()).toBe(0);
+    expect(terminal.titleListeners.size).toBe(0);
+    expect(terminal.disposed).toBe(true);
+    expect(h.workspace.snapshot.host.status).not.toBe('stopped');
+    expect(changes).toEqual([]);
+  });
+
   it('waits for initial_state before listing, and shows recovering while it does not come', async () => {
     const h = makeWorkspace();
     h.runtime.start();

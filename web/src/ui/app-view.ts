@@ -2,7 +2,9 @@
 // intents, each sent to the workspace that holds the tab. The tab bar, the session list, the
 // sidebar and the key row are their own components; this class lays them out, runs the keyboard
 // map (keymap.ts), keeps the page's title and icon counting the sessions that need a person, and
-// decides where the focus goes after each action.
+// decides where the focus goes after each action. What it listens to (the window, the document,
+// the cockpit, its terminals) ends with dispose().
+import { DisposableStore } from '../core/disposable';
 import { WaitingAlerts } from '../sessions/waiting-alerts';
 import { MemoryStore, type KeyValueStore } from '../workspace/terminal-port';
 import { NotifyButton } from './notify-button';
@@ -12,7 +14,7 @@ import type { Cockpit, CockpitSnapshot } from '../workspace/cockpit';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
 import type { TabOffer } from '../sessions/tab-messages';
-import type { AccessProblem } from './access-watch';
+import type { AccessProblem } from '../client/access-watch';
 import { banners } from './banners';
 import { askCommand, askName, confirmClose, isDialogOpen, showPanel, showShortcuts } from './dialogs';
 import { fill, h } from './dom';
@@ -70,6 +72,7 @@ export class AppView {
   private readonly sidebar: Sidebar;
   private readonly notifyButton: NotifyButton;
   private readonly waitingAlerts = new WaitingAlerts();
+  private readonly lifetime = new DisposableStore();
   private note: string | null = null;
   private noteTimer = 0;
   private renderQueued = false;
@@ -116,7 +119,7 @@ export class AppView {
     const workarea = h('main.workarea', {}, this.tabBar.element, this.noticeEl,
       h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element), this.keyRow.element);
     const app = h('div.app', {});
-    this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive());
+    this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive(), this.lifetime.signal);
     fill(app,
       h('header.header', {},
         h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, this.notifyButton.element,
@@ -125,22 +128,33 @@ export class AppView {
       this.toastsEl);
     fill(root, app);
     // In a narrow window the open sidebar lies over the terminal: using the terminal closes it.
-    workarea.addEventListener('pointerdown', () => this.sidebar.overlays && this.sidebar.setOpen(false));
-    addEventListener('keydown', (event) => this.onKeyDown(event), { capture: true });
-    new ResizeObserver(() => {
+    const signal = this.lifetime.signal;
+    workarea.addEventListener('pointerdown', () => this.sidebar.overlays && this.sidebar.setOpen(false), { signal });
+    addEventListener('keydown', (event) => this.onKeyDown(event), { capture: true, signal });
+    const resizes = new ResizeObserver(() => {
       this.activeSlot()?.xterm.fit();
       this.tabBar.revealActive();
-    }).observe(this.terminalsEl);
+    });
+    resizes.observe(this.terminalsEl);
+    this.lifetime.add({ dispose: () => resizes.disconnect() });
     // A page shown again may have other fonts or zoom: its terminal is measured again.
-    document.addEventListener('visibilitychange', () => document.hidden || this.activeSlot()?.xterm.shown());
+    document.addEventListener('visibilitychange', () => document.hidden || this.activeSlot()?.xterm.shown(), { signal });
   }
 
   bind(cockpit: Cockpit): void {
     this.cockpit = cockpit;
-    cockpit.subscribe(() => this.queueRender());
-    addEventListener('online', () => this.queueRender());
-    addEventListener('offline', () => this.queueRender());
+    this.lifetime.add(cockpit.subscribe(() => this.queueRender()));
+    const signal = this.lifetime.signal;
+    addEventListener('online', () => this.queueRender(), { signal });
+    addEventListener('offline', () => this.queueRender(), { signal });
     this.queueRender();
+  }
+
+  /** The page is torn down: every listener it added goes, and every terminal it made. */
+  dispose(): void {
+    this.lifetime.dispose();
+    for (const slot of [...this.slots.values()]) slot.xterm.dispose();
+    clearTimeout(this.noteTimer);
   }
 
   /** What the access check found (wrong token, unreachable daemon), or null once connected. */
@@ -163,7 +177,7 @@ export class AppView {
       onViewerSize: () => this.cockpit?.workspaceOf(tabId)?.viewerResized(tabId),
       onPointerDown: () => this.cockpit?.workspaceOf(tabId)?.takeSize(tabId),
     });
-    enableTouchScroll(mount, xterm.term);
+    enableTouchScroll(mount, xterm.term, xterm.signal);
     const slot = { host, overlay, sizeMarker, xterm };
     this.slots.set(tabId, slot);
     const dispose = xterm.dispose.bind(xterm);

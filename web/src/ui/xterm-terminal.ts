@@ -8,10 +8,14 @@
 // wrong thing, and every row then renders with broken letter spacing. So it is opened the first
 // time its element is shown (output written before lands in its buffer all the same), and its
 // font is measured again whenever it is shown.
+//
+// Everything it subscribes to (xterm's events, its element's DOM events) is owned by one
+// DisposableStore, so dispose() leaves no listener behind.
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { Terminal } from '@xterm/xterm';
+import { DisposableStore, type Disposable } from '../core/disposable';
 import type { TerminalPort } from '../workspace/terminal-port';
 
 export interface XtermCallbacks {
@@ -35,6 +39,7 @@ export class XtermTerminal implements TerminalPort {
   readonly term: Terminal;
   readonly search = new SearchAddon();
   private readonly fitAddon = new FitAddon();
+  private readonly lifetime = new DisposableStore();
   private opened = false;
   private measured: { cols: number; rows: number } | null = null;
 
@@ -54,9 +59,10 @@ export class XtermTerminal implements TerminalPort {
     // xterm turns a person's events into input synchronously, while the event is dispatched; its
     // answers to queries come while it parses output. Note the events (capture phase: before
     // xterm's own handlers) and anything emitted while none of them is being dispatched is a reply.
-    for (const type of PERSON_EVENTS) element.addEventListener(type, (event) => this.personActing(event), { capture: true });
-    this.term.onData((data) => callbacks.onInput(data, !this.isPersonActing()));
-    element.addEventListener('pointerdown', () => callbacks.onPointerDown());
+    const signal = this.lifetime.signal;
+    for (const type of PERSON_EVENTS) element.addEventListener(type, (event) => this.personActing(event), { capture: true, signal });
+    this.lifetime.add(this.term.onData((data) => callbacks.onInput(data, !this.isPersonActing())));
+    element.addEventListener('pointerdown', () => callbacks.onPointerDown(), { signal });
     this.term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey) return true;
       const key = event.key.toLowerCase();
@@ -174,8 +180,13 @@ export class XtermTerminal implements TerminalPort {
     this.term.focus();
   }
 
-  onTitleChange(listener: (title: string) => void): void {
-    this.term.onTitleChange(listener);
+  onTitleChange(listener: (title: string) => void): Disposable {
+    return this.lifetime.add(this.term.onTitleChange(listener));
+  }
+
+  /** What ends with this terminal: listeners added with its signal are removed by dispose(). */
+  get signal(): AbortSignal {
+    return this.lifetime.signal;
   }
 
   /** A visible bell: the terminal flashes (no sound: a refused key must not startle). */
@@ -184,6 +195,7 @@ export class XtermTerminal implements TerminalPort {
   }
 
   dispose(): void {
+    this.lifetime.dispose();
     this.term.dispose();
     this.element.remove();
   }

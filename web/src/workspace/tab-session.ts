@@ -7,6 +7,7 @@
 // the stream's; this class only runs their effects with the clock and the link. It also holds the
 // keys typed while it waits for its session (type-ahead.ts) and names itself (tab-name.ts).
 import type { Clock, TimerHandle } from '../core/clock';
+import type { Disposable } from '../core/disposable';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
 import type { AttachResult, ClientCommand, SessionInfo, SessionResized } from '../protocol/messages';
 import { OutputStream, type AttachFlow, type FlowEffect, type FlowLimits } from '../sessions/output-stream';
@@ -62,7 +63,7 @@ export class TabSession {
   /** End offset of the current attachment's replay; -1 while an attach is on its way. */
   private replayEnd = -1;
   view: TabView;
-  /** Whether the terminal shows output that `stream.rendered` describes (restored or rendered). */
+  /** Whether the terminal shows output that `stream.state.rendered` describes (restored or rendered). */
   hasContent = false;
   /** A recoverable session waits for a person to show this tab before it is attached. */
   awaitingShow = false;
@@ -75,6 +76,7 @@ export class TabSession {
   /** Session resizes announced for offsets the output has not reached yet, in offset order. */
   private pendingSizes: SessionResized[] = [];
   private ackTimer: TimerHandle | null = null;
+  private readonly titleSubscription: Disposable;
 
   constructor(
     public record: TabRecord,
@@ -88,7 +90,7 @@ export class TabSession {
       tabId: record.tabId, name: record.name, sessionId: record.serverSessionId, session: null,
       phase: 'opening', loadedOnce: false, readOnly: false, notice: null, offer: null, pendingKeys: 0, sizedFor: null,
     };
-    terminal.onTitleChange((title) => this.onTitle(title));
+    this.titleSubscription = terminal.onTitleChange((title) => this.onTitle(title));
   }
 
   get sessionId(): string | null {
@@ -187,7 +189,7 @@ export class TabSession {
   reply(data: string, linkReady: boolean): void {
     const sessionId = this.sessionId;
     if (!linkReady || sessionId === null || this.view.phase !== 'live' || this.view.readOnly) return;
-    if (this.replayEnd < 0 || this.stream.rendered < this.replayEnd) return;
+    if (this.replayEnd < 0 || this.stream.state.rendered < this.replayEnd) return;
     this.link.send({ type: 'pty_input', session_id: sessionId, data, reply: true });
   }
 
@@ -208,8 +210,7 @@ export class TabSession {
   onAttachResult(result: AttachResult): void {
     if (this.resetOnAttach) {
       this.terminal.reset();
-      this.stream.resetTerminal();
-      this.stream.received = -1;
+      this.stream.startOver();
       this.resetOnAttach = false;
     }
     this.sessionSize = { cols: result.session.cols, rows: result.session.rows };
@@ -253,7 +254,7 @@ export class TabSession {
 
   /** The session's size changed from `event.offset` on: now if the output is there, else when it gets there. */
   sizeFrom(event: SessionResized): void {
-    if (event.offset <= this.stream.received) return this.applySize(event.cols, event.rows);
+    if (event.offset <= this.stream.state.received) return this.applySize(event.cols, event.rows);
     this.pendingSizes = [...this.pendingSizes.filter((z) => z.offset !== event.offset), event].sort((a, b) => a.offset - b.offset);
   }
 
@@ -304,6 +305,7 @@ export class TabSession {
   dispose(): void {
     this.clock.clearTimeout(this.ackTimer);
     this.ackTimer = null;
+    this.titleSubscription.dispose();
     this.terminal.dispose();
   }
 
@@ -316,7 +318,7 @@ export class TabSession {
 
   /** Where a re-attach continues: after the last byte handed to the terminal. */
   resumeOffset(): number | undefined {
-    return this.stream.received >= 0 && this.hasContent ? this.stream.received : undefined;
+    return this.stream.state.received >= 0 && this.hasContent ? this.stream.state.received : undefined;
   }
 
   update(patch: Partial<TabView>): void {
@@ -393,7 +395,7 @@ export class TabSession {
     const { ticket, effects } = this.stream.written(data.length, endOffset);
     this.terminal.write(data, () => {
       const after = this.stream.renderedUpTo(ticket);
-      this.record = { ...this.record, renderedOffset: this.stream.rendered };
+      this.record = { ...this.record, renderedOffset: this.stream.state.rendered };
       this.run(after);
     });
     this.run(effects);

@@ -1,4 +1,5 @@
 // What the workspace needs from a terminal widget. The UI adapts xterm.js to it; tests use a fake.
+import type { Disposable } from '../core/disposable';
 
 export interface TerminalPort {
   /** Writes bytes; `done` runs once the terminal has parsed them (xterm's write callback). */
@@ -14,8 +15,8 @@ export interface TerminalPort {
    * never shown (a hidden tab measures nothing).
    */
   viewerSize(): { cols: number; rows: number } | null;
-  /** Calls `listener` with each title the program sets (OSC 0 or 2). */
-  onTitleChange(listener: (title: string) => void): void;
+  /** Calls `listener` with each title the program sets (OSC 0 or 2), until the subscription is disposed. */
+  onTitleChange(listener: (title: string) => void): Disposable;
   /** Tells the person, visibly, that the terminal refused what they typed. */
   bell(): void;
   dispose(): void;

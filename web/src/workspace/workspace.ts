@@ -6,6 +6,7 @@
 // The UI renders its snapshot and calls its intent methods; it holds no connection logic of its own.
 import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
+import { DisposableStore, type Disposable } from '../core/disposable';
 import { RequestError } from '../client/daemon-client';
 import { StaleGenerationError, type HostRuntime, type HostSnapshot } from '../client/host-runtime';
 import type { InitialState, ServerEvent, SessionInfo } from '../protocol/messages';
@@ -57,6 +58,8 @@ export class Workspace {
   private pageHidden: boolean;
   private current: WorkspaceSnapshot;
   private readonly listeners = new Listeners<WorkspaceSnapshot>();
+  /** Its host's runtime and the page's visibility, listened to until dispose(). */
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.toasts = new Toasts(options.clock, () => this.changed());
@@ -82,18 +85,31 @@ export class Workspace {
     for (const record of saved?.tabs ?? []) this.addTab(record);
     this.activeTabId = saved?.activeTabId ?? null;
     this.current = this.buildSnapshot();
-    options.runtime.subscribe((host) => this.onHost(host));
-    options.runtime.onEvent(({ generation, event }) => this.onEvent(generation, event));
-    options.runtime.onFrame(({ frame }) => this.tabFor(frame.sessionId)?.onFrame(frame));
-    options.visibility.subscribe((hidden) => this.onVisibility(hidden));
+    this.subscriptions.add(options.runtime.subscribe((host) => this.onHost(host)));
+    this.subscriptions.add(options.runtime.onEvent(({ generation, event }) => this.onEvent(generation, event)));
+    this.subscriptions.add(options.runtime.onFrame(({ frame }) => this.tabFor(frame.sessionId)?.onFrame(frame)));
+    this.subscriptions.add(options.visibility.subscribe((hidden) => this.onVisibility(hidden)));
   }
 
   get snapshot(): WorkspaceSnapshot {
     return this.current;
   }
 
-  subscribe(listener: (snapshot: WorkspaceSnapshot) => void): () => void {
+  subscribe(listener: (snapshot: WorkspaceSnapshot) => void): Disposable {
     return this.listeners.subscribe(listener);
+  }
+
+  /**
+   * The workspace goes (its host is removed, the page is torn down): it stops listening to the
+   * host and the page, and its tabs' terminals and timers go. The sessions go on in the daemon.
+   */
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.options.clock.clearTimeout(this.recoveringTimer);
+    this.recoveringTimer = null;
+    // The tabs stay listed (a pending save still writes them): only their terminals and timers go.
+    for (const tab of this.tabs) tab.dispose();
+    this.listeners.clear();
   }
 
   terminalOf(tabId: string): TerminalPort | null {
@@ -183,7 +199,7 @@ export class Workspace {
     const tab = this.tabById(tabId);
     if (!tab || tab.record.start === 'sent') return; // a start is already on its way
     const previous = tab.sessionId;
-    if (previous && tab.stream.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
+    if (previous && tab.stream.state.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
     this.requestStart(tab);
   }
 
@@ -352,7 +368,7 @@ export class Workspace {
       refused: this.refused, hasRenderedContent: () => false,
     });
     for (const step of plan.steps) {
-      const attaching = this.tabById(step.tabId)?.stream.attachment === 'attaching';
+      const attaching = this.tabById(step.tabId)?.stream.state.attachment === 'attaching';
       if (step.kind === 'close' || (step.kind === 'confirm' && !attaching)) carryOut(step, this.stepHost);
     }
   }

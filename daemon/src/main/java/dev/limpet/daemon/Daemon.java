@@ -1,6 +1,7 @@
 package dev.limpet.daemon;
 
 import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RecoveryReport.Count;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.files.DaemonIdentity;
 import dev.limpet.daemon.files.DaemonInfoFile;
@@ -42,7 +43,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running daemon: start-up in the order of the design (lock, store, listen behind the recovery
- * barrier, backend + recovery, reconcile, lift), and a shutdown that tries every step.
+ * barrier, the backend's recovery then the store's, lift), and a shutdown that tries every step.
  */
 public final class Daemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
@@ -194,12 +195,12 @@ public final class Daemon implements AutoCloseable {
 
     private void recover() {
         long t0 = System.nanoTime();
-        recovery = sessions.recoverAndReconcile();
+        recovery = sessions.recover();
         barrier.lift();
         metrics.recovered(recovery, Duration.ofNanos(System.nanoTime() - t0));
         LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
-                recovery.missing(), recovery.failed(), recovery.quarantined());
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.count(Count.RECOVERED), recovery.count(Count.PRUNED),
+                recovery.count(Count.MISSING), recovery.count(Count.FAILED), recovery.count(Count.QUARANTINED));
         // Clients get the warnings in initial_state (sent on the lift, and to every later client).
         for (RecoveryReport.Warning w : recovery.warnings()) {
             LOG.warn("{}: {}", w.code().wire(), w.message());
@@ -242,7 +243,7 @@ public final class Daemon implements AutoCloseable {
         RecoveryReport r = recovery;
         return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
                 selection.backend().name(), degraded(), sessions.list(),
-                new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
+                r.toMessage(),
                 new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
     }
 
@@ -284,8 +285,11 @@ public final class Daemon implements AutoCloseable {
         s.put("waiting_input", listed.stream().filter(x -> x.running() && x.activity() == Activity.WAITING_INPUT).count());
         s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
-        s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
-                "failed", r.failed(), "quarantined", r.quarantined()));
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Count c : Count.values()) {
+            counts.put(c.label(), r.count(c));
+        }
+        s.put("recovery", counts);
         s.put("warnings", warnings(r).stream().map(w -> Map.of("code", w.code(), "message", w.message())).toList());
         s.put("connections", gateway.connections());
         s.put("relay", relay == null ? null : relay.status());

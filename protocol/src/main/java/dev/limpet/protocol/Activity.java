@@ -56,7 +56,7 @@ public enum Activity {
 
     /**
      * States that mean "a person is needed": kept across a daemon restart while the session's data
-     * plane survives (the reconciliation rule in reference/pty-worker-sidecars.md).
+     * plane survives (start-up recovery's rule, after reference/pty-worker-sidecars.md).
      */
     public boolean preservedAcrossRestart() {
         return needsPerson();

@@ -90,7 +90,7 @@ public final class ActivityResolver {
 
     /**
      * Starts from a stored activity (a session recovered across a daemon restart). A state the
-     * reconciliation rule keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
+     * store's recovery keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
      * report made now, so it holds until newer evidence; any other starts with no evidence, so
      * output and the title can move it (a {@code working} set by the rule is a guess, not a report).
      */

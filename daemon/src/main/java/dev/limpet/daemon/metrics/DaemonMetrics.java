@@ -118,11 +118,9 @@ public final class DaemonMetrics {
 
     /** The start-up recovery's outcome and duration. */
     public void recovered(RecoveryReport report, Duration took) {
-        recoveries.labelValues("recovered").inc(report.recovered().size());
-        recoveries.labelValues("pruned").inc(report.pruned());
-        recoveries.labelValues("missing").inc(report.missing());
-        recoveries.labelValues("failed").inc(report.failed());
-        recoveries.labelValues("quarantined").inc(report.quarantined());
+        for (RecoveryReport.Count c : RecoveryReport.Count.values()) {
+            recoveries.labelValues(c.label()).inc(report.count(c));
+        }
         recoverySeconds.set(took.toNanos() / 1e9);
     }
 

@@ -164,7 +164,7 @@ final class ActivityLedger {
     }
 
     /** A revived session runs a new program: nothing is known of what it does until it shows it. */
-    void restarted(String id, boolean agent, Activity before) {
+    void revived(String id, boolean agent, Activity before) {
         activity.trackRevived(id, agent);
         if (before != Activity.UNKNOWN) {
             publish(id, before, Activity.UNKNOWN, "revive");

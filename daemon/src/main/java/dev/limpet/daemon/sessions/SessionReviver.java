@@ -160,7 +160,7 @@ final class SessionReviver {
         // Recorded before the spawn: a program that ends at once may be reported before spawn returns.
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
-        activity.restarted(id, plan.agentKind() != null, s.activity());
+        activity.revived(id, plan.agentKind() != null, s.activity());
         untouched.revived(id);
         RuntimeInfo runtime;
         try {

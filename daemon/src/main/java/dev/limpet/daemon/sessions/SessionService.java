@@ -109,7 +109,7 @@ public final class SessionService implements BackendListener {
         environment.setAgentHooks(agentHooks);
     }
 
-    /** Journal, agent profiles and the cwd sampler that make sessions revivable; before {@link #recoverAndReconcile}. */
+    /** Journal, agent profiles and the cwd sampler that make sessions revivable; before {@link #recover}. */
     public void setRevive(ReviveSettings settings) {
         reviver.setSettings(settings);
     }
@@ -125,11 +125,11 @@ public final class SessionService implements BackendListener {
         return backend;
     }
 
-    /** Start-up steps 4–5: recover the backend's live sessions and reconcile the store with them. */
-    public RecoveryReport recoverAndReconcile() {
+    /** Start-up recovery: the backend re-adopts the sessions still alive, then the store is made to agree with them. */
+    public RecoveryReport recover() {
         backend.start(this);
         RecoveryReport report = backend.recover();
-        report = report.withMissing(new StoreReconciler(store, clock).reconcile(report));
+        report = report.withMissing(new StoreRecovery(store, clock).run(report));
         for (RuntimeInfo live : report.recovered()) {
             orphans.detached(live.sessionId());
             store.find(live.sessionId()).ifPresent(s -> activity.track(s.id(), store.intent(s.id()).agentKind() != null, s.activity()));

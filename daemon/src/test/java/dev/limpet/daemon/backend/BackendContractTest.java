@@ -284,7 +284,7 @@ class BackendContractTest {
         Backend second = backend(kind);
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::pid).containsExactly(r.pid());
-        assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
+        assertThat(report.launches()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
         Collect after = new Collect();
         try (Attachment b = second.attach("stay", since, Long.MAX_VALUE, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);

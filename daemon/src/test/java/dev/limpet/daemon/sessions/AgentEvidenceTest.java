@@ -84,7 +84,7 @@ class AgentEvidenceTest {
                 published.add(id + " " + a.wireName());
             }
         });
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
         return sessions;
     }

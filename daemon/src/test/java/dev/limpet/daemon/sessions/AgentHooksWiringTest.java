@@ -61,7 +61,7 @@ class AgentHooksWiringTest {
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
         sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
         sessions.setAgentHooks(new AgentHooks(settings));
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 

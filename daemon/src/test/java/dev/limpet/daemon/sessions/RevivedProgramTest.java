@@ -51,7 +51,7 @@ class RevivedProgramTest {
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
         sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10),
                 ZoneId.of("UTC"), Conversations.UNKNOWN));
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 

@@ -40,7 +40,7 @@ class SendLineTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 

@@ -60,7 +60,7 @@ class SessionServiceTest {
 
             public void warning(WarningCode code, String message) {}
         });
-        sessions.recoverAndReconcile();
+        sessions.recover();
     }
 
     @AfterEach

@@ -8,7 +8,7 @@ import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
@@ -244,7 +244,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
 
     /**
      * A session's control client ended without the program's exit: if tmux still holds the session
-     * (someone detached limpet's client), attach a new one ({@code dead → recovering → alive});
+     * (someone detached limpet's client), attach a new one ({@code dead → reattaching → alive});
      * otherwise (server or session killed) the pane is given up and the session reported lost.
      */
     private void relink(String sessionId, TmuxPane pane, String reason) {
@@ -254,7 +254,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             return;
         }
         transition(sessionId, h.health(), SessionHealth.Event.LOST);
-        transition(sessionId, h.health(), SessionHealth.Event.RECOVER);
+        transition(sessionId, h.health(), SessionHealth.Event.REATTACH);
         try {
             TmuxServer.PaneFacts p = server.list().sessions().get(pane.tmuxName());
             if (p != null && p.pid() == pane.pid()) {
@@ -360,7 +360,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             @Override
             public TmuxRecovery.Adopted adopt(TmuxServer.PaneFacts p, Checkpoint.Entry entry) throws IOException {
                 Held h = TmuxBackend.this.adopt(p.sessionId(), p, p.cols(), p.rows(), entry, true);
-                return new TmuxRecovery.Adopted(runtime(h), new RecoveredSession(p.sessionId(), entry.command(), entry.cwd(), entry.startedAt()));
+                return new TmuxRecovery.Adopted(runtime(h), new RecoveredLaunch(p.sessionId(), entry.command(), entry.cwd(), entry.startedAt()));
             }
 
             @Override

@@ -1,7 +1,8 @@
 package dev.limpet.daemon.backend.tmux;
 
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RecoveryReport.Count;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.WarningCode;
@@ -22,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * carries its session id in {@code @limpet_session}, and its name must be the one derived from
  * it); sessions on the private server whose names are not limpet's are killed; the checkpoint
  * gives what tmux does not keep (command, cwd, start time). Checkpointed sessions tmux no longer
- * holds are left to the store's reconciliation, which makes them {@code recoverable}.
+ * holds are left to the store's part of recovery, which makes them {@code recoverable}.
  */
 final class TmuxRecovery {
     private static final Logger LOG = LoggerFactory.getLogger(TmuxRecovery.class);
@@ -40,7 +41,7 @@ final class TmuxRecovery {
     }
 
     /** One session adopted again: what the daemon runs, and what it was launched with. */
-    record Adopted(RuntimeInfo runtime, RecoveredSession launch) {}
+    record Adopted(RuntimeInfo runtime, RecoveredLaunch launch) {}
 
     private final TmuxServer server;
     private final CheckpointFile checkpoint;
@@ -53,11 +54,11 @@ final class TmuxRecovery {
     }
 
     RecoveryReport run() {
-        List<RecoveryReport.Warning> warnings = new ArrayList<>();
+        RecoveryReport.Builder report = RecoveryReport.builder();
         CheckpointFile.Loaded loaded = checkpoint.load();
         if (loaded.problem() != null) {
             LOG.warn("{}", loaded.problem());
-            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_CHECKPOINT, loaded.problem()));
+            report.warn(WarningCode.TMUX_CHECKPOINT, loaded.problem());
         }
         Map<String, Checkpoint.Entry> known = new ConcurrentHashMap<>();
         loaded.entries().forEach(e -> known.put(e.tmuxName(), e));
@@ -65,14 +66,12 @@ final class TmuxRecovery {
         try {
             listing = server.list();
         } catch (IOException e) {
-            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, "the private tmux server does not answer (" + e.getMessage()
-                    + "); its sessions cannot be recovered now"));
-            return new RecoveryReport(List.of(), 0, 0, known.size(), 0, warnings);
+            return report.count(Count.FAILED, known.size()).warn(WarningCode.TMUX_SERVER_GONE,
+                    "the private tmux server does not answer (" + e.getMessage() + "); its sessions cannot be recovered now").build();
         }
         if (!listing.running()) {
-            return serverGone(known, warnings);
+            return serverGone(known, report);
         }
-        int pruned = 0;
         List<TmuxServer.PaneFacts> ours = new ArrayList<>();
         for (TmuxServer.PaneFacts p : listing.sessions().values()) {
             String sid = p.sessionId();
@@ -81,7 +80,7 @@ final class TmuxRecovery {
                 // business on limpet's private server.
                 if (loaded.rejected().contains(p.tmuxName()) || TmuxIds.isValid(p.tmuxName())) {
                     backend.kill(p.tmuxName());
-                    pruned++;
+                    report.count(Count.PRUNED);
                 } else {
                     LOG.warn("the private tmux server holds a session named '{}' that limpet did not make; leaving it", p.tmuxName());
                 }
@@ -89,8 +88,6 @@ final class TmuxRecovery {
             }
             ours.add(p);
         }
-        List<RuntimeInfo> recovered = new ArrayList<>();
-        List<RecoveredSession> launch = new ArrayList<>();
         List<String> released = new ArrayList<>();
         int failed = 0;
         List<Future<Adopted>> adopted = adoptAll(ours, known);
@@ -99,8 +96,7 @@ final class TmuxRecovery {
             try {
                 Adopted a = adopted.get(i).get();
                 released.add(p.tmuxName());
-                recovered.add(a.runtime());
-                launch.add(a.launch());
+                report.recovered(a.runtime(), a.launch());
                 LOG.info("session {} re-adopted from tmux {}: pid {}", p.sessionId(), p.tmuxName(), p.pid());
             } catch (ExecutionException | InterruptedException e) {
                 failed++;
@@ -119,27 +115,27 @@ final class TmuxRecovery {
             LOG.info("{} checkpointed tmux session(s) are gone; the store makes them recoverable", gone);
         }
         if (failed > 0) {
-            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted"));
+            report.count(Count.FAILED, failed).warn(WarningCode.TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted");
         }
         backend.saveCheckpoint();
-        return new RecoveryReport(recovered, pruned, 0, failed, 0, warnings, launch);
+        return report.build();
     }
 
     /** The private server is not running (host reboot, server killed): its sessions are gone; a new server starts. */
-    private RecoveryReport serverGone(Map<String, Checkpoint.Entry> known, List<RecoveryReport.Warning> warnings) {
+    private RecoveryReport serverGone(Map<String, Checkpoint.Entry> known, RecoveryReport.Builder report) {
         if (!known.isEmpty()) {
             String msg = "the private tmux server is not running: its " + known.size()
                     + " checkpointed session(s) are gone (host reboot or server killed) and become recoverable";
             LOG.warn(msg);
-            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, msg));
+            report.warn(WarningCode.TMUX_SERVER_GONE, msg);
         }
         try {
             server.ensureRunning();
         } catch (TmuxUnavailableException e) {
-            warnings.add(new RecoveryReport.Warning(WarningCode.TMUX_SERVER_GONE, e.getMessage()));
+            report.warn(WarningCode.TMUX_SERVER_GONE, e.getMessage());
         }
         backend.saveCheckpoint();
-        return new RecoveryReport(List.of(), 0, 0, 0, 0, warnings);
+        return report.build();
     }
 
     /** Each re-adoption starts a control client (a process): a few at a time, not one by one. The results keep {@code ours}' order. */

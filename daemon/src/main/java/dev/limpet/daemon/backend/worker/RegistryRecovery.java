@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Start-up step 4 for workers: validate every registry entry (parse, pid alive and not recycled,
- * socket connectable, hello, info) and classify it. Entries are checked in parallel; a file is
- * only ever deleted when its worker is provably dead, and a live worker that is not provably ours
- * is never touched: its entry is quarantined for an operator.
+ * The worker backend's part of start-up recovery: validate every registry entry (parse, pid alive
+ * and not recycled, socket connectable, hello, info) and classify it. Entries are checked in
+ * parallel; a file is only ever deleted when its worker is provably dead, and a live worker that
+ * is not provably ours is never touched: its entry is quarantined for an operator.
  *
  * <ul>
  *   <li><b>recovered</b>: ours, alive, answered hello and info;</li>

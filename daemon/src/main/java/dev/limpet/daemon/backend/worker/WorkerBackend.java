@@ -6,7 +6,7 @@ import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.OutputListener;
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
@@ -317,15 +317,15 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                     RECOVERY_ATTEMPTS, settings.rpcTimeout()).run();
         } catch (IOException e) {
             LOG.error("cannot read the worker registry {}: {}", registry.paths().registryDir(), e.toString());
-            return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(WarningCode.WORKER_RECOVERY_PARTIAL,
-                    "cannot read the worker registry: " + e.getMessage())));
+            return RecoveryReport.builder().count(RecoveryReport.Count.FAILED)
+                    .warn(WarningCode.WORKER_RECOVERY_PARTIAL, "cannot read the worker registry: " + e.getMessage()).build();
         }
         RecoveryReport report = new RecoveryTally(outcomes, this::adoptRecovered).report();
         startupProbe.startDeferred();
         return report;
     }
 
-    private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
+    private RecoveredLaunch adoptRecovered(RegistryRecovery.Recovered r) {
         WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid(),
                 RegistryRecovery.helloMinor(r.entry()));
         WorkerClient c = r.link().client();
@@ -337,7 +337,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (RuntimeException ignored) {
             // an unreadable timestamp only loses the creation time of a store row
         }
-        return new RecoveredSession(h.sessionId, r.info().argv(), r.info().cwd(), started);
+        return new RecoveredLaunch(h.sessionId, r.info().argv(), r.info().cwd(), started);
     }
 
     /** Releases every connection; workers keep running (that is the point). The standby, not a session, ends. */

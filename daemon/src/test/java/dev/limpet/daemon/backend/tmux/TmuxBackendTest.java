@@ -112,7 +112,7 @@ class TmuxBackendTest {
         RecoveryReport report = backend().recover();
         assertThat(report.recovered()).isEmpty();
         assertThat(report.warnings()).isEmpty();
-        assertThat(report.failed()).isZero();
+        assertThat(report.count(RecoveryReport.Count.FAILED)).isZero();
     }
 
     @Test
@@ -306,7 +306,7 @@ class TmuxBackendTest {
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::sessionId, RuntimeInfo::pid).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("s-live", live.pid()));
-        assertThat(report.pruned()).isEqualTo(1);
+        assertThat(report.count(RecoveryReport.Count.PRUNED)).isEqualTo(1);
         String ls = tmux("ls", "-F", "#{session_name}");
         assertThat(ls).contains("scratch").contains(TmuxIds.forSession("s-live")).doesNotContain("limpet--0000000000000000");
     }

@@ -366,12 +366,12 @@ class RegistryRecoveryTest {
         liveWorker("mute", 103, US, 0);
         os.sockets.put(registry.paths().socket("mute"), new Script(null, Integer.MAX_VALUE, true));
         RecoveryReport report = new RecoveryTally(recovery().run(),
-                r -> new dev.limpet.daemon.backend.RecoveredSession(r.entry().sessionId(), r.info().argv(), r.info().cwd(), null)).report();
+                r -> new dev.limpet.daemon.backend.RecoveredLaunch(r.entry().sessionId(), r.info().argv(), r.info().cwd(), null)).report();
         assertThat(report.recovered()).hasSize(2);
-        assertThat(report.sessions()).extracting(s -> s.cwd()).containsOnly("/tmp/project");
-        assertThat(report.pruned()).isEqualTo(1);
-        assertThat(report.quarantined()).isEqualTo(2);
-        assertThat(report.failed()).isEqualTo(1);
+        assertThat(report.launches()).extracting(s -> s.cwd()).containsOnly("/tmp/project");
+        assertThat(report.count(RecoveryReport.Count.PRUNED)).isEqualTo(1);
+        assertThat(report.count(RecoveryReport.Count.QUARANTINED)).isEqualTo(2);
+        assertThat(report.count(RecoveryReport.Count.FAILED)).isEqualTo(1);
         assertThat(report.warnings()).extracting(RecoveryReport.Warning::code)
                 .containsExactlyInAnyOrder(WarningCode.WORKER_REGISTRY_CORRUPT, WarningCode.WORKER_RECOVERY_PARTIAL);
         assertThat(report.warnings()).allSatisfy(w -> assertThat(w.message()).doesNotContain("tok-"));

@@ -175,7 +175,7 @@ class WorkerBackendTest {
             assertThat(x.pid()).isEqualTo(r.pid());
             assertThat(x.running()).isTrue();
         });
-        assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
+        assertThat(report.launches()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
         Collect after = new Collect();
         try (Attachment b = second.attach("resume", since, Long.MAX_VALUE, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);
@@ -353,7 +353,7 @@ class WorkerBackendTest {
         WorkerBackend again = backend(null, 0);
         RecoveryReport report = again.recover();
         assertThat(again.list()).extracting(RuntimeInfo::sessionId).containsExactlyInAnyOrder("warm", "next");
-        assertThat(report.sessions()).hasSize(2);
+        assertThat(report.launches()).hasSize(2);
     }
 
     @Test
