@@ -51,8 +51,18 @@ before(async () => {
   relay.enrol(far.dataRoot);
   far.extraArgs.push('--relay', `${relay.origin}/`);
   await far.start();
-  for (let i = 0; i < 300 && (await far.api('/api/status')).relay?.state !== 'connected'; i++) await new Promise((r) => setTimeout(r, 100));
+  const farRelay = async (ready, what) => {
+    // Generous: on a loaded machine the far daemon's uplink takes its time; the page would see pairing_invalid before it.
+    for (let i = 0; i < 1200; i++) {
+      const relayState = (await far.api('/api/status')).relay;
+      if (ready(relayState)) return;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`the far daemon's relay uplink: no ${what} in 120 s`);
+  };
+  await farRelay((r) => r?.state === 'connected', 'connection');
   const link = new URL(pairingLink(far.dataRoot));
+  await farRelay((r) => r?.state === 'connected' && r.gate_pairings >= 1, 'pairing at the gate');
   const dir = join(config, 'limpet');
   mkdirSync(join(dir, 'pairings'), { recursive: true, mode: 0o700 });
   writeFileSync(join(dir, 'pairings', 'far'), link.hash.slice(1) + '\n', { mode: 0o600 });

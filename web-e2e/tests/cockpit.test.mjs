@@ -14,7 +14,7 @@ import { after, before, test } from 'node:test';
 import { seriousViolations } from './support/axe.mjs';
 import { launchBrowser, newPage, screenshot, snapshot, waitForScreen, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
-import { javaBinary, limpetJar, repoRoot } from './support/paths.mjs';
+import { limpetCommand, repoRoot } from './support/paths.mjs';
 
 let daemon;
 let browser;
@@ -25,7 +25,7 @@ const ids = {};
 const PLAIN_BASH = ['bash', '--norc', '--noprofile', '-i'];
 const quote = (x) => `'${x.replaceAll("'", "'\\''")}'`;
 /** The real `limpet hook STATE`, run inside a session (it finds its session and daemon in the environment limpet gives it). */
-const hook = (state) => `${quote(javaBinary())} -jar ${quote(limpetJar())} hook ${state} || echo hook-failed`;
+const hook = (state) => `${limpetCommand().map(quote).join(' ')} hook ${state} || echo hook-failed`;
 // A program that asks and waits, as an agent's prompt does: its last line is what it waits on.
 const asking = (lines, report = '') => ['sh', '-c', `printf '${lines.join('\\n')} '; ${report} read a; echo "you said $a"; exec sleep 600`];
 const WAITERS = {

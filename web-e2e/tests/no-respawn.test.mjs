@@ -1,4 +1,4 @@
-// The page never starts a session on its own (issue 11): opening it starts nothing until a person
+// The page never starts a session on its own: opening it starts nothing until a person
 // asks, a finished command is not run again by a reload or a daemon restart, and a session removed
 // in one window (another page, `limpet rm`) is not started again by a page that still shows it:
 // its tab closes and says so.
@@ -13,7 +13,7 @@ import {
 } from './support/browser.mjs';
 import { seriousViolations } from './support/axe.mjs';
 import { Daemon } from './support/daemon.mjs';
-import { javaBinary, limpetJar } from './support/paths.mjs';
+import { JVM_FLAGS, javaBinary, limpetJar } from './support/paths.mjs';
 
 let daemon;
 let browser;
@@ -33,7 +33,7 @@ after(async () => {
 
 /** Runs a limpet CLI verb against the test daemon; returns its stdout, failing on a non-zero exit. */
 function limpet(...args) {
-  const result = spawnSync(javaBinary(), ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), ...args, '--data-root', daemon.dataRoot],
+  const result = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), ...args, '--data-root', daemon.dataRoot],
     { encoding: 'utf8', timeout: 60_000 });
   assert.equal(result.status, 0, `limpet ${args.join(' ')} failed (${result.status}): ${result.stderr}`);
   return result.stdout;

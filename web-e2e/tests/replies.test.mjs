@@ -1,4 +1,4 @@
-// A program's terminal queries (issue 11): a shell that asked its terminal questions while no page
+// A program's terminal queries: a shell that asked its terminal questions while no page
 // was open must get no answers typed onto its prompt when a page opens (the page drops what xterm
 // answers while it writes the replay), and a live question gets one answer. What a person types is
 // never taken for an answer (it goes as typed input, held while the link is down).

@@ -1,4 +1,4 @@
-// Issue 13: a session whose program was lost (here: the embedded backend's PTY, killed with the
+// Revive: a session whose program was lost (here: the embedded backend's PTY, killed with the
 // daemon by kill -9) is listed as recoverable with a badge; the open tab says so and offers
 // "Restart: continue / new". Neither the reconnect nor a reload revives it: only a person's click
 // does, and the revived session shows its history above the restore marker.

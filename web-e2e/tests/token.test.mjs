@@ -5,13 +5,13 @@
 // does not allow, naming --allow-origin.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { launchBrowser, newPage, openFirstTerminal, waitForLiveTab, waitForSnapshot } from './support/browser.mjs';
 import { Daemon } from './support/daemon.mjs';
-import { javaBinary, limpetJar } from './support/paths.mjs';
+import { JVM_FLAGS, javaBinary, limpetJar } from './support/paths.mjs';
 import { TcpProxy } from './support/tcp-proxy.mjs';
 
 let browser;
@@ -38,15 +38,20 @@ async function startDaemon(options) {
 /** Runs `limpet open` as a person would, with a $BROWSER that records what it was given. */
 function limpetOpen(daemon) {
   const seen = join(scratch, 'seen');
+  const read = join(scratch, 'read.html');
   const browserScript = join(scratch, 'browser');
-  writeFileSync(browserScript, `#!/bin/sh\nprintf '%s' "$1" > ${seen}\n`);
+  // As a browser does: it reads the page it is handed at once (limpet open then deletes it: it holds
+  // the token) and goes on from what it read. Playwright opens that copy below.
+  writeFileSync(browserScript, `#!/bin/sh\nprintf '%s' "$1" > ${seen}\ncat "\${1#file://}" > ${read}\n`);
   chmodSync(browserScript, 0o700);
-  const result = spawnSync(javaBinary(), ['--enable-native-access=ALL-UNNAMED', '-jar', limpetJar(), 'open'], {
+  const result = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), 'open'], {
     encoding: 'utf8',
     env: { ...process.env, LIMPET_HOME: daemon.dataRoot, XDG_CONFIG_HOME: join(scratch, 'config'), BROWSER: browserScript },
   });
   assert.equal(result.status, 0, result.stderr);
-  return { printed: result.stdout.trim(), handedToBrowser: readFileSync(seen, 'utf8') };
+  const handedToBrowser = readFileSync(seen, 'utf8');
+  assert.ok(!existsSync(new URL(handedToBrowser)), 'the page holding the token is gone once the browser read it');
+  return { printed: result.stdout.trim(), handedToBrowser, readByBrowser: `file://${read}` };
 }
 
 const tokenInStorage = (page) => page.evaluate(() => [sessionStorage.getItem('limpet.token'), localStorage.getItem('limpet.token')]);
@@ -65,13 +70,13 @@ test('a page without a token says to run `limpet open`, and starts once the link
 
 test('the link of `limpet open` opens the UI, and later the plain address (a bookmark) works in that browser', async () => {
   const daemon = await startDaemon();
-  const { printed, handedToBrowser } = limpetOpen(daemon);
+  const { printed, handedToBrowser, readByBrowser } = limpetOpen(daemon);
   assert.equal(printed, daemon.url, 'it prints the link the daemon printed');
   assert.match(handedToBrowser, /^file:\/\//, 'the browser gets the forwarding page, not the token');
 
   const context = await browser.newContext({ viewport: { width: 1280, height: 760 } });
   const page = await newPage(browser, context);
-  await page.goto(handedToBrowser);
+  await page.goto(readByBrowser);
   await openFirstTerminal(page);
   assert.equal(new URL(page.url()).hash, '', 'the token is gone from the address bar');
   assert.deepEqual(await tokenInStorage(page), [daemon.token, daemon.token]);

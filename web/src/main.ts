@@ -2,6 +2,7 @@
 // the access check and the view. Nothing here decides connection lifecycle; the machines do.
 import { DEFAULT_BACKOFF, backoffDelay } from './core/backoff';
 import { systemClock } from './core/clock';
+import { DisposableStore } from './core/disposable';
 import { documentVisibility } from './core/page-visibility';
 import { browserStorage } from './ui/storage';
 import { DaemonClient } from './client/daemon-client';
@@ -12,9 +13,9 @@ import { pairing } from './client/relay-crypto';
 import { relayTransportFactory, relayWebSocketUrl } from './client/relay-transport';
 import type { TransportFactory } from './client/transport';
 import type { TokenControl } from './ui/token-button';
-import type { StatusProbe } from './ui/access-watch';
+import type { StatusProbe } from './client/access-watch';
 import { fill, h } from './ui/dom';
-import { AccessWatch, fetchStatusProbe } from './ui/access-watch';
+import { AccessWatch, fetchStatusProbe } from './client/access-watch';
 import { AppView } from './ui/app-view';
 import { renderNoToken } from './ui/no-token';
 import { forgetToken, rememberToken, remembersToken, takeToken, type TokenStores } from './ui/token';
@@ -31,6 +32,8 @@ const clientKey = () => clientSessionKey(stores.origin, (n) => crypto.getRandomV
 let view: AppView | null = null;
 let tabCounter = 0;
 const visibility = documentVisibility(document);
+/** The page's own subscriptions: they last as long as the page, owned like any other component's. */
+const page = new DisposableStore();
 
 // Served by a relay at /h/<hostId>/: the fragment holds the pairing secret, not a token.
 const relayHost = /^(.*\/h\/[a-z2-7]{26})\/?$/.exec(location.pathname)?.[1] ?? null;
@@ -61,7 +64,7 @@ if (relayHost) {
   // start again with it (the page without a token, or one whose token was refused, waits for this).
   addEventListener('hashchange', () => {
     if (new URLSearchParams(location.hash.replace(/^#/, '')).has('token')) location.reload();
-  });
+  }, { signal: page.signal });
 }
 
 /**
@@ -82,7 +85,7 @@ function startThroughRelay(hostPath: string): void {
     history.replaceState(history.state, '', location.pathname + location.search);
   }
   const secret = stores.tab.getItem(key);
-  addEventListener('hashchange', () => /^#[A-Za-z0-9_-]{43}$/.test(location.hash) && location.reload());
+  addEventListener('hashchange', () => /^#[A-Za-z0-9_-]{43}$/.test(location.hash) && location.reload(), { signal: page.signal });
   if (!secret) {
     fill(root, h('main.no-token', { 'data-testid': 'no-token' }, h('h1', {}, 'limpet'),
       h('p', {}, 'This page needs a pairing link: run ', h('code', {}, 'limpet pair'),
@@ -149,14 +152,17 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
     cockpit.setAccess('local', problem);
   });
   view.bind(cockpit);
-  addEventListener('pagehide', () => cockpit.persist(true));
-  visibility.subscribe((hidden) => hidden && cockpit.persist(true));
-  addEventListener('online', () => runtime.reconnectNow());
+  page.add(view);
+  page.add(access);
+  addEventListener('pagehide', () => cockpit.persist(), { signal: page.signal });
+  page.add(visibility.subscribe((hidden) => hidden && cockpit.persist()));
+  addEventListener('online', () => runtime.reconnectNow(), { signal: page.signal });
   (globalThis as { limpet?: unknown }).limpet = {
     snapshot: () => workspace.snapshot,
     cockpit: () => cockpit.snapshot,
     screen: (tabId: string) => view!.screenText(tabId),
     viewportTop: (tabId: string) => view!.viewportTop(tabId),
+    terminal: (tabId: string) => view!.terminalOf(tabId),
     probe: () => runtime.probe(),
     access: () => access.problem,
   };
@@ -183,6 +189,6 @@ async function addHost(cockpit: Cockpit, host: CockpitHostEntry): Promise<void> 
   const key = `h:${host.name}`;
   // Each host keeps its tabs under its own keys in this browser tab's storage.
   cockpit.add({ key, name: host.name, kind, workspace: workspaceFor(runtime, prefixedStore(stores.tab, `limpet.host.${host.name}.`), `${key}:`, false) });
-  addEventListener('online', () => runtime.reconnectNow());
+  addEventListener('online', () => runtime.reconnectNow(), { signal: page.signal });
   runtime.start();
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DaemonClient } from '../src/client/daemon-client';
 import { HostRuntime } from '../src/client/host-runtime';
-import { AccessWatch, problemFrom, shouldCheck, type AccessProblem, type StatusAnswer } from '../src/ui/access-watch';
+import { AccessWatch, problemFrom, shouldCheck, type AccessProblem, type StatusAnswer } from '../src/client/access-watch';
 import { FakeClock } from './support/fake-clock';
 import { FakeNetwork } from './support/fake-transport';
 

@@ -114,7 +114,7 @@ describe('attach planner', () => {
   });
 
   it('a page opened with no tab starts nothing on its own, whatever the daemon runs: it waits for a person', () => {
-    // Issue 11: the first plan of a fresh page used to start a shell when the daemon ran nothing.
+    // Even when the daemon runs nothing, a fresh page's first plan starts no shell.
     // The plan is compared whole, so any way of asking the page to start something fails here.
     const exited = session('b', { state: 'exited', created_at: '2026-01-02T00:00:00Z' });
     const lost = session('c', { state: 'recoverable', created_at: '2026-01-03T00:00:00Z' });

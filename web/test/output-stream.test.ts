@@ -61,19 +61,33 @@ function harness(limits: FlowLimits = { highWater: 2 * MiB, lowWater: 256 * KiB 
 }
 
 describe('OutputStream: offsets', () => {
+  it('shows its state read-only and starts over only through its own method', () => {
+    const stream = new OutputStream();
+    stream.accept(10, bytes('0123456789'));
+    expect(stream.state.received).toBe(10);
+    // Never run: the typecheck in `npm test` fails if outside code could write the state.
+    const writeFromOutside = () => {
+      // @ts-expect-error the state is read-only from outside
+      stream.state.received = 5;
+    };
+    void writeFromOutside;
+    stream.startOver();
+    expect(stream.state).toMatchObject({ received: -1, rendered: -1, pending: 0 });
+  });
+
   it('passes contiguous chunks through and tracks received and rendered offsets separately', () => {
     const stream = new OutputStream();
     stream.attached({ replay_from: 0 });
     expect(text(stream.accept(5, bytes('hello')).data)).toBe('hello');
     expect(text(stream.accept(11, bytes(' world')).data)).toBe(' world');
-    expect(stream.received).toBe(11);
-    expect(stream.rendered).toBe(-1);
+    expect(stream.state.received).toBe(11);
+    expect(stream.state.rendered).toBe(-1);
     const first = stream.written(5, 5).ticket;
     const second = stream.written(6, 11).ticket;
     stream.renderedUpTo(first);
-    expect(stream.rendered).toBe(5);
+    expect(stream.state.rendered).toBe(5);
     stream.renderedUpTo(second);
-    expect(stream).toMatchObject({ rendered: 11, pending: 0 });
+    expect(stream.state).toMatchObject({ rendered: 11, pending: 0 });
   });
 
   it('drops bytes it already has, so a replay after a reconnect duplicates nothing', () => {
@@ -82,15 +96,15 @@ describe('OutputStream: offsets', () => {
     stream.attached({ replay_from: 10 });
     expect(stream.accept(10, bytes('0123456789')).data).toBeNull();
     expect(text(stream.accept(14, bytes('6789abcd')).data)).toBe('abcd');
-    expect(stream.duplicateBytes).toBe(14);
-    expect(stream.received).toBe(14);
+    expect(stream.state.duplicateBytes).toBe(14);
+    expect(stream.state.received).toBe(14);
   });
 
   it('counts a gap when the replay starts after what the terminal has (ring moved on)', () => {
     const stream = new OutputStream();
     stream.resumeAt(100);
     stream.attached({ replay_from: 400 });
-    expect(stream.gaps).toBe(1);
+    expect(stream.state.gaps).toBe(1);
     expect(text(stream.accept(403, bytes('abc')).data)).toBe('abc');
   });
 
@@ -108,13 +122,13 @@ describe('OutputStream: offsets', () => {
     stream.accept(500, new Uint8Array(500));
     const old = stream.written(500, 500).ticket;
     stream.resetTerminal();
-    expect(stream).toMatchObject({ pending: 0, rendered: -1 });
+    expect(stream.state).toMatchObject({ pending: 0, rendered: -1 });
     stream.snapshotAt(300);
     const snapshot = stream.written(40, 300).ticket;
     stream.renderedUpTo(old);
-    expect(stream).toMatchObject({ pending: 40, rendered: -1 });
+    expect(stream.state).toMatchObject({ pending: 40, rendered: -1 });
     stream.renderedUpTo(snapshot);
-    expect(stream).toMatchObject({ pending: 0, rendered: 300 });
+    expect(stream.state).toMatchObject({ pending: 0, rendered: 300 });
   });
 });
 
@@ -130,7 +144,7 @@ describe('OutputStream: lossless acknowledgements', () => {
     h.attach(0);
     h.receive(100, 100);
     expect(acks(h.render())).toEqual([100]);
-    expect(h.stream.acked).toBe(100);
+    expect(h.stream.state.acked).toBe(100);
   });
 
   it('coalesces: under 64 KiB rendered and not caught up, it arms the ack timer instead of acking', () => {
@@ -141,7 +155,7 @@ describe('OutputStream: lossless acknowledgements', () => {
     const effects = h.render();
     expect(acks(effects)).toEqual([]);
     expect(effects).toContainEqual({ type: 'start_ack_timer', ms: 50 });
-    expect(h.stream.ackTimerArmed).toBe(true);
+    expect(h.stream.state.ackTimerArmed).toBe(true);
     h.receive(30 * KiB, 10 * KiB);
     expect(has(h.render(), 'start_ack_timer')).toBe(false); // one timer at a time
     expect(acks(h.timer())).toEqual([20 * KiB]);
@@ -187,7 +201,7 @@ describe('OutputStream: lossless acknowledgements', () => {
     expect(acks(h.stream.renderedUpTo(second!))).toEqual([200]);
     expect(acks(h.stream.renderedUpTo(first!))).toEqual([]);
     expect(acks(h.stream.ackTimerFired())).toEqual([]);
-    expect(h.stream.acked).toBe(200);
+    expect(h.stream.state.acked).toBe(200);
   });
 
   it('acks never go backwards while the terminal is redrawn from a snapshot (nothing rendered yet)', () => {
@@ -201,7 +215,7 @@ describe('OutputStream: lossless acknowledgements', () => {
     expect(acks(h.receive(100, 50))).toEqual([]); // a duplicate while the snapshot is still parsing
     expect(acks(h.timer())).toEqual([]);
     expect(acks(h.render())).toEqual([]); // the snapshot rendered: 100 is acknowledged already
-    expect(h.stream.acked).toBe(100);
+    expect(h.stream.state.acked).toBe(100);
   });
 
   it('never acknowledges beyond what the attachment sent, even when the terminal shows more', () => {
@@ -219,7 +233,7 @@ describe('OutputStream: lossless acknowledgements', () => {
     const h = harness();
     h.stream.resumeAt(100);
     expect(acks(h.attach(100))).toEqual([]);
-    expect(h.stream.acked).toBe(100);
+    expect(h.stream.state.acked).toBe(100);
     h.receive(150, 50);
     expect(acks(h.render())).toEqual([150]);
   });
@@ -253,7 +267,7 @@ describe('OutputStream: live and lossless switching', () => {
   it('sends no ack and no pty_flow when the daemon granted live, whatever the backlog', () => {
     const h = harness(limits);
     expect(h.attach(0, { flow: 'live', window: null })).toEqual([]);
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     for (let i = 1; i <= 3; i++) h.receive(i * 600, 600);
     h.renderAll();
     h.timer();
@@ -266,7 +280,7 @@ describe('OutputStream: live and lossless switching', () => {
     h.attach(0, {});
     h.receive(10, 10);
     expect(acks(h.render())).toEqual([]);
-    expect(h.stream.granted).toBe('live');
+    expect(h.stream.state.granted).toBe('live');
   });
 
   it('switches to live once above the high-water mark, acks nothing while live, and back to lossless below the low-water mark with an ack', () => {
@@ -274,13 +288,13 @@ describe('OutputStream: live and lossless switching', () => {
     h.attach(0);
     expect(flows(h.receive(600, 600))).toEqual([]);
     expect(flows(h.receive(1200, 600))).toEqual(['live']);
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     expect(flows(h.receive(1800, 600))).toEqual([]); // once
     expect(h.render()).toEqual([]); // backlog 1200: still live, no ack
     expect(h.render()).toEqual([]); // backlog 600
     const back = h.render(); // backlog 0
     expect(back).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 1800 }]);
-    expect(h.stream.flow).toBe('lossless');
+    expect(h.stream.state.flow).toBe('lossless');
     expect(acks(h.log)).toEqual([1800]);
   });
 
@@ -306,7 +320,7 @@ describe('OutputStream: live and lossless switching', () => {
     h.receive(1500, 1500); // live
     h.stream.linkDown();
     expect(flows(h.attach(1500))).toEqual(['live']);
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
   });
 
   it('detaches above the ceiling and re-attaches once drained below the low-water mark, ignoring a desync meanwhile', () => {
@@ -317,7 +331,7 @@ describe('OutputStream: live and lossless switching', () => {
     expect(has(h.log, 'detach')).toBe(false);
     const over = h.receive(3500, 500);
     expect(over).toEqual([{ type: 'detach' }]);
-    expect(h.stream.attachment).toBe('parked');
+    expect(h.stream.state.attachment).toBe('parked');
     expect(h.stream.desync()).toEqual([]);
     expect(h.render()).toEqual([]);
     expect(h.render()).toEqual([]);
@@ -341,7 +355,7 @@ describe('OutputStream: live and lossless switching', () => {
     h.receive(1600, 100);
     h.render();
     h.timer();
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     expect(acks(h.log)).toEqual([1500]);
   });
 });
@@ -357,9 +371,9 @@ describe('OutputStream: desync and reconnect', () => {
       expect(h.stream.desync()).toEqual([{ type: 'reattach' }]);
       expect(h.stream.attachFlow().flow).toBe('lossless');
       h.attach(1500);
-      expect(h.stream).toMatchObject({ flow: 'live', acked: 1500 }); // backlog 1500 still above high water
+      expect(h.stream.state).toMatchObject({ flow: 'live', acked: 1500 }); // backlog 1500 still above high water
       h.render();
-      expect(h.stream.flow).toBe('lossless');
+      expect(h.stream.state.flow).toBe('lossless');
       h.receive(1600, 100);
       expect(acks(h.render()), reason).toEqual([1600]);
     }
@@ -372,11 +386,11 @@ describe('OutputStream: desync and reconnect', () => {
     h.receive(100, 50);
     h.render(); // timer armed
     expect(h.stream.linkDown()).toEqual([{ type: 'cancel_ack_timer' }]);
-    expect(h.stream).toMatchObject({ attachment: 'none', flow: 'live' });
+    expect(h.stream.state).toMatchObject({ attachment: 'none', flow: 'live' });
     expect(acks(h.render())).toEqual([]); // rendered 100, but no attachment to ack to
     expect(h.stream.attachFlow()).toEqual({ flow: 'lossless' });
     h.attach(100);
-    expect(h.stream).toMatchObject({ attachment: 'attached', flow: 'lossless', acked: 100, sentHigh: 100 });
+    expect(h.stream.state).toMatchObject({ attachment: 'attached', flow: 'lossless', acked: 100, sentHigh: 100 });
     h.receive(130, 30);
     expect(acks(h.render())).toEqual([130]);
   });
@@ -388,7 +402,7 @@ describe('OutputStream: desync and reconnect', () => {
     expect(acks(h.render())).toEqual([500]);
     h.stream.linkDown();
     h.attach(0); // `since: 500` was ahead of the daemon's stream: it replays from the start
-    expect(h.stream).toMatchObject({ acked: 0, sentHigh: 0 });
+    expect(h.stream.state).toMatchObject({ acked: 0, sentHigh: 0 });
     expect(acks(h.receive(120, 120))).toEqual([120]); // duplicates of what is rendered: the window must move
     expect(acks(h.receive(600, 480))).toEqual([]); // 100 new bytes, not rendered yet
     expect(acks(h.render())).toEqual([600]);
@@ -399,9 +413,9 @@ describe('OutputStream: desync and reconnect', () => {
     h.attach(0);
     h.receive(100, 100);
     h.stream.forget();
-    expect(h.stream).toMatchObject({ received: -1, rendered: -1, pending: 0, attachment: 'none', acked: -1 });
+    expect(h.stream.state).toMatchObject({ received: -1, rendered: -1, pending: 0, attachment: 'none', acked: -1 });
     expect(h.render()).toEqual([]);
-    expect(h.stream.rendered).toBe(-1);
+    expect(h.stream.state.rendered).toBe(-1);
   });
 });
 
@@ -414,9 +428,9 @@ describe('OutputStream: page visibility', () => {
     h.receive(10, 10);
     h.receive(20, 10);
     h.render(); // 10 rendered, not caught up: the ack timer is armed
-    expect(h.stream.ackTimerArmed).toBe(true);
+    expect(h.stream.state.ackTimerArmed).toBe(true);
     expect(h.page(true)).toEqual([{ type: 'cancel_ack_timer' }, { type: 'flow', flow: 'live' }]);
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     expect(h.page(true)).toEqual([]); // once
     h.render();
     h.receive(30, 10);
@@ -433,7 +447,7 @@ describe('OutputStream: page visibility', () => {
     h.receive(50, 50);
     expect(h.render()).toEqual([]); // hidden: drained, but still live and no ack
     expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless', window: MiB }, { type: 'ack', offset: 50 }]);
-    expect(h.stream.flow).toBe('lossless');
+    expect(h.stream.state.flow).toBe('lossless');
     expect(h.page(false)).toEqual([]);
     h.receive(80, 30);
     expect(acks(h.render())).toEqual([80]);
@@ -456,7 +470,7 @@ describe('OutputStream: page visibility', () => {
     h.receive(600, 300);
     h.receive(900, 300); // backlog 900: under the high-water mark, but above the low one
     expect(h.page(false)).toEqual([]);
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     expect(h.render()).toEqual([]); // backlog 600
     expect(h.render()).toEqual([]); // backlog 300
     expect(h.render()).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 900 }]);
@@ -469,7 +483,7 @@ describe('OutputStream: page visibility', () => {
     expect(flows(h.receive(1500, 1500))).toEqual(['live']);
     expect(h.page(true)).toEqual([]); // already live
     expect(h.render()).toEqual([]); // drained, but hidden
-    expect(h.stream.flow).toBe('live');
+    expect(h.stream.state.flow).toBe('live');
     expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 1500 }]);
   });
 
@@ -486,7 +500,7 @@ describe('OutputStream: page visibility', () => {
     expect(h.page(true)).toEqual([]); // nothing attached: only the state is kept
     expect(h.stream.attachFlow()).toEqual({ flow: 'lossless' });
     expect(h.attach(0)).toEqual([{ type: 'flow', flow: 'live' }]);
-    expect(h.stream).toMatchObject({ granted: 'lossless', flow: 'live' });
+    expect(h.stream.state).toMatchObject({ granted: 'lossless', flow: 'live' });
     h.receive(40, 40);
     h.render();
     h.timer();
@@ -505,7 +519,7 @@ describe('OutputStream: page visibility', () => {
     shown.stream.attachRequested();
     expect(shown.page(false)).toEqual([]);
     expect(shown.stream.attached({ replay_from: 0, flow: 'lossless', window: 4 * MiB })).toEqual([]);
-    expect(shown.stream.flow).toBe('lossless');
+    expect(shown.stream.state.flow).toBe('lossless');
   });
 
   it('re-attaches after a desync or a lost connection while hidden go live as soon as they are answered', () => {
@@ -525,7 +539,7 @@ describe('OutputStream: page visibility', () => {
     const h = harness({ ...limits, ceiling: 3000 });
     h.attach(0);
     h.receive(3500, 3500);
-    expect(h.stream.attachment).toBe('parked');
+    expect(h.stream.state.attachment).toBe('parked');
     expect(h.page(true)).toEqual([]);
     expect(h.render()).toEqual([{ type: 'reattach' }]);
     expect(flows(h.attach(3500))).toEqual(['live']);

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { documentVisibility } from '../src/core/page-visibility';
+import { CountingTarget } from './support/counting-target';
 
-/** A document stand-in: an EventTarget with a `hidden` flag, changed the way a browser does. */
-class FakeDocument extends EventTarget {
+/** A document stand-in: an EventTarget with a `hidden` flag, changed the way a browser does, that counts its listeners. */
+class FakeDocument extends CountingTarget {
   hidden = false;
   change(hidden: boolean): void {
     this.hidden = hidden;
@@ -11,17 +12,19 @@ class FakeDocument extends EventTarget {
 }
 
 describe('documentVisibility', () => {
-  it('reads document.hidden and reports every visibilitychange until unsubscribed', () => {
+  it('reads document.hidden and reports every visibilitychange until the subscription is disposed', () => {
     const doc = new FakeDocument();
     const visibility = documentVisibility(doc);
     expect(visibility.isHidden()).toBe(false);
     const seen: boolean[] = [];
-    const unsubscribe = visibility.subscribe((hidden) => seen.push(hidden));
+    const subscription = visibility.subscribe((hidden) => seen.push(hidden));
+    expect(doc.listeners).toBe(1);
     doc.change(true);
     expect(visibility.isHidden()).toBe(true);
     doc.change(false);
-    unsubscribe();
+    subscription.dispose();
     doc.change(true);
     expect(seen).toEqual([true, false]);
+    expect(doc.listeners).toBe(0);
   });
 });

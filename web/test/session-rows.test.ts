@@ -36,7 +36,7 @@ describe('Workspace: session rows', () => {
   });
 });
 
-describe('session rows: activity (issue 14)', () => {
+describe('session rows: activity', () => {
   it('a running session shows its activity in words, and nothing when unknown, absent or a state this page does not know', () => {
     const rows = sessionRows([
       session('w', { activity: 'waiting_input' }), session('p', { activity: 'pending_approval' }), session('k', { activity: 'working' }),
@@ -57,7 +57,7 @@ describe('session rows: activity (issue 14)', () => {
   });
 });
 
-describe('Workspace: activity (issue 14)', () => {
+describe('Workspace: activity', () => {
   it('a session_state event changes the row of that session only; sessions_changed carries it too', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1'), session('s2', { activity: 'working' })]);

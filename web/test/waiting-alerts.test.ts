@@ -6,7 +6,7 @@ import type { SessionInfo } from '../src/protocol/messages';
 
 const rows = (sessions: SessionInfo[], link: LinkState = 'connected') => sessionRows(sessions, [], link);
 
-describe('waiting alerts (issue 14)', () => {
+describe('waiting alerts', () => {
   it('what already waits when the page first looks raises nothing', () => {
     const a = new WaitingAlerts();
     expect(a.update(rows([session('s1', { activity: 'waiting_input' }), session('s2', { activity: 'pending_approval' })]))).toEqual([]);

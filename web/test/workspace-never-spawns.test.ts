@@ -1,4 +1,4 @@
-// The page starts a session only when a person asks (issue 11): not on a reload, a reconnect, a
+// The page starts a session only when a person asks: not on a reload, a reconnect, a
 // daemon restart or a list change. Exited sessions show their exit and a Restart button; removed
 // ones close their tab; unknown ones say so and offer New.
 import { describe, expect, it } from 'vitest';
@@ -48,12 +48,15 @@ describe('Workspace: no session is started unless a person asks', () => {
   });
 
   it('after a reload, a tab whose command exited shows its exit status and a Restart offer, and starts nothing', async () => {
-    const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'make', serverSessionId: 's1', renderedOffset: 4, ...deploy }], { t1: { offset: 4, data: 'done' } }));
+    const h = makeWorkspace(rememberedStore([{ tabId: 't1', name: 'make', serverSessionId: 's1', renderedOffset: 4, ...deploy }]));
     const exited = session('s1', { ...deploy, state: 'exited', exit_code: 0, end_offset: 4 });
     await connectAndList(h, [exited]);
     expect(h.daemon.sent('spawn_session')).toEqual([]);
-    expect(h.daemon.sent('attach_session')).toEqual([expect.objectContaining({ session_id: 's1', since: 4 })]);
-    h.daemon.attached('s1', 4, { session: exited });
+    const attach = h.daemon.sent('attach_session');
+    expect(attach).toEqual([expect.objectContaining({ session_id: 's1' })]);
+    expect(attach[0]!.since).toBeUndefined();
+    h.daemon.attached('s1', 4, { session: exited, snapshot: true });
+    h.daemon.output('s1', 4, 'done', 3);
     expect(h.workspace.snapshot.tabs[0]).toMatchObject({
       phase: 'exited', sessionId: 's1', offer: { kind: 'exited', button: 'Restart', message: 'The program exited with code 0.' },
     });

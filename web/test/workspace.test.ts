@@ -19,6 +19,27 @@ async function connectAndList(h: ReturnType<typeof makeWorkspace>, sessions = [s
 }
 
 describe('Workspace', () => {
+  it('leaves no subscription behind once disposed: the host, the page and its tabs\' terminals are let go', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h);
+    const terminal = terminalOf(h, 's1');
+    const changes: unknown[] = [];
+    h.workspace.subscribe((snapshot) => changes.push(snapshot));
+    expect(h.visibility.listenerCount()).toBe(1);
+    expect(terminal.titleListeners.size).toBe(1);
+
+    h.workspace.dispose();
+    h.runtime.stop();
+    h.visibility.set(true);
+    terminal.setTitle('vim');
+
+    expect(h.visibility.listenerCount()).toBe(0);
+    expect(terminal.titleListeners.size).toBe(0);
+    expect(terminal.disposed).toBe(true);
+    expect(h.workspace.snapshot.host.status).not.toBe('stopped');
+    expect(changes).toEqual([]);
+  });
+
   it('waits for initial_state before listing, and shows recovering while it does not come', async () => {
     const h = makeWorkspace();
     h.runtime.start();
@@ -72,32 +93,81 @@ describe('Workspace', () => {
     expect(h.daemon.sent('spawn_session')).toHaveLength(0);
   });
 
-  it('after a reload, restores the saved screen and reattaches from its offset with no duplicate', async () => {
+  it('after a reload, a tab attaches afresh and draws its session\'s current screen, not one the page kept', async () => {
     const store = new MemoryStore();
     store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: 't1', tabs: [
       { tabId: 't1', name: 'build', serverSessionId: 's1', daemonInstanceId: 'd-1', renderedOffset: 5, command: ['bash'], cwd: '/' },
     ] }));
-    store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'hello' }));
+    store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'a screen an older page kept' }));
     const h = makeWorkspace(store);
-    expect(h.terminals.get('t1')!.text).toBe('hello');
+    expect(h.terminals.get('t1')!.text).toBe('');
     await connectAndList(h, [session('s1', { end_offset: 11, label: 'build' })]);
-    const attach = h.daemon.attached('s1', 5, { session: session('s1', { end_offset: 11, label: 'build' }) });
-    expect(attach.since).toBe(5);
-    h.daemon.output('s1', 11, ' world');
-    expect(h.terminals.get('t1')!.text).toBe('hello world');
-    expect(h.terminals.get('t1')!.resets).toBe(0);
+    const attach = h.daemon.attached('s1', 11, { snapshot: true, end_offset: 11, session: session('s1', { end_offset: 11, label: 'build', cols: 90, rows: 30 }) });
+    expect(attach.since).toBeUndefined();
+    h.daemon.output('s1', 11, '[the screen]', 3);
+    expect(h.terminals.get('t1')!.text).toBe('[the screen]');
+    expect(h.terminals.get('t1')!.size()).toEqual({ cols: 90, rows: 30 });
     expect(h.workspace.snapshot.tabs[0]).toMatchObject({ name: 'build', phase: 'live' });
   });
 
-  it('a saved screen is written back at the size it was drawn at, and its size is saved with it', async () => {
-    const store = rememberedStore([{ tabId: 't1', name: 'vim', serverSessionId: 's1', renderedOffset: 5 }]);
-    store.setItem('limpet.screen.t1', JSON.stringify({ offset: 5, daemonInstanceId: 'd-1', data: 'hello', cols: 131, rows: 37 }));
-    const h = makeWorkspace(store);
-    const terminal = h.terminals.get('t1')!;
-    expect(terminal.text).toBe('hello');
-    expect(terminal.size()).toEqual({ cols: 131, rows: 37 });
-    h.workspace.persist(true);
-    expect(JSON.parse(store.getItem('limpet.screen.t1')!)).toMatchObject({ offset: 5, cols: 131, rows: 37 });
+  it('the terminal takes the session\'s size where its output reaches the offset of a resize', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.daemon.attached('s1', 0);
+    const terminal = h.terminals.get('tab1')!;
+    expect(terminal.size()).toEqual({ cols: 80, rows: 24 });
+    h.network.last().text({ type: 'session_resized', session_id: 's1', cols: 47, rows: 30, offset: 3 });
+    const sizes: string[] = [];
+    const write = terminal.write.bind(terminal);
+    terminal.write = (data, done) => {
+      sizes.push(`${terminal.cols}x${terminal.rows}:${typeof data === 'string' ? data : new TextDecoder().decode(data)}`);
+      write(data, done);
+    };
+    h.daemon.output('s1', 6, 'abcdef');
+    expect(sizes).toEqual(['80x24:abc', '47x30:def']);
+    expect(h.workspace.snapshot.tabs[0]!.sizedFor).toEqual({ cols: 47, rows: 30 });
+    h.network.last().text({ type: 'session_resized', session_id: 's1', cols: 100, rows: 30, offset: 6 });
+    expect(terminal.size()).toEqual({ cols: 100, rows: 30 });
+    expect(h.workspace.snapshot.tabs[0]!.sizedFor).toBeNull();
+  });
+
+  it('a viewer\'s size goes to the daemon once live; taking the size asks for it; opening alone takes nothing', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    const terminal = h.terminals.get('tab1')!;
+    expect(h.daemon.sent('attach_session')[0]).toMatchObject({ cols: 100, rows: 30 });
+    terminal.viewer = { cols: 90, rows: 20 };
+    h.workspace.viewerResized('tab1');
+    h.daemon.attached('s1', 0);
+    terminal.viewer = { cols: 120, rows: 40 };
+    h.workspace.viewerResized('tab1');
+    // What was measured before the attach answered goes once it does; then each change.
+    expect(h.daemon.sent('pty_resize')).toEqual([
+      { type: 'pty_resize', session_id: 's1', cols: 90, rows: 20 }, { type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 },
+    ]);
+    expect(h.daemon.sent('take_size')).toEqual([]);
+    expect(h.workspace.snapshot.tabs[0]!.sizedFor).toEqual({ cols: 80, rows: 24 });
+    h.workspace.takeSize('tab1');
+    expect(h.daemon.sent('take_size')).toEqual([{ type: 'take_size', session_id: 's1' }]);
+  });
+
+  it('a tab opened before it was ever shown starts its session at the size the page\'s terminals measured', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1')]);
+    h.terminals.get('tab1')!.viewer = { cols: 132, rows: 41 };
+    h.settings.newViewer = null; // + Terminal: the new tab asks for its session before it is first shown
+    h.workspace.newTerminal();
+    expect(h.daemon.sent('spawn_session').pop()).toMatchObject({ cols: 132, rows: 41 });
+  });
+
+  it('a terminal a person started takes its session\'s size when attached', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, []);
+    h.workspace.newTerminal();
+    h.daemon.reply(h.daemon.sent('spawn_session')[0]!, { type: 'spawn_result', session: session('s9') });
+    await flush();
+    h.daemon.attached('s9', 0);
+    expect(h.daemon.sent('take_size')).toEqual([{ type: 'take_size', session_id: 's9' }]);
   });
 
   it('when the link drops: reconnecting overlay, then reattach from the received offset, overlap dropped', async () => {
@@ -345,15 +415,6 @@ describe('Workspace', () => {
     const reattach = h.daemon.sent('attach_session');
     expect(reattach).toHaveLength(attaches + 1);
     expect(reattach.pop()).toMatchObject({ session_id: 'yes', since: 4500, flow: 'lossless' });
-  });
-
-  it('resize goes to the live session only', async () => {
-    const h = makeWorkspace();
-    await connectAndList(h, [session('s1')]);
-    h.workspace.resize('tab1', 90, 20);
-    h.daemon.attached('s1', 0);
-    h.workspace.resize('tab1', 120, 40);
-    expect(h.daemon.sent('pty_resize')).toEqual([{ type: 'pty_resize', session_id: 's1', cols: 120, rows: 40 }]);
   });
 
   it('close removes the session and the tab; rename renames it', async () => {

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
@@ -38,7 +39,7 @@ public final class UpgradeOldClassFiles {
             System.exit(2);
         }
         Path jar = Path.of(args[0]);
-        java.util.List<String> packages = java.util.List.of(args).subList(1, args.length);
+        List<String> packages = List.of(args).subList(1, args.length);
         Map<String, byte[]> entries = read(jar);
         ClassHierarchyResolver inJar = ClassHierarchyResolver.ofResourceParsing(desc -> {
             String d = desc.descriptorString();

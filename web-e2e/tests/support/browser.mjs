@@ -71,7 +71,7 @@ export const openTerminalButton = (page) => page.getByRole('button', { name: 'Op
 
 /**
  * After `page.goto(...)` on a daemon where this browser tab has no tab and that runs nothing: the
- * page starts nothing by itself (issue 11), so click "Open a terminal" like a person, and wait
+ * page starts nothing by itself, so click "Open a terminal" like a person, and wait
  * until its terminal is live. Returns the snapshot.
  */
 export async function openFirstTerminal(page, timeoutMs = 15_000) {

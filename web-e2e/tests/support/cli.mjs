@@ -5,14 +5,18 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { javaBinary, limpetJar } from './paths.mjs';
+import xtermHeadless from '@xterm/headless';
+import { JVM_FLAGS, javaBinary, limpetCommand, limpetJar } from './paths.mjs';
 
 const shellQuote = (s) => `'${String(s).replaceAll("'", "'\\''")}'`;
 
-/** Removes terminal control sequences: the attach status line (saved/restored cursor) first, then CSI/OSC/other escapes. */
+/**
+ * Removes terminal control sequences: `limpet attach` paints its screen row by row, so a move to a
+ * row's start becomes a line break; then CSI/OSC/other escapes go.
+ */
 export function stripTerminal(text) {
   return text
-    .replace(/\x1b7[\s\S]*?\x1b8/g, '')
+    .replace(/\x1b\[\d+;1H/g, '\n')
     .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
     .replace(/\x1b\[[0-?]*[ -/]*[@-~]/g, '')
     .replace(/\x1b[()][A-Za-z0-9]/g, '')
@@ -37,7 +41,7 @@ export class RemoteCli {
   /** Runs `limpet ARGS…` to the end (bounded); returns { status, stdout, stderr, ms }. */
   run(args, timeoutMs = 30_000) {
     const started = Date.now();
-    const r = spawnSync(javaBinary(), ['-jar', limpetJar(), ...args], { encoding: 'utf8', env: this.env, timeout: timeoutMs });
+    const r = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), ...args], { encoding: 'utf8', env: this.env, timeout: timeoutMs });
     return { status: r.status, stdout: r.stdout, stderr: r.stderr, ms: Date.now() - started, error: r.error };
   }
 
@@ -49,13 +53,22 @@ export class RemoteCli {
 
   /** `limpet attach --host NAME SESSION` under a real PTY of `cols`×`rows`. */
   attach(name, sessionId, { cols = 100, rows = 30 } = {}) {
-    const command = `stty cols ${cols} rows ${rows}; exec ${[javaBinary(), '-jar', limpetJar(), 'attach', '--host', name, sessionId].map(shellQuote).join(' ')}`;
+    const command = `stty cols ${cols} rows ${rows}; exec ${[...limpetCommand(), 'attach', '--host', name, sessionId].map(shellQuote).join(' ')}`;
     const child = spawn('script', ['-qfec', command, '/dev/null'], { env: this.env, stdio: ['pipe', 'pipe', 'pipe'] });
     const attach = { child, output: '' };
     const onData = (chunk) => { attach.output += chunk.toString('utf8'); };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);
     attach.text = () => stripTerminal(attach.output);
+    /** The screen the attach shows now: everything it wrote, read back by a terminal of its size. */
+    attach.screen = async () => {
+      const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true, scrollback: 0 });
+      await new Promise((resolve) => term.write(attach.output, resolve));
+      const lines = [];
+      for (let y = 0; y < rows; y++) lines.push(term.buffer.active.getLine(y)?.translateToString(true) ?? '');
+      term.dispose();
+      return lines.join('\n');
+    };
     attach.type = (text) => child.stdin.write(text);
     attach.waitFor = async (test, description, timeoutMs = 15_000) => {
       const deadline = Date.now() + timeoutMs;

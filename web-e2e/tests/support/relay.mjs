@@ -5,7 +5,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { javaBinary, limpetJar } from './paths.mjs';
+import { JVM_FLAGS, javaBinary, limpetJar } from './paths.mjs';
 
 const LISTENING = /limpet relay listening on (http:\/\/[^\s/]+)\//;
 
@@ -20,8 +20,8 @@ export class Relay {
     this.output = '';
   }
 
-  async start(timeoutMs = 30_000) {
-    const args = ['-jar', limpetJar(), 'relay', '--port', String(this.port), '--relay-dir', join(this.dir, 'relay'),
+  async start(timeoutMs = 120_000) {
+    const args = [...JVM_FLAGS, '-jar', limpetJar(), 'relay', '--port', String(this.port), '--relay-dir', join(this.dir, 'relay'),
       ...(this.nats ? ['--nats', this.nats, '--insecure-nats'] : [])];
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'] });
     this.process = child;
@@ -79,7 +79,7 @@ export class Relay {
 
   /** `limpet relay add-host`: a new host's `hostId.credential` (enrolled, but no daemon holds it). */
   addHost() {
-    const r = spawnSync(javaBinary(), ['-jar', limpetJar(), 'relay', 'add-host', '--relay-dir', join(this.dir, 'relay')], { encoding: 'utf8' });
+    const r = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), 'relay', 'add-host', '--relay-dir', join(this.dir, 'relay')], { encoding: 'utf8' });
     if (r.status !== 0) throw new Error(`relay add-host failed: ${r.stderr}`);
     return r.stdout.trim();
   }
@@ -101,7 +101,7 @@ export class Relay {
 
 /** `limpet pair` on the daemon's data root: the link it prints. */
 export function pairingLink(dataRoot) {
-  const r = spawnSync(javaBinary(), ['-jar', limpetJar(), 'pair', '--data-root', dataRoot, '--label', 'e2e'], { encoding: 'utf8' });
+  const r = spawnSync(javaBinary(), [...JVM_FLAGS, '-jar', limpetJar(), 'pair', '--data-root', dataRoot, '--label', 'e2e'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`limpet pair failed: ${r.stderr}`);
   return r.stdout.split('\n')[0].trim();
 }

@@ -3,6 +3,7 @@
 // to requests by req_id. Requests still in flight when the connection ends are failed.
 import type { Clock, TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
+import type { Disposable } from '../core/disposable';
 import { decodeFrame, type BinaryFrame } from '../protocol/binary-frames';
 import { isReply, parseServerEvent, type ClientCommand, type CommandError, type ServerEvent } from '../protocol/messages';
 import {
@@ -59,15 +60,15 @@ export class DaemonClient {
     return this.machine;
   }
 
-  onState(listener: (state: ConnectionState) => void): () => void {
+  onState(listener: (state: ConnectionState) => void): Disposable {
     return this.stateListeners.subscribe(listener);
   }
 
-  onEvent(listener: (event: ServerEvent) => void): () => void {
+  onEvent(listener: (event: ServerEvent) => void): Disposable {
     return this.eventListeners.subscribe(listener);
   }
 
-  onFrame(listener: (frame: BinaryFrame) => void): () => void {
+  onFrame(listener: (frame: BinaryFrame) => void): Disposable {
     return this.frameListeners.subscribe(listener);
   }
 

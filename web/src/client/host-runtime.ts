@@ -5,6 +5,7 @@
 // ephemeral, and never touch the active client or the snapshot's connection fields.
 import type { Clock } from '../core/clock';
 import { Listeners } from '../core/listeners';
+import type { Disposable } from '../core/disposable';
 import type { BinaryFrame } from '../protocol/binary-frames';
 import type { ClientCommand, ServerEvent } from '../protocol/messages';
 import type { ConnectionState, DisconnectReason } from './connection-machine';
@@ -45,7 +46,8 @@ export class StaleGenerationError extends Error {
 
 export class HostRuntime {
   private active: DaemonClient | null = null;
-  private unsubscribeActive: (() => void)[] = [];
+  /** Subscriptions to the active client, disposed with it. */
+  private activeSubscriptions: Disposable[] = [];
   private current: HostSnapshot = {
     status: 'booting', generation: 0, connection: null, lastError: null, everOnline: false, probes: {},
   };
@@ -64,15 +66,15 @@ export class HostRuntime {
     return this.current.generation;
   }
 
-  subscribe(listener: (snapshot: HostSnapshot) => void): () => void {
+  subscribe(listener: (snapshot: HostSnapshot) => void): Disposable {
     return this.snapshots.subscribe(listener);
   }
 
-  onEvent(listener: (message: { generation: number; event: ServerEvent }) => void): () => void {
+  onEvent(listener: (message: { generation: number; event: ServerEvent }) => void): Disposable {
     return this.events.subscribe(listener);
   }
 
-  onFrame(listener: (message: { generation: number; frame: BinaryFrame }) => void): () => void {
+  onFrame(listener: (message: { generation: number; frame: BinaryFrame }) => void): Disposable {
     return this.frames.subscribe(listener);
   }
 
@@ -91,18 +93,18 @@ export class HostRuntime {
     const generation = this.current.generation + 1;
     const next = this.options.createClient('active', `active#${generation}`);
     const previous = this.active;
-    const previousSubscriptions = this.unsubscribeActive;
+    const previousSubscriptions = this.activeSubscriptions;
     const guard = <T>(fn: (value: T) => void) => (value: T) => {
       if (this.current.generation === generation && this.current.status !== 'stopped') fn(value);
     };
-    this.unsubscribeActive = [
+    this.activeSubscriptions = [
       next.onState(guard((state: ConnectionState) => this.onActiveState(state))),
       next.onEvent(guard((event: ServerEvent) => this.events.emit({ generation, event }))),
       next.onFrame(guard((frame: BinaryFrame) => this.frames.emit({ generation, frame }))),
     ];
     this.active = next;
     this.publish({ ...this.current, generation, status: 'connecting_active', connection: next.state });
-    for (const unsubscribe of previousSubscriptions) unsubscribe();
+    for (const subscription of previousSubscriptions) subscription.dispose();
     previous?.dispose();
     next.connect();
   }
@@ -114,8 +116,8 @@ export class HostRuntime {
 
   stop(): void {
     if (this.current.status === 'stopped') return;
-    for (const unsubscribe of this.unsubscribeActive) unsubscribe();
-    this.unsubscribeActive = [];
+    for (const subscription of this.activeSubscriptions) subscription.dispose();
+    this.activeSubscriptions = [];
     this.active?.dispose();
     this.active = null;
     this.publish({ ...this.current, generation: this.current.generation + 1, status: 'stopped', connection: null });
@@ -172,7 +174,7 @@ export class HostRuntime {
         if (done) return;
         done = true;
         clock.clearTimeout(timer);
-        unsubscribe();
+        subscription.dispose();
         client.dispose();
         const result: ProbeResult = { ok, latencyMs: clock.now() - started, reason, at: clock.now() };
         if (this.current.status !== 'stopped') {
@@ -181,7 +183,7 @@ export class HostRuntime {
         resolve(result);
       };
       const timer = clock.setTimeout(() => finish(false, { kind: 'connect_timeout' }), this.options.probeTimeoutMs ?? 5_000);
-      const unsubscribe = client.onState((state) => {
+      const subscription = client.onState((state) => {
         if (state.status === 'connected') finish(true, null);
         else if (state.status === 'disconnected') finish(false, state.reason);
       });

@@ -5,7 +5,7 @@ export const PROTOCOL_VERSION = 1;
 
 export type SessionState = 'starting' | 'running' | 'exited' | 'recoverable';
 
-/** What a session's program is doing (issue 14; docs/protocol.md, "Activity"); a newer daemon may send others: read them as unknown. */
+/** What a session's program is doing (docs/protocol.md, "Activity"); a newer daemon may send others: read them as unknown. */
 export type Activity = 'working' | 'waiting_input' | 'pending_approval' | 'idle' | 'unknown';
 
 export interface SessionInfo {
@@ -26,7 +26,7 @@ export interface SessionInfo {
   reason?: string | null;
   /** Where its program was last seen working (a revived shell starts there). */
   last_cwd?: string | null;
-  /** What its program is doing (issue 14); absent from older daemons. */
+  /** What its program is doing; absent from older daemons. */
   activity?: Activity | (string & {});
   /** The title its program set (OSC 0/2), when running; absent from older daemons. */
   title?: string | null;
@@ -74,8 +74,20 @@ export interface AttachResult {
   flow?: FlowMode;
   /** The lossless credit in bytes; null (or absent) when live. */
   window?: number | null;
-  /** This attach started a recoverable session again (issue 13). */
+  /** This attach started a recoverable session again. */
   revived?: boolean | null;
+}
+
+/**
+ * The session's terminal took a new size, from stream offset `offset` on (output before it was
+ * written at the old size): a viewer resizes its terminal where its output reaches the offset.
+ */
+export interface SessionResized {
+  type: 'session_resized';
+  session_id: string;
+  cols: number;
+  rows: number;
+  offset: number;
 }
 
 export interface PtyDesync {
@@ -117,6 +129,7 @@ export type ServerEvent =
   | { type: 'input_waiting'; session_id: string; keys: number; bytes: number }
   /** Keys this page typed into the session will never arrive (`session_ended`, `session_removed`, `link_lost`). */
   | { type: 'input_undelivered'; session_id: string; keys: number; bytes: number; reason: string }
+  | SessionResized
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
   | { type: 'sessions_changed'; sessions: SessionInfo[] }
   | { type: 'session_state'; session_id: string; activity: Activity | (string & {}); waiting_line?: string | null }
@@ -133,7 +146,10 @@ export type ClientCommand =
   | { type: 'detach_session'; req_id?: string; session_id: string }
   /** Scripts' text form of keys; the page sends keys as binary frames only (encodeInput). */
   | { type: 'pty_input'; session_id: string; data: string; reply?: boolean }
+  /** This viewer's size: applied while this attachment holds the session's size, else remembered. */
   | { type: 'pty_resize'; session_id: string; cols: number; rows: number }
+  /** A person uses this viewer (clicked into it, or asked): the session takes its size. */
+  | { type: 'take_size'; session_id: string }
   /** The end offset this client has rendered (xterm's write callback ran); lossless attachments only. */
   | { type: 'pty_ack'; session_id: string; offset: number }
   /** Switches this connection's attachment between live and lossless without re-attaching. */
@@ -141,7 +157,7 @@ export type ClientCommand =
   | { type: 'kill_session'; req_id?: string; session_id: string; signal?: string }
   | { type: 'remove_session'; req_id?: string; session_id: string }
   | { type: 'rename_session'; req_id?: string; session_id: string; label: string }
-  /** Starts a recoverable session again; `fresh`: an agent starts a new conversation (issue 13). */
+  /** Starts a recoverable session again; `fresh`: an agent starts a new conversation. */
   | { type: 'revive_session'; req_id?: string; session_id: string; fresh?: boolean };
 
 /** Parses one text frame; returns null for anything that is not an object with a string `type`. */

@@ -5,7 +5,8 @@
 //
 // Offsets: `received` = end of the last byte handed to the terminal; `rendered` = end of the last
 // byte whose write callback has run; `pending` = bytes handed over whose callback has not run (the
-// unrendered backlog).
+// unrendered backlog). Outside code reads the state through `state`, read-only: only the machine's
+// methods change it.
 //
 // The machine, per attachment:
 //   - every attach asks `flow: "lossless"`; the daemon may grant `live` (then no acks, no pty_flow);
@@ -84,33 +85,43 @@ export interface WriteTicket {
   readonly length: number;
 }
 
-export class OutputStream {
+/**
+ * What the machine knows of its stream and attachment: read through `OutputStream.state`, changed
+ * only by the machine's own methods.
+ */
+export interface OutputStreamState {
   /** End offset of the last byte handed to the terminal; -1 = nothing yet. */
-  received = -1;
+  readonly received: number;
   /** End offset of the last byte the terminal finished rendering; -1 = nothing (since the last reset). */
-  rendered = -1;
+  readonly rendered: number;
   /** Bytes handed to the terminal whose write callback has not run. */
-  pending = 0;
+  readonly pending: number;
   /** Bytes dropped because they repeated what was already received. */
-  duplicateBytes = 0;
+  readonly duplicateBytes: number;
   /** Number of times a chunk started after the expected offset (a gap). */
-  gaps = 0;
-
-  attachment: AttachmentState = 'none';
+  readonly gaps: number;
+  readonly attachment: AttachmentState;
   /** The flow the daemon granted at attach. */
-  granted: FlowMode = 'live';
+  readonly granted: FlowMode;
   /** The flow in force now (the granted one, or live while the backlog is high or the page hidden). */
-  flow: FlowMode = 'live';
+  readonly flow: FlowMode;
   /** The granted lossless window, when the daemon said. */
-  window: number | null = null;
+  readonly window: number | null;
   /** The last offset acknowledged on this attachment (starts at its replay_from); -1 = none. */
-  acked = -1;
+  readonly acked: number;
   /** The highest end offset this attachment has sent (frames seen since its attach_result). */
-  sentHigh = -1;
+  readonly sentHigh: number;
   /** Whether an ack timer is running. */
-  ackTimerArmed = false;
+  readonly ackTimerArmed: boolean;
   /** Whether the page is hidden (a state of the page, not of the attachment: kept across attaches). */
-  hidden = false;
+  readonly hidden: boolean;
+}
+
+export class OutputStream {
+  private readonly current: { -readonly [K in keyof OutputStreamState]: OutputStreamState[K] } = {
+    received: -1, rendered: -1, pending: 0, duplicateBytes: 0, gaps: 0, attachment: 'none', granted: 'live', flow: 'live',
+    window: null, acked: -1, sentHigh: -1, ackTimerArmed: false, hidden: false,
+  };
   /** Bumped when the terminal is reset: callbacks of writes from before are not counted. */
   private epoch = 0;
 
@@ -127,13 +138,18 @@ export class OutputStream {
     };
   }
 
+  /** The machine's state, read-only: only the methods below change it. */
+  get state(): OutputStreamState {
+    return this.current;
+  }
+
   /**
    * The backlog at which lossless gives way to live. In lossless the backlog can never exceed the
    * window (the daemon sends at most that far past the last ack), so the mark is kept at half the
    * granted window: a tab that stopped rendering must reach it, or it would pace the session.
    */
   get highWater(): number {
-    const byWindow = this.granted === 'lossless' && this.window !== null ? Math.floor(this.window / 2) : Infinity;
+    const byWindow = this.current.granted === 'lossless' && this.current.window !== null ? Math.floor(this.current.window / 2) : Infinity;
     return Math.min(this.limits.highWater, byWindow);
   }
 
@@ -147,24 +163,24 @@ export class OutputStream {
 
   /** The terminal already shows the stream up to `offset` (restored screen). */
   resumeAt(offset: number): void {
-    this.received = offset;
-    this.rendered = offset;
+    this.current.received = offset;
+    this.current.rendered = offset;
   }
 
   /** The tab now shows another session: nothing of the old stream counts any more. */
   forget(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.received = -1;
-    this.rendered = -1;
-    this.pending = 0;
+    this.current.received = -1;
+    this.current.rendered = -1;
+    this.current.pending = 0;
     this.epoch++;
-    this.attachment = 'none';
-    this.granted = 'live';
-    this.flow = 'live';
-    this.window = null;
-    this.acked = -1;
-    this.sentHigh = -1;
+    this.current.attachment = 'none';
+    this.current.granted = 'live';
+    this.current.flow = 'live';
+    this.current.window = null;
+    this.current.acked = -1;
+    this.current.sentHigh = -1;
     return effects;
   }
 
@@ -177,7 +193,7 @@ export class OutputStream {
   attachRequested(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.attachment = 'attaching';
+    this.current.attachment = 'attaching';
     return effects;
   }
 
@@ -189,23 +205,23 @@ export class OutputStream {
    */
   attached(grant: AttachGrant): FlowEffect[] {
     const replayFrom = grant.replay_from;
-    if (this.received >= 0 && replayFrom > this.received) this.gaps++;
-    if (this.received < 0 || replayFrom > this.received) this.received = replayFrom;
+    if (this.current.received >= 0 && replayFrom > this.current.received) this.current.gaps++;
+    if (this.current.received < 0 || replayFrom > this.current.received) this.current.received = replayFrom;
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.attachment = 'attached';
-    this.granted = grant.flow === 'lossless' ? 'lossless' : 'live';
-    this.flow = this.granted;
-    this.window = this.granted === 'lossless' && typeof grant.window === 'number' ? grant.window : null;
-    this.acked = replayFrom;
-    this.sentHigh = replayFrom;
+    this.current.attachment = 'attached';
+    this.current.granted = grant.flow === 'lossless' ? 'lossless' : 'live';
+    this.current.flow = this.current.granted;
+    this.current.window = this.current.granted === 'lossless' && typeof grant.window === 'number' ? grant.window : null;
+    this.current.acked = replayFrom;
+    this.current.sentHigh = replayFrom;
     this.checkBacklog(effects);
     return effects;
   }
 
   /** A snapshot stands for the stream up to `offset`: the terminal is reset and redrawn. */
   snapshotAt(offset: number): void {
-    this.received = offset;
+    this.current.received = offset;
     this.noteSent(offset);
   }
 
@@ -217,27 +233,27 @@ export class OutputStream {
   accept(endOffset: number, payload: Uint8Array): { data: Uint8Array | null; effects: FlowEffect[] } {
     this.noteSent(endOffset);
     const start = endOffset - payload.length;
-    if (this.received >= 0 && endOffset <= this.received) {
-      this.duplicateBytes += payload.length;
+    if (this.current.received >= 0 && endOffset <= this.current.received) {
+      this.current.duplicateBytes += payload.length;
       const effects: FlowEffect[] = [];
       this.maybeAck(effects);
       return { data: null, effects };
     }
     let fresh = payload;
-    if (this.received >= 0 && start < this.received) {
-      const overlap = this.received - start;
-      this.duplicateBytes += overlap;
+    if (this.current.received >= 0 && start < this.current.received) {
+      const overlap = this.current.received - start;
+      this.current.duplicateBytes += overlap;
       fresh = payload.subarray(overlap);
-    } else if (this.received >= 0 && start > this.received) {
-      this.gaps++;
+    } else if (this.current.received >= 0 && start > this.current.received) {
+      this.current.gaps++;
     }
-    this.received = endOffset;
+    this.current.received = endOffset;
     return { data: fresh, effects: [] };
   }
 
   /** `length` bytes ending at `endOffset` are handed to the terminal; may switch to live or detach. */
   written(length: number, endOffset: number): { ticket: WriteTicket; effects: FlowEffect[] } {
-    this.pending += length;
+    this.current.pending += length;
     const effects: FlowEffect[] = [];
     this.checkBacklog(effects);
     return { ticket: { epoch: this.epoch, endOffset, length }, effects };
@@ -251,16 +267,16 @@ export class OutputStream {
   renderedUpTo(ticket: WriteTicket): FlowEffect[] {
     const effects: FlowEffect[] = [];
     if (ticket.epoch !== this.epoch) return effects; // written before a reset: already forgotten
-    this.pending = Math.max(0, this.pending - ticket.length);
-    if (ticket.endOffset > this.rendered) this.rendered = ticket.endOffset;
-    if (this.attachment === 'parked') {
-      if (this.pending < this.lowWater) {
-        this.attachment = 'none';
+    this.current.pending = Math.max(0, this.current.pending - ticket.length);
+    if (ticket.endOffset > this.current.rendered) this.current.rendered = ticket.endOffset;
+    if (this.current.attachment === 'parked') {
+      if (this.current.pending < this.lowWater) {
+        this.current.attachment = 'none';
         effects.push({ type: 'reattach' });
       }
       return effects;
     }
-    if (this.attachment !== 'attached') return effects;
+    if (this.current.attachment !== 'attached') return effects;
     if (this.maybeResumeLossless(effects)) return effects;
     this.maybeAck(effects);
     return effects;
@@ -275,9 +291,9 @@ export class OutputStream {
    */
   pageHidden(hidden: boolean): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    if (this.hidden === hidden) return effects;
-    this.hidden = hidden;
-    if (this.attachment !== 'attached') return effects;
+    if (this.current.hidden === hidden) return effects;
+    this.current.hidden = hidden;
+    if (this.current.attachment !== 'attached') return effects;
     if (hidden) this.checkBacklog(effects);
     else this.maybeResumeLossless(effects);
     return effects;
@@ -286,10 +302,10 @@ export class OutputStream {
   /** The ack timer fired: acknowledge whatever was rendered since the last ack. */
   ackTimerFired(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.ackTimerArmed = false;
-    if (this.attachment !== 'attached' || this.flow !== 'lossless') return effects;
+    this.current.ackTimerArmed = false;
+    if (this.current.attachment !== 'attached' || this.current.flow !== 'lossless') return effects;
     const target = this.ackable();
-    if (target > this.acked) this.sendAck(target, effects);
+    if (target > this.current.acked) this.sendAck(target, effects);
     return effects;
   }
 
@@ -299,9 +315,9 @@ export class OutputStream {
    */
   desync(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    if (this.attachment === 'parked') return effects;
+    if (this.current.attachment === 'parked') return effects;
     this.cancelAckTimer(effects);
-    this.attachment = 'none';
+    this.current.attachment = 'none';
     effects.push({ type: 'reattach' });
     return effects;
   }
@@ -310,10 +326,10 @@ export class OutputStream {
   linkDown(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.attachment = 'none';
-    this.flow = 'live';
-    this.granted = 'live';
-    this.window = null;
+    this.current.attachment = 'none';
+    this.current.flow = 'live';
+    this.current.granted = 'live';
+    this.current.window = null;
     return effects;
   }
 
@@ -321,50 +337,56 @@ export class OutputStream {
   flowRejected(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     this.cancelAckTimer(effects);
-    this.granted = 'live';
-    this.flow = 'live';
-    this.window = null;
+    this.current.granted = 'live';
+    this.current.flow = 'live';
+    this.current.window = null;
     return effects;
+  }
+
+  /** The terminal was reset for a replay from the start: nothing of the stream is in it any more. */
+  startOver(): void {
+    this.resetTerminal();
+    this.current.received = -1;
   }
 
   /** The terminal was reset: what it held, and its pending writes, are gone from our accounts. */
   resetTerminal(): void {
-    this.pending = 0;
-    this.rendered = -1;
+    this.current.pending = 0;
+    this.current.rendered = -1;
     this.epoch++;
   }
 
   /** The offset the next ack may carry: rendered, but never past what this attachment sent. */
   private ackable(): number {
-    return Math.min(this.rendered, this.sentHigh);
+    return Math.min(this.current.rendered, this.current.sentHigh);
   }
 
   private noteSent(endOffset: number): void {
-    if (this.attachment === 'attached' && endOffset > this.sentHigh) this.sentHigh = endOffset;
+    if (this.current.attachment === 'attached' && endOffset > this.current.sentHigh) this.current.sentHigh = endOffset;
   }
 
   private maybeAck(effects: FlowEffect[]): void {
-    if (this.attachment !== 'attached' || this.flow !== 'lossless') return;
+    if (this.current.attachment !== 'attached' || this.current.flow !== 'lossless') return;
     const target = this.ackable();
-    if (target <= this.acked) return;
-    const caughtUp = this.pending === 0 && this.rendered >= this.received;
-    if (caughtUp || target - this.acked >= this.limits.ackBytes) {
+    if (target <= this.current.acked) return;
+    const caughtUp = this.current.pending === 0 && this.current.rendered >= this.current.received;
+    if (caughtUp || target - this.current.acked >= this.limits.ackBytes) {
       this.sendAck(target, effects);
-    } else if (!this.ackTimerArmed) {
-      this.ackTimerArmed = true;
+    } else if (!this.current.ackTimerArmed) {
+      this.current.ackTimerArmed = true;
       effects.push({ type: 'start_ack_timer', ms: this.limits.ackDelayMs });
     }
   }
 
   private sendAck(offset: number, effects: FlowEffect[]): void {
-    this.acked = offset;
+    this.current.acked = offset;
     effects.push({ type: 'ack', offset });
     this.cancelAckTimer(effects);
   }
 
   private cancelAckTimer(effects: FlowEffect[]): void {
-    if (!this.ackTimerArmed) return;
-    this.ackTimerArmed = false;
+    if (!this.current.ackTimerArmed) return;
+    this.current.ackTimerArmed = false;
     effects.push({ type: 'cancel_ack_timer' });
   }
 
@@ -374,24 +396,24 @@ export class OutputStream {
    * Returns whether it did.
    */
   private maybeResumeLossless(effects: FlowEffect[]): boolean {
-    if (this.granted !== 'lossless' || this.flow !== 'live' || this.hidden || this.pending >= this.lowWater) return false;
-    this.flow = 'lossless';
+    if (this.current.granted !== 'lossless' || this.current.flow !== 'live' || this.current.hidden || this.current.pending >= this.lowWater) return false;
+    this.current.flow = 'lossless';
     effects.push({ type: 'flow', flow: 'lossless', ...(this.limits.window === undefined ? {} : { window: this.limits.window }) });
     const target = this.ackable();
-    if (target > this.acked) this.sendAck(target, effects);
+    if (target > this.current.acked) this.sendAck(target, effects);
     return true;
   }
 
   /** Lossless gives way to live above the high-water mark or while the page is hidden; detaches above the ceiling. */
   private checkBacklog(effects: FlowEffect[]): void {
-    if (this.attachment !== 'attached') return;
-    if (this.flow === 'lossless' && (this.hidden || this.pending > this.highWater)) {
-      this.flow = 'live';
+    if (this.current.attachment !== 'attached') return;
+    if (this.current.flow === 'lossless' && (this.current.hidden || this.current.pending > this.highWater)) {
+      this.current.flow = 'live';
       this.cancelAckTimer(effects);
       effects.push({ type: 'flow', flow: 'live' });
     }
-    if (this.pending > this.ceiling) {
-      this.attachment = 'parked';
+    if (this.current.pending > this.ceiling) {
+      this.current.attachment = 'parked';
       this.cancelAckTimer(effects);
       effects.push({ type: 'detach' });
     }

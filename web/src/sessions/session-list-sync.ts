@@ -28,7 +28,7 @@ export type SyncEvent =
   | { type: 'PUSHED'; sessions: SessionInfo[] }
   /** One session as an attach_result described it (fresher than the list: its viewer count includes us). */
   | { type: 'SEEN'; session: SessionInfo }
-  /** A session_state event: one session's activity changed (issue 14). */
+  /** A session_state event: one session's activity changed. */
   | { type: 'ACTIVITY'; sessionId: string; activity: string; waitingLine?: string | null }
   | { type: 'RESET' };
 

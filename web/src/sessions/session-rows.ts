@@ -18,7 +18,7 @@ export interface SessionRow {
   viewers: number | null;
   /** The tab of this page that shows the session, if any. */
   tabId: string | null;
-  /** What its program is doing, when known, connected and running (issue 14); null otherwise. */
+  /** What its program is doing, when known, connected and running; null otherwise. */
   activity: ShownActivity | null;
   /** The activity in words (never colour alone). */
   activityText: string | null;

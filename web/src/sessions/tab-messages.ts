@@ -5,7 +5,7 @@ import type { SessionInfo } from '../protocol/messages';
 
 export type OfferKind =
   | 'exited' // the program ended: Restart runs the same command in the same directory
-  | 'recoverable' // its program was lost (reboot, crash): Restart continues it, or starts it new (issue 13)
+  | 'recoverable' // its program was lost (reboot, crash): Restart continues it, or starts it new
   | 'no_longer_exists' // the session belonged to another daemon
   | 'start_unconfirmed' // the connection dropped while its start was in flight
   | 'start_failed' // the daemon could not start the program

@@ -2,7 +2,9 @@
 // intents, each sent to the workspace that holds the tab. The tab bar, the session list, the
 // sidebar and the key row are their own components; this class lays them out, runs the keyboard
 // map (keymap.ts), keeps the page's title and icon counting the sessions that need a person, and
-// decides where the focus goes after each action.
+// decides where the focus goes after each action. What it listens to (the window, the document,
+// the cockpit, its terminals) ends with dispose().
+import { DisposableStore } from '../core/disposable';
 import { WaitingAlerts } from '../sessions/waiting-alerts';
 import { MemoryStore, type KeyValueStore } from '../workspace/terminal-port';
 import { NotifyButton } from './notify-button';
@@ -12,7 +14,7 @@ import type { Cockpit, CockpitSnapshot } from '../workspace/cockpit';
 import type { TabView } from '../workspace/tab-session';
 import { syncPresentation } from '../sessions/session-list-sync';
 import type { TabOffer } from '../sessions/tab-messages';
-import type { AccessProblem } from './access-watch';
+import type { AccessProblem } from '../client/access-watch';
 import { banners } from './banners';
 import { askCommand, askName, confirmClose, isDialogOpen, showPanel, showShortcuts } from './dialogs';
 import { fill, h } from './dom';
@@ -31,6 +33,8 @@ import { XtermTerminal } from './xterm-terminal';
 interface TerminalSlot {
   host: HTMLElement;
   overlay: HTMLElement;
+  /** "Sized for another viewer (W×H) — Take it", while the session has another viewer's size. */
+  sizeMarker: HTMLElement;
   xterm: XtermTerminal;
 }
 
@@ -38,7 +42,7 @@ export interface AppViewOptions {
   /** The daemon's address, for messages. */
   origin: string;
   token: TokenControl;
-  /** Where the notification opt-in is remembered (issue 14); in memory when absent. */
+  /** Where the notification opt-in is remembered; in memory when absent. */
   prefs?: KeyValueStore;
   /** How the page reaches the daemon, shown in the page's details when it is not direct (e.g. "through relay"). */
   path?: string;
@@ -68,6 +72,7 @@ export class AppView {
   private readonly sidebar: Sidebar;
   private readonly notifyButton: NotifyButton;
   private readonly waitingAlerts = new WaitingAlerts();
+  private readonly lifetime = new DisposableStore();
   private note: string | null = null;
   private noteTimer = 0;
   private renderQueued = false;
@@ -114,7 +119,7 @@ export class AppView {
     const workarea = h('main.workarea', {}, this.tabBar.element, this.noticeEl,
       h('div.terminal-stack', {}, this.terminalsEl, this.placeholderEl, this.search.element), this.keyRow.element);
     const app = h('div.app', {});
-    this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive());
+    this.sidebar = new Sidebar(app, sidebarEl, () => this.tabBar.revealActive(), this.lifetime.signal);
     fill(app,
       h('header.header', {},
         h('div.topbar', {}, this.sidebar.toggle, h('h1.brand', {}, 'limpet'), this.indicatorEl, this.metaEl, this.notifyButton.element,
@@ -123,20 +128,33 @@ export class AppView {
       this.toastsEl);
     fill(root, app);
     // In a narrow window the open sidebar lies over the terminal: using the terminal closes it.
-    workarea.addEventListener('pointerdown', () => this.sidebar.overlays && this.sidebar.setOpen(false));
-    addEventListener('keydown', (event) => this.onKeyDown(event), { capture: true });
-    new ResizeObserver(() => {
+    const signal = this.lifetime.signal;
+    workarea.addEventListener('pointerdown', () => this.sidebar.overlays && this.sidebar.setOpen(false), { signal });
+    addEventListener('keydown', (event) => this.onKeyDown(event), { capture: true, signal });
+    const resizes = new ResizeObserver(() => {
       this.activeSlot()?.xterm.fit();
       this.tabBar.revealActive();
-    }).observe(this.terminalsEl);
+    });
+    resizes.observe(this.terminalsEl);
+    this.lifetime.add({ dispose: () => resizes.disconnect() });
+    // A page shown again may have other fonts or zoom: its terminal is measured again.
+    document.addEventListener('visibilitychange', () => document.hidden || this.activeSlot()?.xterm.shown(), { signal });
   }
 
   bind(cockpit: Cockpit): void {
     this.cockpit = cockpit;
-    cockpit.subscribe(() => this.queueRender());
-    addEventListener('online', () => this.queueRender());
-    addEventListener('offline', () => this.queueRender());
+    this.lifetime.add(cockpit.subscribe(() => this.queueRender()));
+    const signal = this.lifetime.signal;
+    addEventListener('online', () => this.queueRender(), { signal });
+    addEventListener('offline', () => this.queueRender(), { signal });
     this.queueRender();
+  }
+
+  /** The page is torn down: every listener it added goes, and every terminal it made. */
+  dispose(): void {
+    this.lifetime.dispose();
+    for (const slot of [...this.slots.values()]) slot.xterm.dispose();
+    clearTimeout(this.noteTimer);
   }
 
   /** What the access check found (wrong token, unreachable daemon), or null once connected. */
@@ -149,15 +167,18 @@ export class AppView {
   createTerminal(tabId: string): XtermTerminal {
     const overlay = h('div.overlay');
     const mount = h('div.xterm-mount');
-    const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` }, mount, overlay);
+    const sizeMarker = h('div.size-marker.hidden', { 'data-testid': 'size-marker', role: 'status' });
+    const host = h('div.term-host', { 'data-tab-id': tabId, id: `panel-${tabId}`, role: 'tabpanel', 'aria-labelledby': `tab-${tabId}` },
+      mount, sizeMarker, overlay);
     this.terminalsEl.append(host);
     const xterm = new XtermTerminal(mount, {
       onInput: (data, reply) => (reply ? this.cockpit?.workspaceOf(tabId)?.reply(tabId, data)
         : this.cockpit?.workspaceOf(tabId)?.input(tabId, this.keyRow.typed(data))),
-      onResize: (cols, rows) => this.cockpit?.workspaceOf(tabId)?.resize(tabId, cols, rows),
+      onViewerSize: () => this.cockpit?.workspaceOf(tabId)?.viewerResized(tabId),
+      onPointerDown: () => this.cockpit?.workspaceOf(tabId)?.takeSize(tabId),
     });
-    enableTouchScroll(mount, xterm.term);
-    const slot = { host, overlay, xterm };
+    enableTouchScroll(mount, xterm.term, xterm.signal);
+    const slot = { host, overlay, sizeMarker, xterm };
     this.slots.set(tabId, slot);
     const dispose = xterm.dispose.bind(xterm);
     xterm.dispose = () => {
@@ -166,6 +187,12 @@ export class AppView {
       this.slots.delete(tabId);
     };
     return xterm;
+  }
+
+  /** A tab's xterm.js terminal and the width of its cells as rendered (the browser tests read them cell by cell). */
+  terminalOf(tabId: string): { term: unknown; cellWidth: number } | null {
+    const xterm = this.slots.get(tabId)?.xterm;
+    return xterm ? { term: xterm.term, cellWidth: xterm.cellWidth() } : null;
   }
 
   /** The visible text of a tab's terminal (used by the browser tests). */
@@ -352,6 +379,7 @@ export class AppView {
         const active = tab.tabId === s.activeTabId;
         slot.host.classList.toggle('hidden', !active);
         this.renderOverlay(slot.overlay, tab, linkDown);
+        this.renderSizeMarker(slot.sizeMarker, tab);
       }
     }
     const active = s.tabs.find((t) => t.tabId === s.activeTabId);
@@ -366,7 +394,7 @@ export class AppView {
       this.shownTabId = s.activeTabId;
       const slot = this.activeSlot();
       if (slot) {
-        slot.xterm.fit();
+        slot.xterm.shown();
         slot.xterm.focus();
       }
     }
@@ -384,6 +412,21 @@ export class AppView {
       const label = this.access === 'wrong_token' ? 'stopped: the daemon refused the token' : 'reconnecting…';
       fill(overlay, h('div.reconnecting-label', {}, h('div.spinner.small', { 'aria-hidden': 'true' }), label));
     } else fill(overlay);
+  }
+
+  private renderSizeMarker(marker: HTMLElement, tab: TabView): void {
+    const size = tab.sizedFor;
+    const text = size ? `Sized for another viewer (${size.cols}×${size.rows})` : '';
+    marker.classList.toggle('hidden', !size);
+    if (marker.dataset.text === text) return;
+    marker.dataset.text = text;
+    if (!size) return fill(marker);
+    fill(marker, `${text} — `, h('button', {
+      type: 'button', 'data-action': 'take-size', title: 'Give the session this window\'s size', onclick: () => {
+        this.cockpit?.workspaceOf(tab.tabId)?.takeSize(tab.tabId);
+        this.activeSlot()?.xterm.focus();
+      },
+    }, 'Take it'));
   }
 
   private renderNotice(tab: TabView | undefined): void {

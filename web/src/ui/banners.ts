@@ -3,7 +3,7 @@
 // network, the daemon, the relay, the host behind the relay) and what to do about it on this
 // device. Also: recovery in progress, degraded modes, a refused client.
 import type { WorkspaceSnapshot } from '../workspace/workspace';
-import type { AccessProblem } from './access-watch';
+import type { AccessProblem } from '../client/access-watch';
 import { h } from './dom';
 
 export interface BannerContext {

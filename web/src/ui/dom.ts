@@ -1,4 +1,5 @@
-// A tiny element builder: h('div.class', {attrs}, ...children).
+// A tiny element builder: h('div.class', {attrs}, ...children). An `on…` attribute becomes the
+// element's own handler property (onclick, onkeydown): it lives exactly as long as the element.
 
 type Child = Node | string | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | ((event: Event) => void) | undefined>;
@@ -9,7 +10,7 @@ export function h<K extends keyof HTMLElementTagNameMap>(spec: K | `${K}.${strin
   if (classes.length) element.className = classes.join(' ');
   for (const [name, value] of Object.entries(attrs)) {
     if (value === undefined || value === false) continue;
-    if (typeof value === 'function') element.addEventListener(name.replace(/^on/, ''), value);
+    if (typeof value === 'function') (element as unknown as Record<string, unknown>)[name] = value;
     else if (value === true) element.setAttribute(name, '');
     else element.setAttribute(name, String(value));
   }

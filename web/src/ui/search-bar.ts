@@ -11,10 +11,10 @@ export class SearchBar {
   constructor(private readonly target: () => XtermTerminal | null) {
     this.input = h('input', { placeholder: 'Search scrollback', 'aria-label': 'Search scrollback', 'data-testid': 'search-input' });
     this.status = h('span.search-status', { role: 'status' });
-    this.input.addEventListener('keydown', (event) => {
+    this.input.onkeydown = (event) => {
       if (event.key === 'Escape') this.close();
       else if (event.key === 'Enter') this.find(!event.shiftKey);
-    });
+    };
     this.element = h('div.searchbar.hidden', { role: 'search' }, this.input,
       h('button', { type: 'button', title: 'Previous match (Shift+Enter)', 'aria-label': 'Previous match', onclick: () => this.find(false) }, '↑'),
       h('button', { type: 'button', title: 'Next match (Enter)', 'aria-label': 'Next match', onclick: () => this.find(true) }, '↓'),

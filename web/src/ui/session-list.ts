@@ -20,7 +20,7 @@ export class SessionList {
   private signature = '';
 
   constructor(private readonly open: (hostKey: string, sessionId: string) => void) {
-    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    this.element.onkeydown = (event) => this.onKey(event);
   }
 
   /** `refused`: the page's own daemon refused the token, so there is nothing to load (the page stopped). */

@@ -9,7 +9,8 @@ export class Sidebar {
   private narrow: boolean;
   private choice: boolean | null = null;
 
-  constructor(private readonly app: HTMLElement, readonly element: HTMLElement, private readonly onChange: () => void) {
+  /** It follows the window's width until `signal` aborts (its owner's lifetime). */
+  constructor(private readonly app: HTMLElement, readonly element: HTMLElement, private readonly onChange: () => void, signal: AbortSignal) {
     element.id = 'sidebar';
     this.toggle = h('button.sidebar-toggle', {
       type: 'button', 'aria-controls': 'sidebar', 'aria-label': 'Sessions sidebar', 'data-testid': 'sidebar-toggle',
@@ -22,7 +23,7 @@ export class Sidebar {
       this.narrow = narrow;
       this.choice = null;
       this.apply();
-    });
+    }, { signal });
     this.apply();
   }
 

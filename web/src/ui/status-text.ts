@@ -1,6 +1,6 @@
 // Words for the connection indicator and banners, from machine snapshots only.
 import type { WorkspaceSnapshot } from '../workspace/workspace';
-import type { AccessProblem } from './access-watch';
+import type { AccessProblem } from '../client/access-watch';
 
 export type IndicatorTone = 'ok' | 'busy' | 'down';
 

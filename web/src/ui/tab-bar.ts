@@ -34,7 +34,7 @@ export class TabBar {
 
   constructor(private readonly actions: TabBarActions) {
     this.element = h('div.tabbar', { role: 'tablist', 'aria-label': 'Terminals', 'data-testid': 'tabbar' });
-    this.element.addEventListener('keydown', (event) => this.onKey(event));
+    this.element.onkeydown = (event) => this.onKey(event);
   }
 
   /**

@@ -15,7 +15,7 @@ export class TokenButton {
   readonly element = h('button.token-button', { type: 'button', 'data-testid': 'token-button' });
 
   constructor(private readonly control: TokenControl, private readonly note: (text: string) => void) {
-    this.element.addEventListener('click', () => this.toggle());
+    this.element.onclick = () => this.toggle();
     this.render();
   }
 

@@ -13,7 +13,8 @@ export function linesFor(dy: number, rowHeight: number, carry: number): { lines:
   return { lines, carry: exact - lines };
 }
 
-export function enableTouchScroll(element: HTMLElement, term: Terminal): void {
+/** Until `signal` aborts (the terminal's lifetime). */
+export function enableTouchScroll(element: HTMLElement, term: Terminal, signal: AbortSignal): void {
   let lastY = 0;
   let startY = 0;
   let scrolling = false;
@@ -23,7 +24,7 @@ export function enableTouchScroll(element: HTMLElement, term: Terminal): void {
     startY = lastY = event.touches[0]!.clientY;
     scrolling = false;
     carry = 0;
-  }, { passive: true });
+  }, { passive: true, signal });
   element.addEventListener('touchmove', (event) => {
     if (event.touches.length !== 1) return;
     const y = event.touches[0]!.clientY;
@@ -35,5 +36,5 @@ export function enableTouchScroll(element: HTMLElement, term: Terminal): void {
     carry = step.carry;
     lastY = y;
     if (step.lines !== 0) term.scrollLines(step.lines);
-  }, { passive: false });
+  }, { passive: false, signal });
 }

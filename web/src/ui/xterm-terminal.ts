@@ -1,11 +1,21 @@
-// xterm.js behind the TerminalPort the workspace writes to, plus what a person needs: fit to the
-// window, copy/paste (Ctrl+Shift+C / Ctrl+Shift+V), clickable links, search in the scrollback.
-// The page's own shortcuts (keymap.ts) are taken before xterm sees them.
+// xterm.js behind the TerminalPort the workspace writes to, plus what a person needs: copy/paste
+// (Ctrl+Shift+C / Ctrl+Shift+V), clickable links, search in the scrollback. The terminal has the
+// session's size; the size this viewer would give it (what fits its element) is measured and
+// reported, never imposed here (docs/ui.md, "Size"). The page's own shortcuts (keymap.ts) are
+// taken before xterm sees them.
+//
+// xterm measures its font when it is opened: opened in a hidden element it measures nothing or the
+// wrong thing, and every row then renders with broken letter spacing. So it is opened the first
+// time its element is shown (output written before lands in its buffer all the same), and its
+// font is measured again whenever it is shown.
+//
+// Everything it subscribes to (xterm's events, its element's DOM events) is owned by one
+// DisposableStore, so dispose() leaves no listener behind.
 import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
-import { SerializeAddon } from '@xterm/addon-serialize';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { Terminal } from '@xterm/xterm';
+import { DisposableStore, type Disposable } from '../core/disposable';
 import type { TerminalPort } from '../workspace/terminal-port';
 
 export interface XtermCallbacks {
@@ -15,10 +25,12 @@ export interface XtermCallbacks {
    * IME or mouse event.
    */
   onInput(data: string, reply: boolean): void;
-  onResize(cols: number, rows: number): void;
+  /** The size this viewer would give the session (what fits its element) changed. */
+  onViewerSize(cols: number, rows: number): void;
+  /** A person pressed on the terminal (mouse or touch): the viewer they use now. */
+  onPointerDown(): void;
 }
 
-const SAVED_SCROLLBACK_LINES = 2000;
 /** Events through which a person gives input (keys, paste, IME, mouse reports, focus reports). */
 const PERSON_EVENTS = ['keydown', 'keypress', 'keyup', 'paste', 'compositionend', 'input', 'mousedown', 'mouseup', 'mousemove',
   'wheel', 'focusin', 'focusout', 'touchstart', 'touchend'] as const;
@@ -27,9 +39,11 @@ export class XtermTerminal implements TerminalPort {
   readonly term: Terminal;
   readonly search = new SearchAddon();
   private readonly fitAddon = new FitAddon();
-  private readonly serializer = new SerializeAddon();
+  private readonly lifetime = new DisposableStore();
+  private opened = false;
+  private measured: { cols: number; rows: number } | null = null;
 
-  constructor(readonly element: HTMLElement, callbacks: XtermCallbacks) {
+  constructor(readonly element: HTMLElement, private readonly callbacks: XtermCallbacks) {
     this.term = new Terminal({
       cursorBlink: true,
       scrollback: 10_000,
@@ -41,14 +55,14 @@ export class XtermTerminal implements TerminalPort {
         scrollbarSliderActiveBackground: 'rgba(94, 105, 128, 0.85)',
       },
     });
-    for (const addon of [this.fitAddon, this.serializer, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
-    this.term.open(element);
+    for (const addon of [this.fitAddon, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
     // xterm turns a person's events into input synchronously, while the event is dispatched; its
     // answers to queries come while it parses output. Note the events (capture phase: before
     // xterm's own handlers) and anything emitted while none of them is being dispatched is a reply.
-    for (const type of PERSON_EVENTS) element.addEventListener(type, (event) => this.personActing(event), { capture: true });
-    this.term.onData((data) => callbacks.onInput(data, !this.isPersonActing()));
-    this.term.onResize(({ cols, rows }) => callbacks.onResize(cols, rows));
+    const signal = this.lifetime.signal;
+    for (const type of PERSON_EVENTS) element.addEventListener(type, (event) => this.personActing(event), { capture: true, signal });
+    this.lifetime.add(this.term.onData((data) => callbacks.onInput(data, !this.isPersonActing())));
+    element.addEventListener('pointerdown', () => callbacks.onPointerDown(), { signal });
     this.term.attachCustomKeyEventHandler((event) => {
       if (event.type !== 'keydown' || !event.ctrlKey || !event.shiftKey) return true;
       const key = event.key.toLowerCase();
@@ -105,29 +119,74 @@ export class XtermTerminal implements TerminalPort {
   }
 
   resize(cols: number, rows: number): void {
-    this.term.resize(cols, rows);
+    if (cols !== this.term.cols || rows !== this.term.rows) this.term.resize(cols, rows);
   }
 
-  serialize(): string {
-    return this.serializer.serialize({ scrollback: SAVED_SCROLLBACK_LINES });
+  viewerSize(): { cols: number; rows: number } | null {
+    return this.measured;
   }
 
-  /** Fits the terminal to its (visible) element; the resize callback tells the daemon. */
-  fit(): void {
-    if (this.element.offsetParent === null) return;
-    try {
-      this.fitAddon.fit();
-    } catch {
-      // not measurable yet (fonts still loading); the next layout change fits it
+  /**
+   * The element is shown: xterm is opened now if it never was, its font measured again (a font
+   * that loaded meanwhile, a zoom), and the size that fits the element reported.
+   */
+  shown(): void {
+    if (!this.isVisible()) return;
+    if (!this.opened) {
+      this.opened = true;
+      this.term.open(this.element);
+    } else {
+      this.remeasureFont();
     }
+    this.fit();
+  }
+
+  /** Measures what fits the (visible) element; a change is reported as this viewer's size. */
+  fit(): void {
+    if (!this.opened || !this.isVisible()) return;
+    let size: { cols: number; rows: number } | undefined;
+    try {
+      size = this.fitAddon.proposeDimensions();
+    } catch {
+      // not measurable yet (fonts still loading); the next layout change measures again
+    }
+    if (!size || !Number.isFinite(size.cols) || !Number.isFinite(size.rows)) return;
+    if (this.measured?.cols === size.cols && this.measured.rows === size.rows) return;
+    this.measured = { cols: size.cols, rows: size.rows };
+    this.callbacks.onViewerSize(size.cols, size.rows);
+  }
+
+  /** The width of one cell as xterm renders it now (for the browser tests). */
+  cellWidth(): number {
+    const core = (this.term as unknown as { _core?: { _renderService?: { dimensions?: { css?: { cell?: { width?: number } } } } } })._core;
+    return core?._renderService?.dimensions?.css?.cell?.width ?? 0;
+  }
+
+  private isVisible(): boolean {
+    return this.element.isConnected && this.element.offsetParent !== null;
+  }
+
+  /**
+   * xterm measures its font again only when the font options change: change the size by a hair
+   * and back, which measures twice and leaves everything as it was.
+   */
+  private remeasureFont(): void {
+    const size = this.term.options.fontSize ?? 13;
+    this.term.options.fontSize = size + 0.5;
+    this.term.options.fontSize = size;
   }
 
   focus(): void {
     this.term.focus();
   }
 
-  onTitleChange(listener: (title: string) => void): void {
-    this.term.onTitleChange(listener);
+  onTitleChange(listener: (title: string) => void): Disposable {
+    return this.lifetime.add(this.term.onTitleChange(listener));
+  }
+
+  /** What ends with this terminal: listeners added with its signal are removed by dispose(). */
+  get signal(): AbortSignal {
+    return this.lifetime.signal;
   }
 
   /** A visible bell: the terminal flashes (no sound: a refused key must not startle). */
@@ -136,6 +195,7 @@ export class XtermTerminal implements TerminalPort {
   }
 
   dispose(): void {
+    this.lifetime.dispose();
     this.term.dispose();
     this.element.remove();
   }

@@ -6,7 +6,8 @@
 // the tab, keeps which host is on show, and joins their snapshots. Tab ids are unique across hosts
 // (each host's workspace makes its own with a prefix), so a tab id alone finds its host.
 import { Listeners } from '../core/listeners';
-import type { AccessProblem } from '../ui/access-watch';
+import { DisposableStore, type Disposable } from '../core/disposable';
+import type { AccessProblem } from '../client/access-watch';
 import type { TabView } from './tab-session';
 import type { SpawnOptions, Workspace, WorkspaceSnapshot } from './workspace';
 
@@ -53,6 +54,8 @@ export class Cockpit {
   private activeHost: string;
   private current: CockpitSnapshot;
   private readonly listeners = new Listeners<CockpitSnapshot>();
+  /** Its hosts' workspaces, listened to. */
+  private readonly subscriptions = new DisposableStore();
 
   constructor(first: CockpitHostOptions) {
     this.activeHost = first.key;
@@ -64,7 +67,7 @@ export class Cockpit {
   add(host: CockpitHostOptions): void {
     if (this.hosts.some((h) => h.key === host.key)) throw new Error(`host ${host.key} added twice`);
     this.hosts.push({ ...host, access: null });
-    host.workspace.subscribe(() => this.changed());
+    this.subscriptions.add(host.workspace.subscribe(() => this.changed()));
     this.changed();
   }
 
@@ -79,8 +82,14 @@ export class Cockpit {
     return this.current;
   }
 
-  subscribe(listener: (snapshot: CockpitSnapshot) => void): () => void {
+  subscribe(listener: (snapshot: CockpitSnapshot) => void): Disposable {
     return this.listeners.subscribe(listener);
+  }
+
+  /** Stops listening to its hosts' workspaces (they are their creator's to dispose). */
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.listeners.clear();
   }
 
   /** The page's own host's workspace (new terminals start there). */
@@ -124,8 +133,8 @@ export class Cockpit {
     return tabId;
   }
 
-  persist(screens = false): void {
-    for (const host of this.hosts) host.workspace.persist(screens);
+  persist(): void {
+    for (const host of this.hosts) host.workspace.persist();
   }
 
   // ---- snapshots ----------------------------------------------------------------------------

@@ -1,21 +1,12 @@
 // Where the workspace keeps things: the client key in localStorage (one per browser profile),
-// the open tabs and each tab's saved screen in sessionStorage (one per browser tab).
+// the open tabs in sessionStorage (one per browser tab). Screens are never kept: after a reload
+// each tab gets its session's current screen from the daemon.
 import { parseWorkspace, type PersistedWorkspace } from '../sessions/tab-record';
 import type { KeyValueStore } from './terminal-port';
 
 export const CLIENT_KEY = 'limpet.clientSessionKey';
 export const WORKSPACE_KEY = 'limpet.workspace';
-const SCREEN_PREFIX = 'limpet.screen.';
 const DEFAULT_PROGRAM_KEY = 'limpet.defaultProgram';
-
-export interface SavedScreen {
-  offset: number;
-  daemonInstanceId: string | null;
-  data: string;
-  /** The size the screen was drawn at (absent in screens saved before it was kept). */
-  cols?: number;
-  rows?: number;
-}
 
 /** Returns the profile's client key, creating one (URL-safe, 32 chars) the first time. */
 export function clientSessionKey(local: KeyValueStore, randomBytes: (n: number) => Uint8Array): string {
@@ -35,25 +26,6 @@ export function saveWorkspace(session: KeyValueStore, workspace: PersistedWorksp
   trySet(session, WORKSPACE_KEY, JSON.stringify(workspace));
 }
 
-export function loadScreen(session: KeyValueStore, tabId: string): SavedScreen | null {
-  const text = session.getItem(SCREEN_PREFIX + tabId);
-  if (!text) return null;
-  try {
-    const value = JSON.parse(text) as SavedScreen;
-    return typeof value.offset === 'number' && typeof value.data === 'string' ? value : null;
-  } catch {
-    return null;
-  }
-}
-
-export function saveScreen(session: KeyValueStore, tabId: string, screen: SavedScreen): boolean {
-  return trySet(session, SCREEN_PREFIX + tabId, JSON.stringify(screen));
-}
-
-export function forgetScreen(session: KeyValueStore, tabId: string): void {
-  session.removeItem(SCREEN_PREFIX + tabId);
-}
-
 /**
  * The name of the program the daemon starts when asked for no command in particular (the user's
  * shell), learnt from the last such start: a tab opened while offline is named after it at once.
@@ -66,7 +38,7 @@ export function saveDefaultProgram(session: KeyValueStore, name: string): void {
   trySet(session, DEFAULT_PROGRAM_KEY, name);
 }
 
-/** Storage can be full or disabled; losing a saved screen only costs a full replay. */
+/** Storage can be full or disabled: what was not saved is asked for again. */
 function trySet(store: KeyValueStore, key: string, value: string): boolean {
   try {
     store.setItem(key, value);

@@ -19,6 +19,11 @@ export interface StarterHost {
   isOpen(tab: TabSession): boolean;
   /** The daemon that answers, once known. */
   daemonInstanceId(): string | null;
+  /**
+   * The size a viewer of this page measured (every tab's terminal fills the same area), or null
+   * while none was ever shown: for a tab that asks for its session before it is first shown.
+   */
+  pageViewerSize(): { cols: number; rows: number } | null;
   /** The tab is bound to its new session: attach it. */
   started(tab: TabSession): void;
   /** A session started for a tab that was closed meanwhile: closing the tab asked to end it. */
@@ -30,7 +35,10 @@ export class SessionStarter {
   constructor(private readonly host: StarterHost) {}
 
   start(tab: TabSession): void {
-    const { cols, rows } = tab.terminal.size();
+    // The size of the viewer the person asked in. A tab just opened (+ Terminal, + Command) asks
+    // before it is first shown: it will fill the same area as the page's other tabs, so it starts
+    // at their size, never at the terminal's default that the program would first draw at.
+    const { cols, rows } = tab.terminal.viewerSize() ?? this.host.pageViewerSize() ?? tab.terminal.size();
     const { command, cwd } = tab.record;
     const label = tab.personLabel();
     tab.startSent();

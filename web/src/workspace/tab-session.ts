@@ -1,5 +1,7 @@
 // One terminal tab bound to one daemon session: feeds the session's output into the terminal
-// without gaps or duplicates, tracks the rendered offset in xterm's write callbacks, and carries out
+// without gaps or duplicates, at the session's size (the terminal resizes where the session's
+// output changes size, and says when that is not this viewer's size: `sizedFor`), tracks the
+// rendered offset in xterm's write callbacks, and carries out
 // the flow decisions of its OutputStream (lossless with coalesced pty_ack, live via pty_flow while
 // the backlog is high or the page hidden, re-attach with `since` after a desync). The decisions are
 // the stream's; this class only runs their effects with the clock and the link. It also holds the
@@ -7,15 +9,15 @@
 // (the one way keys leave the page), shows keys the daemon holds for a stuck session as pending,
 // and names itself (tab-name.ts).
 import type { Clock, TimerHandle } from '../core/clock';
+import type { Disposable } from '../core/disposable';
 import { FRAME_OUTPUT, FRAME_SNAPSHOT, type BinaryFrame } from '../protocol/binary-frames';
-import type { AttachResult, ClientCommand, SessionInfo } from '../protocol/messages';
+import type { AttachResult, ClientCommand, SessionInfo, SessionResized } from '../protocol/messages';
 import { OutputStream, type AttachFlow, type FlowEffect, type FlowLimits } from '../sessions/output-stream';
 import { exitedOffer, type KeysNotSentReason, type TabOffer } from '../sessions/tab-messages';
 import { cleanTitle, isPersonLabel, tabName } from '../sessions/tab-name';
 import type { TabRecord } from '../sessions/tab-record';
 import { decideInput, TypeAhead, type InputTarget } from '../sessions/type-ahead';
-import { forgetScreen, loadScreen, saveScreen } from './persistence';
-import type { KeyValueStore, TerminalPort } from './terminal-port';
+import type { TerminalPort } from './terminal-port';
 
 export type TabPhase =
   | 'opening' // waiting for its first attach in this page (overlay spinner)
@@ -42,6 +44,11 @@ export interface TabView {
    * type-ahead.ts), or sent and held by the daemon while the session's data plane is stuck.
    */
   pendingKeys: number;
+  /**
+   * The session's size while it is not this viewer's: another viewer, the one a person used last,
+   * sized it. Null when it is this viewer's size (or this viewer was never shown).
+   */
+  sizedFor: { cols: number; rows: number } | null;
 }
 
 export interface TabLink {
@@ -63,15 +70,22 @@ export class TabSession {
   /** End offset of the current attachment's replay; -1 while an attach is on its way. */
   private replayEnd = -1;
   view: TabView;
-  /** Whether the terminal shows output that `stream.rendered` describes (restored or rendered). */
+  /** Whether the terminal shows output that `stream.state.rendered` describes (restored or rendered). */
   hasContent = false;
   /** A recoverable session waits for a person to show this tab before it is attached. */
   awaitingShow = false;
   /** Set while an attach is in flight whose answer should reset the terminal first. */
   private resetOnAttach = false;
+  /** A person started this tab's session (+ Terminal, Restart): once attached it takes the session's size. */
+  takeSizeOnAttach = false;
+  /** The session's size as of the last attach answer: a snapshot that follows is drawn at it. */
+  private sessionSize: { cols: number; rows: number } | null = null;
+  /** Session resizes announced for offsets the output has not reached yet, in offset order. */
+  private pendingSizes: SessionResized[] = [];
   private ackTimer: TimerHandle | null = null;
   /** Keys this page sent that the daemon says wait for the session's program (input_waiting). */
   private daemonWaitingKeys = 0;
+  private readonly titleSubscription: Disposable;
 
   constructor(
     public record: TabRecord,
@@ -83,43 +97,13 @@ export class TabSession {
     this.stream = new OutputStream(limits);
     this.view = {
       tabId: record.tabId, name: record.name, sessionId: record.serverSessionId, session: null,
-      phase: 'opening', loadedOnce: false, readOnly: false, notice: null, offer: null, pendingKeys: 0,
+      phase: 'opening', loadedOnce: false, readOnly: false, notice: null, offer: null, pendingKeys: 0, sizedFor: null,
     };
-    terminal.onTitleChange((title) => this.onTitle(title));
+    this.titleSubscription = terminal.onTitleChange((title) => this.onTitle(title));
   }
 
   get sessionId(): string | null {
     return this.record.serverSessionId;
-  }
-
-  /** Writes a saved screen back after a reload; output then resumes from `offset`. */
-  restore(screen: string, offset: number): void {
-    this.terminal.write(screen);
-    this.stream.resumeAt(offset);
-    this.hasContent = true;
-  }
-
-  /** After a reload: restores the screen saved on pagehide if it is the one the record describes. */
-  restoreScreen(store: KeyValueStore): void {
-    const screen = loadScreen(store, this.record.tabId);
-    if (screen && screen.offset === this.record.renderedOffset && screen.daemonInstanceId === this.record.daemonInstanceId && screen.offset >= 0) {
-      // Written back at the size it was drawn at: the page fits the terminal to its element later,
-      // and a screen parsed at another size (xterm's default 80×24 until then) comes out wrapped
-      // and scrolled, which the alternate screen of a full-screen program never mends.
-      if (isSize(screen.cols) && isSize(screen.rows)) this.terminal.resize(screen.cols, screen.rows);
-      this.restore(screen.data, screen.offset);
-    }
-  }
-
-  /** Saves the screen and the offset it shows, for a reload (on pagehide). */
-  saveScreen(store: KeyValueStore): void {
-    if (!this.hasContent || this.stream.rendered < 0) return;
-    this.record = { ...this.record, renderedOffset: this.stream.rendered };
-    const { cols, rows } = this.terminal.size();
-    const ok = saveScreen(store, this.record.tabId, {
-      offset: this.stream.rendered, daemonInstanceId: this.record.daemonInstanceId, data: this.terminal.serialize(), cols, rows,
-    });
-    if (!ok) forgetScreen(store, this.record.tabId);
   }
 
   /** Binds the tab to a (new) session; the old screen is kept until the attach answers. */
@@ -132,7 +116,8 @@ export class TabSession {
     this.hasContent = false;
     this.awaitingShow = false;
     this.daemonWaitingKeys = 0;
-    this.update({ sessionId: session.id, session, offer: null, notice: null, pendingKeys: this.typeAhead.keys });
+    this.pendingSizes = [];
+    this.update({ sessionId: session.id, session, offer: null, notice: null, pendingKeys: this.typeAhead.keys, sizedFor: null });
     this.refreshName();
   }
 
@@ -217,7 +202,7 @@ export class TabSession {
   reply(data: string, linkReady: boolean): void {
     const sessionId = this.sessionId;
     if (!linkReady || sessionId === null || this.view.phase !== 'live' || this.view.readOnly) return;
-    if (this.replayEnd < 0 || this.stream.rendered < this.replayEnd) return;
+    if (this.replayEnd < 0 || this.stream.state.rendered < this.replayEnd) return;
     this.link.sendInput(sessionId, data, true);
   }
 
@@ -256,11 +241,13 @@ export class TabSession {
   onAttachResult(result: AttachResult): void {
     if (this.resetOnAttach) {
       this.terminal.reset();
-      this.stream.resetTerminal();
-      this.stream.received = -1;
+      this.stream.startOver();
       this.resetOnAttach = false;
     }
+    this.sessionSize = { cols: result.session.cols, rows: result.session.rows };
     this.run(this.stream.attached(result));
+    // A replay continues what the terminal has: the session is at this size once it ends, at the latest.
+    if (!result.snapshot) this.sizeFrom({ type: 'session_resized', session_id: result.session_id, ...this.sessionSize, offset: result.end_offset });
     // The replay (or snapshot) ends here: until the terminal has rendered it, its answers are stale.
     this.replayEnd = result.end_offset;
     this.update({ loadedOnce: true, readOnly: result.read_only, session: result.session, notice: null });
@@ -268,6 +255,13 @@ export class TabSession {
     if (result.session.state === 'exited') return this.showOffer(exitedOffer(result.session));
     this.update({ phase: 'live', offer: null });
     if (result.read_only) return this.dropHeldKeys('read_only');
+    // The attach may have gone out before this viewer was ever shown (a page opening its tabs):
+    // the daemon learns its size now, for when a person uses it.
+    this.viewerResized(true);
+    if (this.takeSizeOnAttach) {
+      this.takeSizeOnAttach = false;
+      this.takeSize(true);
+    }
     // Keys typed while the tab waited go now, once, in the order typed, before anything typed later.
     if (this.typeAhead.flush((data) => this.sendInput(data)) > 0) this.showPending();
   }
@@ -276,6 +270,8 @@ export class TabSession {
     if (frame.kind === FRAME_SNAPSHOT) {
       this.terminal.reset();
       this.stream.resetTerminal();
+      this.pendingSizes = this.pendingSizes.filter((z) => z.offset > frame.offset);
+      if (this.sessionSize) this.applySize(this.sessionSize.cols, this.sessionSize.rows);
       this.stream.snapshotAt(frame.offset);
       this.feed(frame.payload, frame.offset);
       return;
@@ -285,6 +281,34 @@ export class TabSession {
     this.run(effects);
     if (data === null || data.length === 0) return;
     this.feed(data, frame.offset);
+  }
+
+  /** The session's size changed from `event.offset` on: now if the output is there, else when it gets there. */
+  sizeFrom(event: SessionResized): void {
+    if (event.offset <= this.stream.state.received) return this.applySize(event.cols, event.rows);
+    this.pendingSizes = [...this.pendingSizes.filter((z) => z.offset !== event.offset), event].sort((a, b) => a.offset - b.offset);
+  }
+
+  /**
+   * This viewer's element changed size (or was measured for the first time): the daemon is told
+   * (it applies it while this viewer holds the session's size), and the marker follows.
+   */
+  viewerResized(linkReady: boolean): void {
+    const size = this.terminal.viewerSize();
+    const sessionId = this.sessionId;
+    if (size && linkReady && sessionId && this.view.phase === 'live' && !this.view.readOnly) {
+      this.link.send({ type: 'pty_resize', session_id: sessionId, cols: size.cols, rows: size.rows });
+    }
+    this.refreshSizeMarker();
+  }
+
+  /** A person uses this viewer (pressed on it, or asked): the session takes its size. */
+  takeSize(linkReady: boolean): void {
+    const sessionId = this.sessionId;
+    if (!linkReady || !sessionId || this.view.phase !== 'live' || this.view.readOnly) return;
+    const size = this.terminal.viewerSize();
+    if (size) this.link.send({ type: 'pty_resize', session_id: sessionId, cols: size.cols, rows: size.rows });
+    this.link.send({ type: 'take_size', session_id: sessionId });
   }
 
   /** The daemon dropped this tab's attachment (any reason): resume from what we have, lossless. */
@@ -315,6 +339,7 @@ export class TabSession {
   dispose(): void {
     this.clock.clearTimeout(this.ackTimer);
     this.ackTimer = null;
+    this.titleSubscription.dispose();
     this.terminal.dispose();
   }
 
@@ -327,7 +352,7 @@ export class TabSession {
 
   /** Where a re-attach continues: after the last byte handed to the terminal. */
   resumeOffset(): number | undefined {
-    return this.stream.received >= 0 && this.hasContent ? this.stream.received : undefined;
+    return this.stream.state.received >= 0 && this.hasContent ? this.stream.state.received : undefined;
   }
 
   update(patch: Partial<TabView>): void {
@@ -389,15 +414,43 @@ export class TabSession {
     this.refuseKeys(keys, reason);
   }
 
+  /** Writes output ending at `endOffset`, cut where the session changed size so each part is taken in at its size. */
   private feed(data: Uint8Array, endOffset: number): void {
     this.hasContent = true;
+    const start = endOffset - data.length;
+    let from = 0;
+    while (this.pendingSizes.length > 0 && this.pendingSizes[0]!.offset <= endOffset) {
+      const z = this.pendingSizes.shift()!;
+      const cut = Math.max(from, z.offset - start);
+      this.write(data.subarray(from, cut), start + cut);
+      from = cut;
+      this.applySize(z.cols, z.rows);
+    }
+    this.write(data.subarray(from), endOffset);
+  }
+
+  private write(data: Uint8Array, endOffset: number): void {
+    if (data.length === 0) return;
     const { ticket, effects } = this.stream.written(data.length, endOffset);
     this.terminal.write(data, () => {
       const after = this.stream.renderedUpTo(ticket);
-      this.record = { ...this.record, renderedOffset: this.stream.rendered };
+      this.record = { ...this.record, renderedOffset: this.stream.state.rendered };
       this.run(after);
     });
     this.run(effects);
+  }
+
+  private applySize(cols: number, rows: number): void {
+    if (!isSize(cols) || !isSize(rows)) return;
+    this.terminal.resize(cols, rows);
+    this.refreshSizeMarker();
+  }
+
+  private refreshSizeMarker(): void {
+    const viewer = this.terminal.viewerSize();
+    const { cols, rows } = this.terminal.size();
+    const sizedFor = viewer && (viewer.cols !== cols || viewer.rows !== rows) && this.sessionId !== null ? { cols, rows } : null;
+    if (sizedFor?.cols !== this.view.sizedFor?.cols || sizedFor?.rows !== this.view.sizedFor?.rows) this.update({ sizedFor });
   }
 
   /** Carries out the stream's decisions. */
@@ -437,7 +490,7 @@ export class TabSession {
   }
 }
 
-/** A terminal dimension a saved screen may carry (the daemon takes 1–9999 too). */
+/** A terminal dimension the daemon may send (it takes 1–1000). */
 function isSize(n: number | undefined): n is number {
   return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= 9999;
 }

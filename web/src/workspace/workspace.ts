@@ -6,6 +6,7 @@
 // The UI renders its snapshot and calls its intent methods; it holds no connection logic of its own.
 import type { TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
+import { DisposableStore, type Disposable } from '../core/disposable';
 import { RequestError } from '../client/daemon-client';
 import { StaleGenerationError, type HostRuntime, type HostSnapshot } from '../client/host-runtime';
 import { encodeInput } from '../protocol/binary-frames';
@@ -20,7 +21,7 @@ import {
 import type { TabRecord } from '../sessions/tab-record';
 import { TYPE_AHEAD_LIMIT } from '../sessions/type-ahead';
 import { describeError } from './describe-error';
-import { forgetScreen, loadDefaultProgram, loadWorkspace, saveWorkspace } from './persistence';
+import { loadDefaultProgram, loadWorkspace, saveWorkspace } from './persistence';
 import { carryOut, type StepHost } from './plan-steps';
 import { SessionStarter } from './session-starter';
 import { TabSession } from './tab-session';
@@ -58,16 +59,20 @@ export class Workspace {
   private pageHidden: boolean;
   private current: WorkspaceSnapshot;
   private readonly listeners = new Listeners<WorkspaceSnapshot>();
+  /** Its host's runtime and the page's visibility, listened to until dispose(). */
+  private readonly subscriptions = new DisposableStore();
 
   constructor(private readonly options: WorkspaceOptions) {
     this.toasts = new Toasts(options.clock, () => this.changed());
     this.starter = new SessionStarter({
       runtime: options.runtime, session: options.session, isOpen: (tab) => this.tabs.includes(tab),
       daemonInstanceId: () => this.daemon?.instanceId ?? null, changed: () => this.changed(),
+      pageViewerSize: () => this.pageViewerSize(),
       started: (tab) => {
         // The daemon pushes the list with a new session before it answers the spawn.
         const listed = this.sync.sessions.find((s) => s.id === tab.sessionId);
         if (listed) tab.markListed(listed);
+        tab.takeSizeOnAttach = true; // a person asked for this session here: it has this viewer's size
         this.attach(tab, undefined);
         this.changed();
       },
@@ -76,23 +81,36 @@ export class Workspace {
     this.pageHidden = options.visibility.isHidden();
     const saved = loadWorkspace(options.session);
     this.freshPage = saved === null;
-    for (const record of saved?.tabs ?? []) {
-      this.addTab(record).restoreScreen(options.session);
-    }
+    // A reload starts every tab's terminal empty: its attach gets the session's current screen
+    // (a snapshot from the daemon's own model), never a copy the page kept of its own terminal.
+    for (const record of saved?.tabs ?? []) this.addTab(record);
     this.activeTabId = saved?.activeTabId ?? null;
     this.current = this.buildSnapshot();
-    options.runtime.subscribe((host) => this.onHost(host));
-    options.runtime.onEvent(({ generation, event }) => this.onEvent(generation, event));
-    options.runtime.onFrame(({ frame }) => this.tabFor(frame.sessionId)?.onFrame(frame));
-    options.visibility.subscribe((hidden) => this.onVisibility(hidden));
+    this.subscriptions.add(options.runtime.subscribe((host) => this.onHost(host)));
+    this.subscriptions.add(options.runtime.onEvent(({ generation, event }) => this.onEvent(generation, event)));
+    this.subscriptions.add(options.runtime.onFrame(({ frame }) => this.tabFor(frame.sessionId)?.onFrame(frame)));
+    this.subscriptions.add(options.visibility.subscribe((hidden) => this.onVisibility(hidden)));
   }
 
   get snapshot(): WorkspaceSnapshot {
     return this.current;
   }
 
-  subscribe(listener: (snapshot: WorkspaceSnapshot) => void): () => void {
+  subscribe(listener: (snapshot: WorkspaceSnapshot) => void): Disposable {
     return this.listeners.subscribe(listener);
+  }
+
+  /**
+   * The workspace goes (its host is removed, the page is torn down): it stops listening to the
+   * host and the page, and its tabs' terminals and timers go. The sessions go on in the daemon.
+   */
+  dispose(): void {
+    this.subscriptions.dispose();
+    this.options.clock.clearTimeout(this.recoveringTimer);
+    this.recoveringTimer = null;
+    // The tabs stay listed (a pending save still writes them): only their terminals and timers go.
+    for (const tab of this.tabs) tab.dispose();
+    this.listeners.clear();
   }
 
   terminalOf(tabId: string): TerminalPort | null {
@@ -182,7 +200,7 @@ export class Workspace {
     const tab = this.tabById(tabId);
     if (!tab || tab.record.start === 'sent') return; // a start is already on its way
     const previous = tab.sessionId;
-    if (previous && tab.stream.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
+    if (previous && tab.stream.state.attachment !== 'none') this.options.runtime.send({ type: 'detach_session', session_id: previous });
     this.requestStart(tab);
   }
 
@@ -207,16 +225,18 @@ export class Workspace {
     this.tabById(tabId)?.reply(data, this.handshake === 'ready');
   }
 
-  resize(tabId: string, cols: number, rows: number): void {
-    const tab = this.tabById(tabId);
-    if (tab?.sessionId && tab.view.phase === 'live' && !tab.view.readOnly) {
-      this.options.runtime.send({ type: 'pty_resize', session_id: tab.sessionId, cols, rows });
-    }
+  /** The tab's viewer has a new size (what fits its element): see TabSession.viewerResized. */
+  viewerResized(tabId: string): void {
+    this.tabById(tabId)?.viewerResized(this.handshake === 'ready');
   }
 
-  /** Saves tabs and, with `screens`, every tab's screen (call on pagehide). */
-  persist(screens = false): void {
-    if (screens) for (const tab of this.tabs) tab.saveScreen(this.options.session);
+  /** A person uses this tab's terminal (pressed on it, or asked for the size): the session takes its size. */
+  takeSize(tabId: string): void {
+    this.tabById(tabId)?.takeSize(this.handshake === 'ready');
+  }
+
+  /** Saves the tabs and the offsets they rendered (call on pagehide too). */
+  persist(): void {
     saveWorkspace(this.options.session, { version: 1, tabs: this.tabs.map((t) => t.record), activeTabId: this.activeTabId });
   }
 
@@ -260,6 +280,8 @@ export class Workspace {
         return this.tabFor(event.session_id)?.onInputWaiting(event.keys);
       case 'input_undelivered':
         return this.tabFor(event.session_id)?.onInputUndelivered(event.keys);
+      case 'session_resized':
+        return this.tabFor(event.session_id)?.sizeFrom(event);
       case 'session_exited':
         return this.tabFor(event.session_id)?.onExited(event);
       case 'sessions_changed':
@@ -352,7 +374,7 @@ export class Workspace {
       refused: this.refused, hasRenderedContent: () => false,
     });
     for (const step of plan.steps) {
-      const attaching = this.tabById(step.tabId)?.stream.attachment === 'attaching';
+      const attaching = this.tabById(step.tabId)?.stream.state.attachment === 'attaching';
       if (step.kind === 'close' || (step.kind === 'confirm' && !attaching)) carryOut(step, this.stepHost);
     }
   }
@@ -361,8 +383,9 @@ export class Workspace {
     const sessionId = tab.sessionId;
     if (!sessionId) return;
     const flow = tab.attaching(since);
-    const { cols, rows } = tab.terminal.size();
-    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), cols, rows, ...flow })
+    // This viewer's size, when it was ever shown: the daemon remembers it (opening never resizes).
+    const size = tab.terminal.viewerSize() ?? {};
+    this.options.runtime.request({ type: 'attach_session', session_id: sessionId, ...(since === undefined ? {} : { since }), ...size, ...flow })
       .catch((error: unknown) => {
         if (tab.sessionId !== sessionId || !this.tabs.includes(tab)) return;
         const failure = error instanceof RequestError ? error.failure : null;
@@ -384,6 +407,12 @@ export class Workspace {
           tab.showOffer(attachFailedOffer(failure.error.message));
         }
       });
+  }
+
+  /** What a terminal of this page measured, the active tab's first. */
+  private pageViewerSize(): { cols: number; rows: number } | null {
+    const active = this.activeTabId ? this.tabById(this.activeTabId)?.terminal.viewerSize() : null;
+    return active ?? this.tabs.map((t) => t.terminal.viewerSize()).find((size) => size != null) ?? null;
   }
 
   /** A person asked for a session in this tab: sent now when connected, else on the next connection. */
@@ -428,7 +457,6 @@ export class Workspace {
     const tabId = tab.record.tabId;
     this.tabs = this.tabs.filter((t) => t !== tab);
     tab.dispose();
-    forgetScreen(this.options.session, tabId);
     if (this.activeTabId === tabId) this.activeTabId = this.tabs[0]?.record.tabId ?? null;
     this.changed();
   }
@@ -451,7 +479,7 @@ export class Workspace {
     this.current = this.buildSnapshot();
     this.listeners.emit(this.current);
     this.options.clock.clearTimeout(this.saveTimer);
-    this.saveTimer = this.options.clock.setTimeout(() => this.persist(false), 250);
+    this.saveTimer = this.options.clock.setTimeout(() => this.persist(), 250);
   }
 
   private buildSnapshot(): WorkspaceSnapshot {

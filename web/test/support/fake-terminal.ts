@@ -1,3 +1,5 @@
+import type { Disposable } from '../../src/core/disposable';
+import { Listeners } from '../../src/core/listeners';
 import type { TerminalPort } from '../../src/workspace/terminal-port';
 
 /** Records what the workspace writes; write callbacks run only when the test flushes. */
@@ -7,7 +9,7 @@ export class FakeTerminal implements TerminalPort {
   disposed = false;
   bells = 0;
   private callbacks: (() => void)[] = [];
-  private titleListeners: ((title: string) => void)[] = [];
+  readonly titleListeners = new Listeners<string>();
 
   write(data: Uint8Array | string, done?: () => void): void {
     this.text += typeof data === 'string' ? data : new TextDecoder().decode(data);
@@ -26,11 +28,13 @@ export class FakeTerminal implements TerminalPort {
     this.cols = cols;
     this.rows = rows;
   }
-  serialize(): string {
-    return this.text;
+  /** What fits this viewer's element; null until shown. */
+  viewer: { cols: number; rows: number } | null = { cols: 100, rows: 30 };
+  viewerSize() {
+    return this.viewer;
   }
-  onTitleChange(listener: (title: string) => void): void {
-    this.titleListeners.push(listener);
+  onTitleChange(listener: (title: string) => void): Disposable {
+    return this.titleListeners.subscribe(listener);
   }
   bell(): void {
     this.bells++;
@@ -40,7 +44,7 @@ export class FakeTerminal implements TerminalPort {
   }
   /** The program sets its title (OSC 0/2), as xterm reports it. */
   setTitle(title: string): void {
-    for (const listener of this.titleListeners) listener(title);
+    this.titleListeners.emit(title);
   }
   /** Runs the oldest pending write callback only (xterm is still parsing the rest). */
   flushOne(): void {

@@ -1,8 +1,10 @@
+import type { Disposable } from '../../src/core/disposable';
+import { Listeners } from '../../src/core/listeners';
 import type { PageVisibility } from '../../src/core/page-visibility';
 
 /** A page whose visibility the test sets; `set` notifies like `visibilitychange` does. */
 export class FakeVisibility implements PageVisibility {
-  private readonly listeners = new Set<(hidden: boolean) => void>();
+  private readonly listeners = new Listeners<boolean>();
 
   constructor(public hidden = false) {}
 
@@ -10,15 +12,14 @@ export class FakeVisibility implements PageVisibility {
     return this.hidden;
   }
 
-  subscribe(listener: (hidden: boolean) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  subscribe(listener: (hidden: boolean) => void): Disposable {
+    return this.listeners.subscribe(listener);
   }
 
   /** Hides or shows the page and fires the change. */
   set(hidden: boolean): void {
     this.hidden = hidden;
-    for (const listener of [...this.listeners]) listener(hidden);
+    this.listeners.emit(hidden);
   }
 
   listenerCount(): number {

@@ -22,6 +22,8 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
   const clock = new FakeClock();
   const network = new FakeNetwork();
   const terminals = new Map<string, FakeTerminal>();
+  /** What a new tab's terminal measured when created (null: never shown yet, as a tab just opened). */
+  const settings: { newViewer: { cols: number; rows: number } | null } = { newViewer: { cols: 100, rows: 30 } };
   let nextTab = 1;
   const runtime = new HostRuntime({
     clock,
@@ -37,6 +39,7 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
     ...(options.openEverySessionOnFreshPage === undefined ? {} : { openEverySessionOnFreshPage: options.openEverySessionOnFreshPage }),
     createTerminal: (tabId) => {
       const terminal = new FakeTerminal();
+      terminal.viewer = settings.newViewer;
       terminals.set(tabId, terminal);
       return terminal;
     },
@@ -84,7 +87,7 @@ export function makeWorkspace(store = new MemoryStore(), flowLimits = { highWate
       return attach;
     },
   };
-  return { clock, network, runtime, workspace, terminals, daemon, store, visibility };
+  return { clock, network, runtime, workspace, terminals, daemon, store, visibility, settings };
 }
 
 export type Harness = ReturnType<typeof makeWorkspace>;
@@ -119,13 +122,10 @@ async function answerList(h: Harness, sessions: SessionInfo[], instance: string)
   await flush();
 }
 
-/** A page that remembers `tabs` (as after a reload), with saved screens for those given. */
-export function rememberedStore(tabs: Record<string, unknown>[], screens: Record<string, { offset: number; data: string }> = {}) {
+/** A page that remembers `tabs` (as after a reload). */
+export function rememberedStore(tabs: Record<string, unknown>[]) {
   const store = new MemoryStore();
   const defaults = { daemonInstanceId: 'd-1', renderedOffset: -1, command: ['bash', '-l'], cwd: '/home/me', start: null, listed: true, title: null, userNamed: false };
   store.setItem('limpet.workspace', JSON.stringify({ version: 1, activeTabId: tabs[0]?.tabId ?? null, tabs: tabs.map((t) => ({ ...defaults, ...t })) }));
-  for (const [tabId, screen] of Object.entries(screens)) {
-    store.setItem(`limpet.screen.${tabId}`, JSON.stringify({ ...screen, daemonInstanceId: 'd-1' }));
-  }
   return store;
 }

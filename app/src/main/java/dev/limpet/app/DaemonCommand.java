@@ -7,6 +7,7 @@ import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.store.StoreException;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.terminal.os.UnsafePathException;
+import java.io.Console;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -31,13 +32,14 @@ final class DaemonCommand implements Callable<Integer> {
     @Option(names = "--backend", paramLabel = "NAME", description = "Data plane: worker (sessions survive daemon restarts), tmux (sessions held by a private tmux server, tmux 3.2+) or embedded (default: $LIMPET_PTY_BACKEND or worker).")
     String backend;
 
-    @Option(names = "--worker-mode", defaultValue = "process", paramLabel = "MODE",
-            description = "Worker backend: process (a worker process per session, the default) or dense (one worker process serves up to "
-                    + "--dense-sessions sessions: less memory per session, but a crash of that process ends all of them).")
+    @Option(names = "--worker-mode", defaultValue = "dense", paramLabel = "MODE",
+            description = "Worker backend: dense (the default: one worker host process serves up to --dense-sessions sessions; "
+                    + "a crash of that process makes its sessions recoverable) or isolated (a worker process per session: "
+                    + "~36 MB and a JVM start each).")
     String workerMode;
 
-    @Option(names = "--dense-sessions", defaultValue = "32", paramLabel = "N",
-            description = "Sessions per worker process in --worker-mode dense (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--dense-sessions", defaultValue = "16", paramLabel = "N",
+            description = "Sessions per worker host in --worker-mode dense (default: ${DEFAULT-VALUE}).")
     int denseSessions;
 
     @Option(names = "--ring-bytes", defaultValue = "4194304",
@@ -93,6 +95,9 @@ final class DaemonCommand implements Callable<Integer> {
                     + "else LIMPET_<NAME> (e.g. LIMPET_RING_BYTES), else this file, else its default; see limpet status --config.")
     Path configFile;
 
+    /** What isolated mode was called while dense was the option (settings files may still say it). */
+    static final String OLD_ISOLATED_NAME = "process";
+
     @Spec
     CommandSpec spec;
 
@@ -119,8 +124,9 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: --journal-bytes must be between 65536 and 1073741824");
             return 1;
         }
-        if (!workerMode.equals("process") && !workerMode.equals("dense")) {
-            System.err.println("limpet: --worker-mode must be process or dense, not '" + dev.limpet.protocol.SafeText.of(workerMode, 40) + "'");
+        boolean isolated = workerMode.equals("isolated") || workerMode.equals(OLD_ISOLATED_NAME);
+        if (!isolated && !workerMode.equals("dense")) {
+            System.err.println("limpet: --worker-mode must be dense or isolated, not '" + dev.limpet.protocol.SafeText.of(workerMode, 40) + "'");
             return 2;
         }
         if (denseSessions < 1 || denseSessions > dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS) {
@@ -135,7 +141,7 @@ final class DaemonCommand implements Callable<Integer> {
                 Duration.ofSeconds(clientGraceSeconds), DaemonConfig.defaults().closeGrace(), Set.copyOf(allowOrigins),
                 Duration.ofSeconds(ackTimeoutSeconds), metricsListen).withJournal(!noJournal, journalBytes)
                 .withSettings(defaults == null ? List.of() : defaults.effective(spec)).withRelay(relay)
-                .withWorkerHostSessions(workerMode.equals("dense") ? denseSessions : 0);
+                .withWorkerHostSessions(isolated ? 0 : denseSessions);
         Daemon daemon;
         try {
             daemon = Daemon.start(config);
@@ -160,19 +166,19 @@ final class DaemonCommand implements Callable<Integer> {
      * elsewhere (a service's journal, a log file, a pipe) stdout is kept and read by others, and
      * the token runs commands; there the line names {@code limpet open} and the token file instead.
      */
-    static String listeningLine(String url, String token, java.nio.file.Path root, boolean terminal) {
+    static String listeningLine(String url, String token, Path root, boolean terminal) {
         String head = "limpet " + LimpetVersion.get() + " listening on " + url;
         return terminal ? head + "#token=" + token
                 : head + " (open the UI with `limpet open`; the token is in " + root.resolve("auth-token") + ")";
     }
 
-    private static java.nio.file.Path dataRoot(DaemonConfig config) {
+    private static Path dataRoot(DaemonConfig config) {
         return config.dataRoot().toAbsolutePath();
     }
 
     /** A person at a terminal: stdin and stdout both terminals ({@link java.io.Console#isTerminal}); never under a service manager. */
     private static boolean stdoutIsATerminal() {
-        java.io.Console c = System.console();
+        Console c = System.console();
         return c != null && c.isTerminal();
     }
 

@@ -157,15 +157,14 @@ final class DoctorCommand implements Callable<Integer> {
                 : new Finding(Level.WARN, "tmux not found (needed only for --backend tmux)", "apt-get install tmux"));
         Installation inst = Installation.current();
         if (inst.isJar()) {
-            Path aot = inst.jar().resolveSibling("limpet-cli.aot"); // where ./limpet build and limpet install train it
-            try {
-                boolean fresh = Files.exists(aot) && Files.getLastModifiedTime(aot).compareTo(Files.getLastModifiedTime(inst.jar())) > 0;
-                out.add(fresh ? new Finding(Level.OK, "start-up cache " + aot + " matches the jar", null)
-                        : new Finding(Level.WARN, "start-up cache " + aot + (Files.exists(aot) ? " is older than the jar" : " is missing")
-                                + ": verbs start slower", inst.inBuildDirectory() ? "`./limpet build`" : "`limpet install` again"));
-            } catch (IOException e) {
-                out.add(new Finding(Level.WARN, "cannot compare " + aot + " with the jar: " + e.getMessage(), null));
-            }
+            // Where ./limpet build and limpet install train them: beside the jar.
+            dev.limpet.daemon.startup.StartupCaches caches = dev.limpet.daemon.startup.StartupCaches.beside(inst.jar());
+            String problem = caches.problem();
+            out.add(problem == null ? new Finding(Level.OK, "start-up caches of the verbs and the daemon match " + inst.jar(), null)
+                    : new Finding(Level.WARN, problem, caches.failedAttempts() > 0
+                            ? "the launcher tries again by itself after that time; to try now and see why it fails: `"
+                                    + (inst.inBuildDirectory() ? "./limpet" : "limpet") + " train-caches`"
+                            : inst.inBuildDirectory() ? "`./limpet build`" : "any `limpet` verb trains them in the background"));
         }
     }
 

@@ -12,14 +12,18 @@ import ch.qos.logback.core.rolling.FixedWindowRollingPolicy;
 import ch.qos.logback.core.rolling.RollingFileAppender;
 import ch.qos.logback.core.rolling.SizeBasedTriggeringPolicy;
 import ch.qos.logback.core.util.FileSize;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's log as {@code --log-format} and {@code --log-file} ask: text (the pattern of
- * logback.xml) or JSON lines (Logback's own {@link JsonEncoder}: the context's properties carry
+ * The daemon's log as {@code --log-format} and {@code --log-file} ask: text ({@link #PATTERN}) or
+ * JSON lines (Logback's own {@link JsonEncoder}: the context's properties carry
  * {@code daemon_instance_id}, key-value pairs carry {@code session_id} and state transitions), on
- * stderr or in a file rotated by size. Left as logback.xml configured it when neither is given.
+ * stderr or in a file rotated by size. Left as {@link LogConfigurator} set it up when neither is given.
  */
 final class LogSetup {
     static final String PATTERN = "%d{yyyy-MM-dd'T'HH:mm:ss.SSSX,UTC} %-5level %logger{0}: %msg%n";
@@ -52,7 +56,7 @@ final class LogSetup {
         return e;
     }
 
-    private static Encoder<ILoggingEvent> text(LoggerContext ctx) {
+    static Encoder<ILoggingEvent> text(LoggerContext ctx) {
         PatternLayoutEncoder e = new PatternLayoutEncoder();
         e.setContext(ctx);
         e.setPattern(PATTERN);
@@ -60,7 +64,7 @@ final class LogSetup {
         return e;
     }
 
-    private static OutputStreamAppender<ILoggingEvent> stderr(LoggerContext ctx, Encoder<ILoggingEvent> encoder) {
+    static OutputStreamAppender<ILoggingEvent> stderr(LoggerContext ctx, Encoder<ILoggingEvent> encoder) {
         ConsoleAppender<ILoggingEvent> a = new ConsoleAppender<>();
         a.setContext(ctx);
         a.setName("STDERR");
@@ -101,13 +105,13 @@ final class LogSetup {
      */
     static final class PrivateRollingFileAppender<E> extends RollingFileAppender<E> {
         @Override
-        public void openFile(String name) throws java.io.IOException {
-            java.nio.file.Path path = java.nio.file.Path.of(name);
+        public void openFile(String name) throws IOException {
+            Path path = Path.of(name);
             try {
-                java.nio.file.Files.createFile(path, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-            } catch (java.nio.file.FileAlreadyExistsException e) {
-                java.nio.file.Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                Files.createFile(path, PosixFilePermissions.asFileAttribute(
+                        PosixFilePermissions.fromString("rw-------")));
+            } catch (FileAlreadyExistsException e) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString("rw-------"));
             }
             super.openFile(name);
         }

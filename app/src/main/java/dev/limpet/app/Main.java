@@ -5,9 +5,21 @@ import dev.limpet.app.config.ConfiguredDefaults;
 import dev.limpet.app.service.InstallCommand;
 import dev.limpet.app.service.ServiceCommand;
 import dev.limpet.client.cli.CliException;
-import dev.limpet.client.connection.ConfigDirs;
 import dev.limpet.client.cli.ClientVerbs;
+import dev.limpet.client.connection.ConfigDirs;
 import dev.limpet.protocol.LimpetVersion;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.Writer;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SequencedMap;
+import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -26,17 +38,60 @@ public final class Main {
     public static void main(String[] args) {
         if (args.length > 0 && args[0].equals("pty-worker")) {
             // Before picocli and the daemon's classes load: a worker's class graph stays small.
-            dev.limpet.worker.WorkerMain.main(java.util.Arrays.copyOfRange(args, 1, args.length));
+            dev.limpet.worker.WorkerMain.main(Arrays.copyOfRange(args, 1, args.length));
             return;
         }
         if (args.length == 2 && args[0].equals(AOT_TRAINING)) {
-            System.exit(trainVerbs(java.nio.file.Path.of(args[1])));
+            System.exit(trainVerbs(Path.of(args[1])));
+        }
+        if (args.length == 1 && args[0].equals(TRAIN_CACHES)) {
+            System.exit(trainCaches());
         }
         if (args.length == 0 || !(args[0].equals("daemon") || args[0].equals("relay"))) {
             // Client verbs print their own output; only warnings belong on stderr.
             System.setProperty("limpet.log.level", System.getProperty("limpet.log.level", "WARN"));
         }
         System.exit(run(args));
+    }
+
+    /**
+     * What to say when {@code args} name a command there is not ({@code limpet atach}, {@code limpet
+     * help atach}): the closest ones by edit distance, or where the list is; null when they name one.
+     */
+    static String unknownCommand(String... args) {
+        var known = subcommands().keySet();
+        String typed = args.length > 0 && !args[0].startsWith("-") ? args[0] : null;
+        if (typed != null && typed.equals("help") && args.length > 1 && !args[1].startsWith("-")) {
+            typed = args[1];
+        }
+        if (typed == null || known.contains(typed)) {
+            return null;
+        }
+        List<String> close = ClosestVerb.to(typed, known);
+        String shown = dev.limpet.protocol.SafeText.of(typed, 40);
+        return "limpet: '" + shown + "' is not a limpet command" + (close.isEmpty() ? "" : "; did you mean "
+                + String.join(" or ", close.stream().map(c -> "'" + c + "'").toList()) + "?") + " (limpet --help lists them)";
+    }
+
+    /** Hidden: trains the AOT caches beside this jar (launchers run it; {@link dev.limpet.app.service.CacheTraining}). */
+    static final String TRAIN_CACHES = "train-caches";
+
+    private static int trainCaches() {
+        var jar = dev.limpet.daemon.startup.StartupCaches.jarOfThisProcess();
+        if (jar.isEmpty()) {
+            System.err.println("limpet: train-caches needs limpet run from its jar");
+            return 2;
+        }
+        try {
+            Path javaCommand = Path.of(System.getProperty("java.home"), "bin", "java");
+            var outcome = new dev.limpet.app.service.CacheTraining(javaCommand, jar.get(), Clock.systemUTC()).run(System.err);
+            return outcome == dev.limpet.app.service.CacheTraining.Outcome.FAILED ? 1 : 0;
+        } catch (IOException e) {
+            System.err.println("limpet: cannot train the start-up caches: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            return 1;
+        }
     }
 
     /** Hidden: the launcher's training run for the client verbs' AOT cache (see {@link #trainVerbs}). */
@@ -50,11 +105,11 @@ public final class Main {
      *
      * @return 0 when every verb succeeded, else the first failing verb's exit code
      */
-    static int trainVerbs(java.nio.file.Path dataRoot) {
+    static int trainVerbs(Path dataRoot) {
         String root = dataRoot.toString();
-        java.io.StringWriter newOut = new java.io.StringWriter();
+        StringWriter newOut = new StringWriter();
         CommandLine create = commandLine("new");
-        create.setOut(new java.io.PrintWriter(newOut));
+        create.setOut(new PrintWriter(newOut));
         int exit = create.execute("new", "--data-root", root, "--label", "aot-training", "--", "cat");
         if (exit != 0) {
             return exit;
@@ -65,7 +120,7 @@ public final class Main {
             {"send", "--data-root", root, id, "hello"}, {"capture", "--data-root", root, id},
             {"kill", "--data-root", root, id}, {"rm", "--data-root", root, id},
         };
-        java.io.PrintWriter discard = new java.io.PrintWriter(java.io.Writer.nullWriter());
+        PrintWriter discard = new PrintWriter(Writer.nullWriter());
         for (String[] verb : verbs) {
             CommandLine cli = commandLine(verb[0]);
             cli.setOut(discard);
@@ -82,17 +137,23 @@ public final class Main {
         return run(System.getenv(), args);
     }
 
-    /** Every command and verb by name, in the order help lists them; each built only when asked. */
-    static java.util.SequencedMap<String, java.util.function.Supplier<Object>> subcommands() {
-        java.util.SequencedMap<String, java.util.function.Supplier<Object>> all = new java.util.LinkedHashMap<>();
+    /** The verbs of a day's work, listed first by {@code limpet --help} under a heading of their own. */
+    static final List<String> DAILY = List.of("new", "ls", "attach", "send", "capture");
+
+    /** Every command and verb by name, in the order help lists them (the daily ones first); each built only when asked. */
+    static SequencedMap<String, Supplier<Object>> subcommands() {
+        var verbs = ClientVerbs.byName();
+        SequencedMap<String, Supplier<Object>> all = new LinkedHashMap<>();
+        DAILY.forEach(v -> all.put(v, verbs.get(v)));
+        all.putAll(verbs);
         all.put("daemon", DaemonCommand::new);
-        all.put("completion", CompletionCommand::new);
-        all.put("service", ServiceCommand::new);
-        all.put("install", InstallCommand::new);
-        all.put("doctor", DoctorCommand::new);
         all.put("relay", dev.limpet.relay.RelayCommand::new);
         all.put("pair", PairCommand::new);
-        all.putAll(ClientVerbs.byName());
+        all.put("install", InstallCommand::new);
+        all.put("service", ServiceCommand::new);
+        all.put("doctor", DoctorCommand::new);
+        all.put("completion", CompletionCommand::new);
+        all.put("help", CommandLine.HelpCommand::new);
         return all;
     }
 
@@ -109,15 +170,53 @@ public final class Main {
     static CommandLine commandLine(String verb) {
         CommandLine cli = new CommandLine(new Main());
         var all = subcommands();
-        if (verb != null && all.containsKey(verb) && !verb.equals("completion")) {
+        if (verb != null && all.containsKey(verb) && !verb.equals("completion") && !verb.equals("help")) {
             cli.addSubcommand(verb, all.get(verb).get());
         } else {
             all.forEach((name, command) -> cli.addSubcommand(name, command.get()));
         }
+        cli.getSubcommands().values().forEach(Main::addHelpOption);
+        cli.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
+        cli.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
         return cli;
     }
 
-    static int run(java.util.Map<String, String> env, String... args) {
+    /**
+     * {@code -h}/{@code --help} on every command and its own subcommands, added here rather than
+     * declared on each, so a new verb cannot miss it: usage on standard output, exit 0, before any
+     * required argument is asked for.
+     */
+    private static void addHelpOption(CommandLine command) {
+        CommandLine.Model.CommandSpec spec = command.getCommandSpec();
+        if (spec.options().stream().noneMatch(CommandLine.Model.OptionSpec::usageHelp)) {
+            spec.addOption(CommandLine.Model.OptionSpec.builder("-h", "--help").usageHelp(true)
+                    .description("Show this help and exit.").build());
+        }
+        command.getSubcommands().values().forEach(Main::addHelpOption);
+    }
+
+    /** {@code limpet --help}'s commands: the daily ones first, then the rest, each list in {@link #subcommands}' order. */
+    private static String commandList(CommandLine.Help help) {
+        Map<String, CommandLine.Help> daily = new LinkedHashMap<>();
+        Map<String, CommandLine.Help> more = new LinkedHashMap<>();
+        help.subcommands().forEach((name, h) -> (DAILY.contains(name) ? daily : more).put(name, h));
+        StringBuilder out = new StringBuilder();
+        if (!daily.isEmpty()) {
+            out.append(String.format("%nDaily commands:%n")).append(help.commandList(daily));
+        }
+        if (!more.isEmpty()) {
+            out.append(String.format("%nMore commands (limpet help COMMAND, or COMMAND --help, for one):%n")).append(help.commandList(more));
+        }
+        return out.toString();
+    }
+
+    static int run(Map<String, String> env, String... args) {
+        String unknown = unknownCommand(args);
+        if (unknown != null) {
+            System.err.println(unknown);
+            System.err.flush();
+            return 2;
+        }
         CommandLine cli = commandLine(args.length > 0 ? args[0] : null);
         if (args.length > 0 && args[0].equals("daemon")) {
             // Only the daemon reads the settings file: a broken file never stops a client verb.

@@ -6,19 +6,23 @@ import dev.limpet.client.connection.ClientIdentityException;
 import dev.limpet.client.connection.HostsConfig;
 import dev.limpet.daemon.relay.Pairings;
 import dev.limpet.daemon.relay.RelayCredential;
-import dev.limpet.daemon.relay.RelayUplink;
+import dev.limpet.daemon.relay.RelayUrls;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.relay.PairingLink;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PathTrust.Exposure;
 import java.io.IOException;
+import java.io.PrintWriter;
 import java.net.URI;
+import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -63,7 +67,7 @@ final class PairCommand implements Callable<Integer> {
     /** Whether a daemon holds this root's pid lock (it may not have written daemon.json yet). */
     private static boolean daemonStarting(Path root) {
         try {
-            String pid = java.nio.file.Files.readString(root.resolve("daemon.pid")).strip();
+            String pid = Files.readString(root.resolve("daemon.pid")).strip();
             return pid.matches("\\d{1,10}") && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
         } catch (IOException | RuntimeException e) {
             return false;
@@ -103,7 +107,7 @@ final class PairCommand implements Callable<Integer> {
         if (revoke != null) {
             int n;
             try {
-                n = pairings.revoke(revoke.strip().toLowerCase(java.util.Locale.ROOT));
+                n = pairings.revoke(revoke.strip().toLowerCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
                 err.println("limpet: " + e.getMessage());
                 return 2;
@@ -132,7 +136,7 @@ final class PairCommand implements Callable<Integer> {
             return 1;
         }
         PairingSecret secret = pairings.create(label, new SecureRandom());
-        PairingLink link = PairingLink.of(RelayUplink.clientBase(URI.create(relayUrl), credential.hostId()), secret);
+        PairingLink link = PairingLink.of(RelayUrls.clientBase(URI.create(relayUrl), credential.hostId()), secret);
         awaitGate(root, pairings.list().size(), err);
         out.println(link.link());
         out.println();
@@ -148,23 +152,23 @@ final class PairCommand implements Callable<Integer> {
      * moment it is printed: a few seconds once the uplink is up, longer while it is still
      * connecting (a daemon just started, or a relay just back). No daemon: no wait, a note.
      */
-    private static void awaitGate(Path root, int pairings, java.io.PrintWriter err) {
+    private static void awaitGate(Path root, int pairings, PrintWriter err) {
         long start = System.nanoTime();
         boolean said = false;
         try {
             dev.limpet.client.cli.DaemonHttp daemon = new dev.limpet.client.cli.DaemonHttp(DaemonLocator.fromDataRootOf(root));
             while (true) {
-                JsonNode relay = daemon.get("/api/status").path("relay");
-                if (relay.path("gate_pairings").asInt(-1) >= pairings) {
+                var relay = daemon.get("/api/status").path("relay");
+                if (relay.path("gate_pairings").isNumber() && relay.path("gate_pairings").asLong() >= pairings) {
                     return;
                 }
-                boolean connecting = !relay.path("state").asText("").equals("connected");
+                boolean connecting = !relay.path("state").text("").equals("connected");
                 long waited = System.nanoTime() - start;
-                if (waited > java.util.concurrent.TimeUnit.SECONDS.toNanos(connecting ? UPLINK_PATIENCE_SECONDS : 5)) {
+                if (waited > TimeUnit.SECONDS.toNanos(connecting ? UPLINK_PATIENCE_SECONDS : 5)) {
                     break;
                 }
                 if (connecting && !said) {
-                    err.println("limpet: waiting for the daemon's relay uplink (" + relay.path("state").asText("?") + ")…");
+                    err.println("limpet: waiting for the daemon's relay uplink (" + relay.path("state").text("?") + ")…");
                     err.flush();
                     said = true;
                 }
@@ -184,8 +188,8 @@ final class PairCommand implements Callable<Integer> {
      * rather than say it has no relay.
      */
     private static String runningDaemonsRelay(Path root) throws IOException {
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!java.nio.file.Files.exists(root.resolve("daemon.json")) && daemonStarting(root) && System.nanoTime() < deadline) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!Files.exists(root.resolve("daemon.json")) && daemonStarting(root) && System.nanoTime() < deadline) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {

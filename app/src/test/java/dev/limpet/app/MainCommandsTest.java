@@ -4,16 +4,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import org.junit.jupiter.api.Test;
 
 /** Which commands a run of {@code limpet} builds: its verb's alone, or all of them where they are listed. */
 class MainCommandsTest {
     @Test
     void everySubcommandIsRegisteredUnderItsOwnCommandName() {
-        for (Map.Entry<String, java.util.function.Supplier<Object>> e : Main.subcommands().entrySet()) {
+        for (Map.Entry<String, Supplier<Object>> e : Main.subcommands().entrySet()) {
             Object command = e.getValue().get();
             assertThat(command.getClass().getAnnotation(Command.class).name()).as("the command behind '%s'", e.getKey())
                     .isEqualTo(e.getKey());
@@ -36,20 +38,60 @@ class MainCommandsTest {
     }
 
     @Test
-    void theRootHelpListsEveryCommand() {
+    void theRootHelpListsTheDailyCommandsFirstThenEveryOther() {
         StringWriter out = new StringWriter();
         CommandLine cli = Main.commandLine("--help");
         cli.setOut(new PrintWriter(out));
         assertThat(cli.execute("--help")).isZero();
-        assertThat(out.toString()).contains("daemon", "attach", "ls", "capture", "completion", "doctor");
+        String help = out.toString();
+        assertThat(help).contains("daemon", "attach", "ls", "capture", "completion", "doctor", "help");
+        String daily = help.substring(help.indexOf("Daily commands:"), help.indexOf("More commands"));
+        // A command's line starts with two spaces and its name; a wrapped description is indented further.
+        assertThat(daily.lines().filter(l -> l.matches("  \\S.*")).map(l -> l.strip().split("\\s+")[0]).toList())
+                .containsExactlyElementsOf(Main.DAILY);
+    }
+
+    /** Generated from the command list: a new command (or subcommand of one) answers -h and --help too. */
+    @Test
+    void everyCommandAndEachOfItsSubcommandsAnswersDashHAndHelpWithItsUsageAndExitZero() {
+        for (String name : Main.subcommands().keySet()) {
+            for (String flag : List.of("-h", "--help")) {
+                assertHelp(new String[] {name, flag}, "Usage: limpet " + name);
+                CommandLine command = Main.commandLine(name).getSubcommands().get(name);
+                for (String sub : command.getSubcommands().keySet()) {
+                    assertHelp(new String[] {name, sub, flag}, "Usage: limpet " + name + " " + sub);
+                }
+            }
+        }
     }
 
     @Test
-    void aMistypedVerbIsRefusedWithSuggestionsNotRunAsAnother() {
+    void helpNamesAVerbAndPrintsItsUsage() {
+        assertHelp(new String[] {"help", "attach"}, "Usage: limpet attach");
+        assertHelp(new String[] {"help", "ls"}, "Usage: limpet ls");
+    }
+
+    private static void assertHelp(String[] args, String usage) {
+        StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
-        CommandLine cli = Main.commandLine("lss");
+        CommandLine cli = Main.commandLine(args[0]);
+        cli.setOut(new PrintWriter(out));
         cli.setErr(new PrintWriter(err));
-        assertThat(cli.execute("lss")).isEqualTo(2);
-        assertThat(err.toString()).contains("Unmatched argument", "lss", "ls");
+        assertThat(cli.execute(args)).as("limpet %s exits", String.join(" ", args)).isZero();
+        assertThat(out.toString()).as("limpet %s prints", String.join(" ", args)).contains(usage).contains("-h, --help");
+        assertThat(err.toString()).isEmpty();
+    }
+
+    @Test
+    void aMistypedVerbIsRefusedWithTheClosestVerbsAndExitTwoNotRunAsAnother() {
+        assertThat(Main.unknownCommand("atach")).isEqualTo("limpet: 'atach' is not a limpet command; did you mean 'attach'?"
+                + " (limpet --help lists them)");
+        assertThat(Main.unknownCommand("lss")).contains("did you mean 'ls'?");
+        assertThat(Main.unknownCommand("stauts")).contains("did you mean 'status'?");
+        assertThat(Main.unknownCommand("help", "captur")).contains("'captur'", "did you mean 'capture'?");
+        assertThat(Main.unknownCommand("frobnicate")).isEqualTo("limpet: 'frobnicate' is not a limpet command (limpet --help lists them)");
+        assertThat(Main.unknownCommand("ls", "--json")).isNull();
+        assertThat(Main.unknownCommand("--version")).isNull();
+        assertThat(Main.run("atach")).isEqualTo(2);
     }
 }

@@ -37,7 +37,7 @@ public final class BenchContext {
     public List<String> detectBackends() throws IOException, InterruptedException {
         List<String> found = new ArrayList<>();
         try {
-            LimpetDaemon probe = start("worker", java.util.Map.of());
+            LimpetDaemon probe = start("worker", Map.of());
             if ("worker".equals(probe.backend())) {
                 found.add("worker");
                 if (options.quick()) {
@@ -53,7 +53,7 @@ public final class BenchContext {
         }
         found.add("embedded");
         try {
-            LimpetDaemon probe = start("tmux", java.util.Map.of());
+            LimpetDaemon probe = start("tmux", Map.of());
             if ("tmux".equals(probe.backend())) {
                 found.add("tmux");
             } else {
@@ -91,7 +91,7 @@ public final class BenchContext {
      * A daemon for a figure that does not care about history: a fresh one in a full run, one shared
      * by such figures with --quick (daemon start-up is seconds on a busy machine). Close it after use.
      */
-    public LimpetDaemon daemon(String backend, java.util.Map<String, String> env) throws IOException {
+    public LimpetDaemon daemon(String backend, Map<String, String> env) throws IOException {
         if (options.quick() && env.isEmpty()) {
             LimpetDaemon d = shared.get(backend);
             if (d != null && !d.process.isAlive()) {
@@ -114,24 +114,24 @@ public final class BenchContext {
     }
 
     public LimpetDaemon daemon(String backend) throws IOException {
-        return daemon(backend, java.util.Map.of());
+        return daemon(backend, Map.of());
     }
 
     /** A daemon of its own on a fresh data root, whatever the mode (memory, recovery). */
     public LimpetDaemon freshDaemon(String backend) throws IOException {
-        return start(backend, java.util.Map.of());
+        return start(backend, Map.of());
     }
 
     /** A daemon of its own started with more {@code limpet daemon} options ({@code --ring-bytes N}). */
     public LimpetDaemon freshDaemon(String backend, List<String> daemonArgs) throws IOException {
-        return start(backend, java.util.Map.of(), daemonArgs);
+        return start(backend, Map.of(), daemonArgs);
     }
 
-    private LimpetDaemon start(String backend, java.util.Map<String, String> env) throws IOException {
+    private LimpetDaemon start(String backend, Map<String, String> env) throws IOException {
         return start(backend, env, List.of());
     }
 
-    private LimpetDaemon start(String backend, java.util.Map<String, String> env, List<String> daemonArgs) throws IOException {
+    private LimpetDaemon start(String backend, Map<String, String> env, List<String> daemonArgs) throws IOException {
         Path root = scratch.resolve("root-" + roots.incrementAndGet());
         Files.createDirectories(root);
         return LimpetDaemon.start(jar, root, backend, List.of(), env, daemonArgs);

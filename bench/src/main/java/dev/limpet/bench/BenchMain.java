@@ -87,11 +87,13 @@ public final class BenchMain {
                     - machine: %s
                     - load average (1/5/15 min): %s before, %s after (the machine is shared: other builds may run)
                     - mode: %s, %.1f min; backends measured: %s; %s
-                    - daemon JVM flags (as the `./limpet` launcher runs it): `%s`
+                    - daemon JVM flags (as the `./limpet` launcher runs it): `%s`; %s
 
                     """, MachineInfo.date(), MachineInfo.commit(options.repo()), MachineInfo.machine(), loadBefore, loadAfter,
                     options.quick() ? "`./limpet bench --quick` (small sizes, few runs)" : "`./limpet bench` (full)", minutes,
-                    String.join(", ", ctx.backendsToMeasure()) + " (available: " + String.join(", ", backends) + ")", MachineInfo.tmuxVersion(), String.join(" ", LimpetDaemon.LAUNCHER_JVM_FLAGS));
+                    String.join(", ", ctx.backendsToMeasure()) + " (available: " + String.join(", ", backends) + ")", MachineInfo.tmuxVersion(), String.join(" ", LimpetDaemon.LAUNCHER_JVM_FLAGS),
+                    LimpetJar.daemonCache(jar) != null ? "with the daemon's AOT cache (`-XX:AOTCache`, fresh from the launcher)"
+                            : "**without the daemon's AOT cache** (none fresh beside the jar)");
             BenchmarkDoc.write(options.doc(), header + ctx.table.markdown() + "\n" + Legend.TEXT);
             System.err.println("bench: wrote " + options.doc());
         }

@@ -31,13 +31,20 @@ final class Legend {
             3. **spawn**: `spawn_session` → `spawn_result` → `attach_session` → first output byte of
                `sh -c 'printf ready; exec sleep 600'`, over an open WebSocket. tmux: wall time of
                `tmux new-session -d` with the same command on a running server (it returns once the pane is
-               forked, before any output: a lower bound for tmux).
+               forked, before any output: a lower bound for tmux). Worker backend, default (dense) mode: the
+               first spawn of a daemon as soon as it listens (3 fresh daemons), spawns after 3 s idle and
+               right after another (back-to-back); `isolated`: after idle (the standby) and back-to-back (cold).
             4. **memory**: PSS (`/proc/PID/smaps_rollup`) of the daemon plus, with the worker backend, its
-               worker processes, with idle `sleep` sessions; tmux: the server's PSS. "per idle session" is
-               a worker's PSS (worker backend) or the growth per added session (embedded, tmux).
-               "under yes": the peak while `yes` runs for a fixed time with a client attached.
-            5. **recovery**: sessions on the worker backend, daemon `kill -9`, new daemon on the same data
-               root; time from the new process' start to an `initial_state` listing every session running.
+               worker processes (dense hosts, the warm host included; or a worker per session and the
+               standby with `isolated`), with idle `sleep` sessions; tmux: the server's PSS. "daemon idle":
+               the daemon alone, 11 s after start, before any session. "per idle session": the workers' PSS
+               divided by the sessions (worker backend) or the growth per added session (embedded, tmux);
+               "in a host": what the first host grew by per session it took. "under yes": the peak while
+               `yes` runs for a fixed time with a client attached.
+            5. **recovery**: sessions on the worker backend (default mode, and `isolated` for 100) or the
+               tmux backend, daemon `kill -9`, new daemon on the same data root (from the daemon's AOT cache
+               when the launcher's is fresh, as `./limpet daemon` and the user service start it); time from
+               the new process' start to an `initial_state` listing every session running.
             6. **reattach**: a daemon of its own started with `--ring-bytes 1048576` (the default ring is
                4 MiB), a session that wrote 2 MiB so its 1 MiB ring is full; a newly connected client
                attaches with `since` = ring start (full replay) or without `since` (the daemon may send a

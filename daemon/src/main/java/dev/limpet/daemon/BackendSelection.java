@@ -9,6 +9,7 @@ import dev.limpet.daemon.backend.worker.WorkerBackend;
 import dev.limpet.daemon.backend.worker.WorkerSettings;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.terminal.os.UnsafePathException;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -100,7 +101,7 @@ final class BackendSelection {
                 String why = "the tmux backend cannot run: " + e.getMessage();
                 LOG.warn("{}; falling back to the embedded backend", why);
                 degraded.add(why + "; using the embedded backend");
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 UnsafePathException unsafe = unsafePath(e);
                 if (unsafe != null) {
                     throw unsafe;

@@ -1,30 +1,35 @@
 package dev.limpet.daemon;
 
 import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RecoveryReport.Count;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.files.DaemonIdentity;
 import dev.limpet.daemon.files.DaemonInfoFile;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.metrics.DaemonMetrics;
+import dev.limpet.daemon.metrics.MetricsListener;
 import dev.limpet.daemon.relay.Pairings;
 import dev.limpet.daemon.relay.RelayCredential;
 import dev.limpet.daemon.relay.RelayUplink;
+import dev.limpet.daemon.relay.RelayUrls;
 import dev.limpet.daemon.revive.AgentProfiles;
-import dev.limpet.daemon.metrics.DaemonMetrics;
-import dev.limpet.daemon.metrics.MetricsListener;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.LimpetVersion;
-import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.SessionInfo;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +43,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One running daemon: start-up in the order of the design (lock, store, listen behind the recovery
- * barrier, backend + recovery, reconcile, lift), and a shutdown that tries every step.
+ * barrier, the backend's recovery then the store's, lift), and a shutdown that tries every step.
  */
 public final class Daemon implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Daemon.class);
@@ -114,9 +119,9 @@ public final class Daemon implements AutoCloseable {
         if (config.relayUrl() == null) {
             return null;
         }
-        java.util.List<URI> uris;
+        List<URI> uris;
         try {
-            uris = RelayUplink.parseList(config.relayUrl());
+            uris = RelayUrls.parseList(config.relayUrl());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("--relay " + config.relayUrl() + ": " + e.getMessage(), e);
         }
@@ -133,20 +138,20 @@ public final class Daemon implements AutoCloseable {
 
     /** The journal directory (private, like the data root) unless {@code --no-journal}; the user's agent profiles. */
     private static ReviveSettings reviveSettings(DaemonConfig config, DataRoot root) throws IOException {
-        java.nio.file.Path journal = null;
+        Path journal = null;
         if (config.journal()) {
             journal = dev.limpet.terminal.os.PrivateFiles.directory(root.journal());
         }
         AgentProfiles profiles = AgentProfiles.load(AgentProfiles.configDir(System.getenv(), System.getProperty("user.home")).resolve("agents"));
-        java.time.Duration sample = ReviveSettings.DEFAULT_CWD_SAMPLE;
+        Duration sample = ReviveSettings.DEFAULT_CWD_SAMPLE;
         String every = System.getenv("LIMPET_CWD_SAMPLE_MILLIS");
         if (every != null && every.matches("\\d{2,7}")) {
-            sample = java.time.Duration.ofMillis(Long.parseLong(every));
+            sample = Duration.ofMillis(Long.parseLong(every));
         }
         LOG.info("journal {}; agent profiles: {} built in{}", journal == null ? "off (--no-journal)" : journal + " (" + config.journalBytes()
                 + " bytes per session)", AgentProfiles.BUILT_IN.size(), profiles.warnings().isEmpty() ? "" : ", " + profiles.warnings());
         return new ReviveSettings(journal, config.journalBytes(), ReviveSettings.DEFAULT_HISTORY_BYTES, profiles, sample,
-                java.time.ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
+                ZoneId.systemDefault(), new dev.limpet.daemon.revive.ConversationFiles(System.getenv()));
     }
 
     /**
@@ -156,17 +161,17 @@ public final class Daemon implements AutoCloseable {
      */
     private static dev.limpet.daemon.activity.AgentHooks agentHooks(DataRoot root) {
         List<String> hook;
-        java.nio.file.Path claude;
+        Path claude;
         try {
             String classPath = dev.limpet.daemon.backend.worker.RuntimeJar.classPath(root.runtime());
-            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(java.nio.file.Path.of(System.getProperty("java.home")), classPath);
+            hook = dev.limpet.daemon.files.ClaudeSettingsFile.hookCommand(Path.of(System.getProperty("java.home")), classPath);
             claude = dev.limpet.daemon.files.ClaudeSettingsFile.write(root, hook);
             LOG.info("agent hooks: Claude Code sessions get --settings {}, Codex sessions -c notify", claude);
         } catch (IOException | RuntimeException e) {
             LOG.warn("agent hooks off: cannot write {}: {}", root.hooks(), e.toString());
             return dev.limpet.daemon.activity.AgentHooks.NONE;
         }
-        java.nio.file.Path gemini = null;
+        Path gemini = null;
         try {
             gemini = dev.limpet.daemon.files.GeminiDefaultsFile.write(root, hook, System.getenv());
             LOG.info("agent hooks: Gemini CLI sessions get GEMINI_CLI_SYSTEM_DEFAULTS_PATH={}", gemini);
@@ -190,15 +195,15 @@ public final class Daemon implements AutoCloseable {
 
     private void recover() {
         long t0 = System.nanoTime();
-        recovery = sessions.recoverAndReconcile();
+        recovery = sessions.recover();
         barrier.lift();
-        metrics.recovered(recovery, java.time.Duration.ofNanos(System.nanoTime() - t0));
+        metrics.recovered(recovery, Duration.ofNanos(System.nanoTime() - t0));
         LOG.info("recovery done in {} ms: recovered={} pruned={} missing={} failed={} quarantined={}; barrier lifted",
-                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.recovered().size(), recovery.pruned(),
-                recovery.missing(), recovery.failed(), recovery.quarantined());
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0), recovery.count(Count.RECOVERED), recovery.count(Count.PRUNED),
+                recovery.count(Count.MISSING), recovery.count(Count.FAILED), recovery.count(Count.QUARANTINED));
         // Clients get the warnings in initial_state (sent on the lift, and to every later client).
         for (RecoveryReport.Warning w : recovery.warnings()) {
-            LOG.warn("{}: {}", w.code(), w.message());
+            LOG.warn("{}: {}", w.code().wire(), w.message());
         }
         long sampleMillis = sessions.reviveSettings().cwdSampleEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> {
@@ -238,8 +243,17 @@ public final class Daemon implements AutoCloseable {
         RecoveryReport r = recovery;
         return new ServerMessage.InitialState(ProtocolCodec.PROTOCOL, daemonInstanceId, LimpetVersion.get(),
                 selection.backend().name(), degraded(), sessions.list(),
-                new ServerMessage.RecoveryCounts(r.recovered().size(), r.pruned(), r.missing(), r.failed(), r.quarantined()),
+                r.toMessage(),
                 new ServerMessage.ClientSessionState(false, List.of()), warnings(r));
+    }
+
+    /** Start-up recovery's warnings, then the sessions lost since (a worker host that died), never silent. */
+    private List<ServerMessage.Warning> warnings(RecoveryReport r) {
+        List<ServerMessage.Warning> all = new ArrayList<>(r.warnings().stream().map(RecoveryReport.Warning::toMessage).toList());
+        if (!barrier.isUp()) {
+            all.addAll(sessions.lostWarnings());
+        }
+        return all;
     }
 
     /** The backend's degraded modes, and the relay uplink while it is down (never silent). */
@@ -251,10 +265,6 @@ public final class Daemon implements AutoCloseable {
         List<String> all = new ArrayList<>(selection.degraded());
         all.add(relayDown);
         return all;
-    }
-
-    private static List<ServerMessage.Warning> warnings(RecoveryReport r) {
-        return r.warnings().stream().map(w -> new ServerMessage.Warning(w.code(), w.message())).toList();
     }
 
     private Map<String, Object> status() {
@@ -275,12 +285,20 @@ public final class Daemon implements AutoCloseable {
         s.put("waiting_input", listed.stream().filter(x -> x.running() && x.activity() == Activity.WAITING_INPUT).count());
         s.put("degraded", degraded());
         s.put("recovering", barrier.isUp());
-        s.put("recovery", Map.of("recovered", r.recovered().size(), "pruned", r.pruned(), "missing", r.missing(),
-                "failed", r.failed(), "quarantined", r.quarantined()));
-        s.put("warnings", r.warnings());
+        Map<String, Integer> counts = new LinkedHashMap<>();
+        for (Count c : Count.values()) {
+            counts.put(c.label(), r.count(c));
+        }
+        s.put("recovery", counts);
+        s.put("warnings", warnings(r).stream().map(w -> Map.of("code", w.code(), "message", w.message())).toList());
         s.put("connections", gateway.connections());
         s.put("relay", relay == null ? null : relay.status());
         s.put("config", settings);
+        // Never silent: a daemon or verbs without their start-up cache are slower at every start and recovery.
+        s.put("startup_caches", dev.limpet.daemon.startup.StartupCaches.jarOfThisProcess()
+                .map(jar -> dev.limpet.daemon.startup.StartupCaches.beside(jar).status(dev.limpet.daemon.startup.StartupCaches
+                        .cacheOfThisProcess(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])))))
+                .orElse(null));
         return s;
     }
 

@@ -22,9 +22,9 @@ import java.util.Set;
  *                      for {@code limpet status --config}; empty when the daemon was started from code
  * @param journal       keep a journal of each session's output ({@code --no-journal}: false)
  * @param journalBytes  the cap of one session's journal ({@code --journal-bytes})
- * @param relayUrl      {@code --relay URL}: keep an uplink to this relay (issue 15); null: none
- * @param workerHostSessions {@code --worker-mode dense --dense-sessions N}: N sessions per worker
- *                      process; 0 (the default): a worker process per session
+ * @param relayUrl      {@code --relay URL}: keep an uplink to this relay; null: none
+ * @param workerHostSessions {@code --dense-sessions N}: N sessions per worker host process (the
+ *                      default, 16); 0: a worker process per session ({@code --worker-mode isolated})
  */
 public record DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes,
         Duration orphanGrace, Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout,
@@ -37,7 +37,8 @@ public record DaemonConfig(Path dataRoot, String listenHost, int port, String ba
     public DaemonConfig(Path dataRoot, String listenHost, int port, String backend, int ringBytes, Duration orphanGrace,
             Duration clientGrace, Duration closeGrace, Set<String> allowedOrigins, Duration ackTimeout, String metricsListen) {
         this(dataRoot, listenHost, port, backend, ringBytes, orphanGrace, clientGrace, closeGrace, allowedOrigins, ackTimeout, metricsListen,
-                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES, null, 0);
+                List.of(), true, dev.limpet.terminal.journal.JournalFormat.DEFAULT_LIMIT_BYTES, null,
+                dev.limpet.daemon.backend.worker.WorkerSettings.DEFAULT_HOST_SESSIONS);
     }
 
     public DaemonConfig withJournal(boolean on, long bytes) {

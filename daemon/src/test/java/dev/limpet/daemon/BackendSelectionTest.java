@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -21,7 +22,7 @@ class BackendSelectionTest {
 
     DaemonConfig config(String backend) {
         return new DaemonConfig(tmp.resolve("root"), "127.0.0.1", 0, backend, 1 << 16, Duration.ZERO, Duration.ofMinutes(1),
-                Duration.ofSeconds(1), java.util.Set.of());
+                Duration.ofSeconds(1), Set.of());
     }
 
     static TmuxSettings tmux(String executable) {

@@ -7,37 +7,59 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limpet.testkit.TestAgent;
 import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14 end to end, every step a separate process: a program in a session runs the real
+ * Agent activity end to end, every step a separate process: a program in a session runs the real
  * {@code limpet hook} (finding its session and daemon through the environment limpet gave it),
  * {@code limpet wait} unblocks on it, {@code limpet ls} shows it, and it survives {@code kill -9}
- * of the daemon.
+ * of the daemon. The tests share one daemon (each works on sessions of its own); the two that
+ * count every session or kill the daemon start their own.
  */
 class AgentActivityIT {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
-    Path tmp;
-    Path root;
-    DaemonProcess daemon;
+    static Path tmp;
+    static Path root;
+    static DaemonProcess daemon;
 
-    @BeforeEach
-    void start() throws Exception {
+    @BeforeAll
+    static void start() throws Exception {
         root = tmp.resolve("root");
         daemon = DaemonProcess.start(root);
     }
 
-    @AfterEach
-    void stop() throws Exception {
+    @AfterAll
+    static void stop() throws Exception {
         daemon.close();
         WorkerProcesses.killAll(root);
+    }
+
+    /** A daemon of the calling test's own, for {@code body}; stopped after it. */
+    static void withOwnDaemon(String name, DaemonTest body) throws Exception {
+        Path ownRoot = tmp.resolve(name);
+        DaemonProcess own = DaemonProcess.start(ownRoot);
+        try {
+            body.run(ownRoot, own);
+        } finally {
+            own.close();
+            WorkerProcesses.killAll(ownRoot);
+        }
+    }
+
+    interface DaemonTest {
+        void run(Path root, DaemonProcess daemon) throws Exception;
     }
 
     /** A shell command running the built limpet's {@code hook STATE}. */
@@ -47,8 +69,12 @@ class AgentActivityIT {
     }
 
     /** A session whose program reports STATE through the hook command, then stays. */
-    String agentReporting(String state) throws Exception {
+    static String agentReporting(DaemonProcess daemon, String state) throws Exception {
         return daemon.spawn("agent", List.of("sh", "-c", hook(state) + " || echo hook-failed; exec sleep 1000"));
+    }
+
+    String agentReporting(String state) throws Exception {
+        return agentReporting(daemon, state);
     }
 
     LimpetCli.Result limpet(String... args) throws Exception {
@@ -56,7 +82,11 @@ class AgentActivityIT {
     }
 
     JsonNode row(String id) throws Exception {
-        for (JsonNode r : JSON.readTree(limpet("ls", "--json").out())) {
+        return row(root, id);
+    }
+
+    static JsonNode row(Path root, String id) throws Exception {
+        for (JsonNode r : JSON.readTree(LimpetCli.run(root, "ls", "--json").out())) {
             if (r.path("id").asText().equals(id)) {
                 return r;
             }
@@ -78,15 +108,17 @@ class AgentActivityIT {
 
     @Test
     void lsAttentionListsWaitingSessionsFirstAndStatusCountsThem() throws Exception {
-        String busy = daemon.spawn("busy", List.of("sleep", "1000"));
-        String approval = agentReporting("pending_approval");
-        String waiting = agentReporting("waiting_input");
-        assertThat(limpet("wait", approval, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
-        assertThat(limpet("wait", waiting, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
-        List<String> ids = new java.util.ArrayList<>();
-        JSON.readTree(limpet("ls", "--attention", "--json").out()).forEach(r -> ids.add(r.path("id").asText()));
-        assertThat(ids).containsExactly(approval, waiting, busy);
-        assertThat(limpet("status").out()).contains("2 sessions wait for you: 1 pending approval, 1 waiting for input");
+        withOwnDaemon("attention", (root, daemon) -> {
+            String busy = daemon.spawn("busy", List.of("sleep", "1000"));
+            String approval = agentReporting(daemon, "pending_approval");
+            String waiting = agentReporting(daemon, "waiting_input");
+            assertThat(LimpetCli.run(root, "wait", approval, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+            assertThat(LimpetCli.run(root, "wait", waiting, "--until", "waiting_input", "--timeout", "60s").exitCode()).isZero();
+            List<String> ids = new ArrayList<>();
+            JSON.readTree(LimpetCli.run(root, "ls", "--attention", "--json").out()).forEach(r -> ids.add(r.path("id").asText()));
+            assertThat(ids).containsExactly(approval, waiting, busy);
+            assertThat(LimpetCli.run(root, "status").out()).contains("2 sessions wait for you: 1 pending approval, 1 waiting for input");
+        });
     }
 
     @Test
@@ -121,19 +153,22 @@ class AgentActivityIT {
 
     @Test
     void aSessionWaitingForApprovalStillWaitsAfterTheDaemonIsKilled() throws Exception {
-        String id = agentReporting("pending_approval");
-        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
-        daemon.kill9();
-        daemon = DaemonProcess.start(root);
-        JsonNode r = row(id);
-        assertThat(r.path("state").asText()).isEqualTo("running");
-        assertThat(r.path("activity").asText()).isEqualTo("pending_approval");
-        assertThat(limpet("wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
+        withOwnDaemon("killed", (root, daemon) -> {
+            String id = agentReporting(daemon, "pending_approval");
+            assertThat(LimpetCli.run(root, "wait", id, "--until", "pending_approval", "--timeout", "60s").exitCode()).isZero();
+            daemon.kill9();
+            try (DaemonProcess again = DaemonProcess.start(root)) {
+                JsonNode r = row(root, id);
+                assertThat(r.path("state").asText()).isEqualTo("running");
+                assertThat(r.path("activity").asText()).isEqualTo("pending_approval");
+                assertThat(LimpetCli.run(root, "wait", id, "--until", "pending_approval", "--timeout", "5s").exitCode()).isZero();
+            }
+        });
     }
 
     /** Runs a limpet verb in the background. */
-    java.util.concurrent.CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
-        java.util.concurrent.CompletableFuture<LimpetCli.Result> f = new java.util.concurrent.CompletableFuture<>();
+    CompletableFuture<LimpetCli.Result> limpetLater(String... args) {
+        CompletableFuture<LimpetCli.Result> f = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
                 f.complete(limpet(args));
@@ -151,7 +186,7 @@ class AgentActivityIT {
         Thread.sleep(1500);
         assertThat(waiting).as("wait returned before anything was reported").isNotDone();
         assertThat(limpet("hook", "waiting_input", "--session", id).exitCode()).isZero();
-        LimpetCli.Result r = waiting.get(60, java.util.concurrent.TimeUnit.SECONDS);
+        LimpetCli.Result r = waiting.get(60, TimeUnit.SECONDS);
         assertThat(r.exitCode()).as(r.err()).isZero();
     }
 
@@ -170,19 +205,19 @@ class AgentActivityIT {
         String id = daemon.spawn("starts", List.of("sh", "-c",
                 "echo '{\"session_id\": \"4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b\", \"hook_event_name\": \"SessionStart\"}' | " + hook
                         + "; echo good-exit-$?; echo 'not json' | " + hook + "; echo bad-exit-$?; exec sleep 1000"));
-        org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
             String screen = limpet("capture", id).out();
             return screen.contains("good-exit-0") && screen.contains("bad-exit-2");
         });
         assertThat(limpet("capture", id).out()).contains("invalid_hook_input");
     }
 
-    /** The Done-when of issue 14: three test agents, each reporting through the real hook command. */
+    /** Three test agents, each reporting through the real hook command. */
     @Test
     void threeTestAgentsShowWhichOneWaitsAndWaitUnblocksAScript() throws Exception {
         String hookCommand = DaemonProcess.limpet().stream().map(a -> "'" + a.replace("'", "'\\''") + "'")
                 .collect(Collectors.joining(" ")) + " hook";
-        java.util.Map<String, String> agents = new java.util.LinkedHashMap<>();
+        Map<String, String> agents = new LinkedHashMap<>();
         for (String name : List.of("one", "two", "three")) {
             agents.put(name, daemon.spawn(name, TestPrograms.command(TestAgent.class, tmp.resolve(name).toString(), "--hook", hookCommand)));
         }

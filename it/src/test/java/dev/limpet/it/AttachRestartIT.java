@@ -20,7 +20,7 @@ class AttachRestartIT {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     Path tmp;
-    private TmuxPane pane;
+    private TmuxTerminal pane;
     private DaemonProcess daemon;
     private String sessionId;
 
@@ -49,7 +49,7 @@ class AttachRestartIT {
         List<String> attach = new ArrayList<>(List.of(DaemonProcess.java()));
         attach.addAll(DaemonProcess.fastJvm());
         attach.addAll(List.of("-jar", DaemonProcess.jar().toString(), "attach", "--data-root", root.toString(), sessionId));
-        pane = new TmuxPane(100, 30, "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach)
+        pane = new TmuxTerminal(100, 30, "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach)
                 + "; echo ATTACH_EXIT=$?; sleep 600", this::daemonLog);
         pane.awaitScreen(s -> s.strip().endsWith("$"), "attached: the prompt is shown");
         pane.type("echo before-$((1+1))", "Enter");
@@ -69,7 +69,7 @@ class AttachRestartIT {
         String screen = pane.screen();
         assertThat(screen.indexOf("before-2")).isLessThan(screen.indexOf("after-4"));
         for (String output : List.of("before-2", "after-4")) {
-            assertThat(TmuxPane.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
+            assertThat(TmuxTerminal.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
         }
         pane.typeHex("1c");
         pane.awaitScreen(s -> s.contains("ATTACH_EXIT=0"), "detached with exit 0");

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.TestPrograms;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -64,7 +67,7 @@ class AttachTwoHostsIT {
         pb.environment().remove("LIMPET_URL");
         Process p = pb.start();
         processes.add(p);
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         Thread reader = Thread.ofPlatform().daemon(true).start(() -> {
             try {
                 byte[] buffer = new byte[8192];
@@ -74,13 +77,13 @@ class AttachTwoHostsIT {
                         out.write(buffer, 0, n);
                     }
                 }
-            } catch (java.io.IOException ignored) {
+            } catch (IOException ignored) {
                 // the process ended
             }
         });
         if (keys != null) {
-            // Type only once output flows: keys typed before the attachment is up are discarded by design.
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() -> {
+            // Type only once output flows: the keys go to the session as it is shown.
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
                 synchronized (out) {
                     return out.toString(StandardCharsets.UTF_8).contains("line 1\r\n");
                 }

@@ -5,8 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -50,13 +53,22 @@ class CliVerbsIT {
     }
 
     @Test
+    void sendWarnsWhenTheProgramNeverDrewTheText() throws Exception {
+        String id = ok("new", "--", "sh", "-c", "stty -echo -icanon; echo ready; dd bs=1 count=1 >/dev/null 2>&1; echo busy-elsewhere;"
+                + " exec sleep 60").out().strip();
+        await().atMost(Duration.ofSeconds(20)).until(() -> ok("capture", id).out().contains("ready"));
+        assertThat(ok("send", id, "lost", "words").err()).contains("warning: the program did not draw the text");
+        ok("kill", id);
+    }
+
+    @Test
     void newSendCaptureKillAndRemoveASession() throws Exception {
         JsonNode created = JSON.readTree(ok("new", "--json", "--label", "verbs", "--size", "100x30", "--", "bash", "--norc", "--noprofile").out());
         String id = created.path("id").asText();
         assertThat(created.path("label").asText()).isEqualTo("verbs");
         assertThat(created.path("pid").asLong()).isPositive();
 
-        ok("send", "verbs", "echo", "$((6*7))-answer");
+        assertThat(ok("send", "verbs", "echo", "$((6*7))-answer").err()).as("bash drew the line: no warning").isEmpty();
         await().atMost(Duration.ofSeconds(20)).until(() -> ok("capture", id).out().contains("42-answer"));
 
         JsonNode listed = JSON.readTree(ok("ls", "--json").out());
@@ -80,6 +92,23 @@ class CliVerbsIT {
         assertThat(ok("ls", "--json").out()).doesNotContain(id);
     }
 
+    /** A verb is a JVM per call: the daily ones read and print the daemon's JSON without Jackson's databind (~700 classes). */
+    @Test
+    void theDailyVerbsLoadNoJacksonDatabind() throws Exception {
+        String id = ok("new", "--", "sleep", "600").out().strip();
+        String[][] verbs = {{"ls"}, {"ls", "--json"}, {"status"}, {"status", "--json"}, {"send", id, "x"}, {"capture", id}};
+        for (String[] verb : verbs) {
+            Path classes = dir.resolve("classes-" + String.join("-", verb).replace("--", "") + ".log");
+            LimpetCli.Result r = LimpetCli.run(List.of("-Xlog:class+load=info:file=" + classes), Map.of("LIMPET_HOME",
+                    root.toString()), verb);
+            assertThat(r.exitCode()).as("limpet %s: %s", String.join(" ", verb), r.err()).isZero();
+            String loaded = Files.readString(classes);
+            assertThat(loaded).as("limpet %s loads", String.join(" ", verb)).contains("dev.limpet.client.cli.JsonTree")
+                    .doesNotContain("com.fasterxml.jackson.databind");
+        }
+        ok("rm", id);
+    }
+
     @Test
     void sendWithoutEnterLeavesTheLineUnsubmitted() throws Exception {
         String id = ok("new", "--", "bash", "--norc", "--noprofile").out().strip();
@@ -91,12 +120,14 @@ class CliVerbsIT {
 
     @Test
     void captureShowsTheTrueScreenOfVim() throws Exception {
-        java.nio.file.Path file = dir.resolve("notes.txt");
-        java.nio.file.Files.writeString(file, "first line of the file\nsecond line\n");
-        String id = ok("new", "--size", "80x24", "--", "vim", "-u", "NONE", "-N", file.toString()).out().strip();
+        Path file = dir.resolve("notes.txt");
+        Files.writeString(file, "first line of the file\nsecond line\n");
+        // In insert mode on a new last line: limpet send types a line as a paste once vim turned bracketed
+        // paste on, and vim inserts a paste as text in any mode, so vim's own commands come from its argv.
+        String id = ok("new", "--size", "80x24", "--", "vim", "-u", "NONE", "-N", "-c", "normal Go", "-c", "startinsert",
+                file.toString()).out().strip();
         try {
-            await().atMost(Duration.ofSeconds(30)).until(() -> ok("capture", id).out().contains("second line"));
-            ok("send", "--no-enter", id, "Go");
+            await().atMost(Duration.ofSeconds(30)).until(() -> ok("capture", id).out().contains("INSERT"));
             ok("send", id, "typed in vim");
             await().atMost(Duration.ofSeconds(30)).until(() -> ok("capture", id).out().contains("typed in vim"));
             String[] rows = ok("capture", id).out().split("\n");
@@ -126,9 +157,9 @@ class CliVerbsIT {
 
     @Test
     void urlAndTokenFromTheEnvironmentWork() throws Exception {
-        LimpetCli.Result r = LimpetCli.run(java.util.Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", daemon.token), "status", "--json");
+        LimpetCli.Result r = LimpetCli.run(Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", daemon.token), "status", "--json");
         assertThat(r.exitCode()).as(r.err()).isZero();
-        LimpetCli.Result bad = LimpetCli.run(java.util.Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", "f".repeat(64)), "ls");
+        LimpetCli.Result bad = LimpetCli.run(Map.of("LIMPET_URL", daemon.url, "LIMPET_TOKEN", "f".repeat(64)), "ls");
         assertThat(bad.exitCode()).isEqualTo(1);
         assertThat(bad.err()).contains("refused our token");
     }

@@ -3,11 +3,17 @@ package dev.limpet.it;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.Writer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -21,7 +27,7 @@ public final class DaemonProcess implements AutoCloseable {
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/).*");
 
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
-    private static final java.net.http.HttpClient HTTP = java.net.http.HttpClient.newHttpClient();
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
 
     public final Path root;
     public final Process process;
@@ -66,11 +72,11 @@ public final class DaemonProcess implements AutoCloseable {
     }
 
     public static DaemonProcess start(Path root, int port, String... extraArgs) throws IOException {
-        return start(root, port, java.util.Map.of(), extraArgs);
+        return start(root, port, Map.of(), extraArgs);
     }
 
     /** With {@code env} added to the daemon's environment. */
-    public static DaemonProcess start(Path root, int port, java.util.Map<String, String> env, String... extraArgs) throws IOException {
+    public static DaemonProcess start(Path root, int port, Map<String, String> env, String... extraArgs) throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
@@ -97,7 +103,7 @@ public final class DaemonProcess implements AutoCloseable {
                         // keep draining stdout so the daemon never blocks on it
                         Thread.ofVirtual().start(() -> {
                             try {
-                                r.transferTo(java.io.Writer.nullWriter());
+                                r.transferTo(Writer.nullWriter());
                             } catch (IOException ignored) {
                                 // the daemon went away
                             }
@@ -143,14 +149,14 @@ public final class DaemonProcess implements AutoCloseable {
 
     /** Starts a session through the REST API and returns its id. */
     public String spawn(String label, List<String> command) throws Exception {
-        String body = JSON.writeValueAsString(java.util.Map.of("label", label, "command", command, "cols", 100, "rows", 30));
+        String body = JSON.writeValueAsString(Map.of("label", label, "command", command, "cols", 100, "rows", 30));
         return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
     }
 
     /** A plain interactive bash with the prompt {@code "$ "} and no rc files. */
     public String spawnShell() throws Exception {
-        String body = JSON.writeValueAsString(java.util.Map.of("label", "sh", "command", List.of("bash", "--norc", "--noprofile", "-i"),
-                "cols", 100, "rows", 30, "env", java.util.Map.of("PS1", "$ ", "TERM", "xterm-256color")));
+        String body = JSON.writeValueAsString(Map.of("label", "sh", "command", List.of("bash", "--norc", "--noprofile", "-i"),
+                "cols", 100, "rows", 30, "env", Map.of("PS1", "$ ", "TERM", "xterm-256color")));
         return JSON.readTree(call("POST", "/api/sessions", body)).get("id").asText();
     }
 
@@ -159,16 +165,16 @@ public final class DaemonProcess implements AutoCloseable {
     }
 
     public void input(String id, String data) throws Exception {
-        call("POST", "/api/sessions/" + id + "/input", JSON.writeValueAsString(java.util.Map.of("data", data)));
+        call("POST", "/api/sessions/" + id + "/input", JSON.writeValueAsString(Map.of("data", data)));
     }
 
     /** An authenticated REST call that must succeed; returns the body. */
     public String call(String method, String path, String body) throws Exception {
-        var request = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+        var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
                 .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .method(method, body == null ? java.net.http.HttpRequest.BodyPublishers.noBody()
-                        : java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
-        var response = HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body)).build();
+        var response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             throw new AssertionError(method + " " + path + " answered " + response.statusCode() + ": " + response.body());
         }

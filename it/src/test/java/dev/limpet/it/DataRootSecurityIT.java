@@ -13,7 +13,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The probes of finding 1 and 3, end to end: another user prepares a data root (with their own
+ * A data root planted by someone else, end to end: another user prepares a data root (with their own
  * auth-token) or the shared socket directory, and root runs {@code limpet daemon}. The daemon must
  * stop with a clear message and exit 1, never serve with the planted token.
  */

@@ -1,6 +1,7 @@
 package dev.limpet.it;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,9 +20,15 @@ public final class LimpetCli {
     }
 
     public static Result run(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        return run(List.of(), env, args);
+    }
+
+    /** With {@code jvm} flags added to the verb's JVM (a class-loading log). */
+    public static Result run(List<String> jvm, Map<String, String> env, String... args) throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(DaemonProcess.java());
         cmd.addAll(DaemonProcess.fastJvm());
+        cmd.addAll(jvm);
         cmd.addAll(List.of("-jar", DaemonProcess.jar().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
@@ -49,7 +56,7 @@ public final class LimpetCli {
         return new Result(p.exitValue(), new String(captured[0], StandardCharsets.UTF_8), new String(captured[1], StandardCharsets.UTF_8));
     }
 
-    private static byte[] readAll(java.io.InputStream in) {
+    private static byte[] readAll(InputStream in) {
         try {
             return in.readAllBytes();
         } catch (IOException ex) {

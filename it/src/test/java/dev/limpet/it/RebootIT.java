@@ -15,10 +15,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A reboot, simulated (issue 13): sessions on the worker backend, then the daemon, every worker and
+ * A reboot, simulated: sessions on the worker backend, then the daemon, every worker and
  * every child killed with SIGKILL; a new daemon on the same data root finds them {@code recoverable}
  * and opening each revives it the way its kind asks.
  */
@@ -113,8 +115,8 @@ class RebootIT {
         WorkerWsClient b = client(new WorkerWsClient.Streams(), "reboot-it-b");
 
         // Two opens of the agent at once: one revive.
-        CompletableFuture<ServerMessage.AttachResult> first = CompletableFuture.supplyAsync(() -> a.attach(agent, -1));
-        CompletableFuture<ServerMessage.AttachResult> again = CompletableFuture.supplyAsync(() -> b.attach(agent, -1));
+        CompletableFuture<ServerMessage.AttachResult> first = CompletableFuture.supplyAsync(() -> a.attach(agent, 0));
+        CompletableFuture<ServerMessage.AttachResult> again = CompletableFuture.supplyAsync(() -> b.attach(agent, 0));
         assertThat(first.get().revived()).isTrue();
         assertThat(again.get().session().state()).isEqualTo("running");
         awaitText(streams, agent, t -> t.contains("resumed " + conversation + " after 1 messages"));
@@ -127,7 +129,7 @@ class RebootIT {
         assertThat(agentText.indexOf("── restored ")).isLessThan(agentText.indexOf("resumed " + conversation));
 
         // The shell: fresh, in its last directory, under its history.
-        ServerMessage.AttachResult shellOpen = a.attach(shell, -1);
+        ServerMessage.AttachResult shellOpen = a.attach(shell, 0);
         assertThat(shellOpen.revived()).isTrue();
         a.send(new ClientMessage.PtyInput(null, shell, "pwd\r"));
         awaitText(streams, shell, t -> t.indexOf(beta.toString(), t.indexOf("pwd")) > t.indexOf("pwd"));
@@ -136,7 +138,7 @@ class RebootIT {
         assertThat(shellText.lastIndexOf("before-the-reboot")).isLessThan(shellText.indexOf(": the previous process ended ──"));
 
         // The counter: run again from the start.
-        assertThat(a.attach(counter, -1).revived()).isTrue();
+        assertThat(a.attach(counter, 0).revived()).isTrue();
         await().atMost(WAIT).until(() -> {
             String t = streams.text(counter);
             int marker = t.indexOf("── restored ");
@@ -144,7 +146,7 @@ class RebootIT {
         });
 
         // Opening a live session again revives nothing.
-        assertThat(b.attach(counter, -1).revived()).isNull();
+        assertThat(b.attach(counter, 0).revived()).isNull();
         // Closed on purpose: never started again, not even when asked.
         assertThat(session(closed).path("state").asText()).isEqualTo("exited");
         LimpetCli.Result closedRevive = LimpetCli.run(root(), "revive", closed);
@@ -155,7 +157,12 @@ class RebootIT {
         LimpetCli.Result fresh = LimpetCli.run(root(), "revive", "--fresh", second);
         assertThat(fresh.exitCode()).as(fresh.err()).isZero();
         assertThat(fresh.out()).contains("revived " + second);
-        await().atMost(WAIT).until(() -> Files.readAllLines(tmp.resolve("agent2-state/argv.log")).size() == 2);
+        try {
+            await().atMost(WAIT).until(() -> Files.readAllLines(tmp.resolve("agent2-state/argv.log")).size() == 2);
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            throw new AssertionError("argv.log:\n" + Files.readString(tmp.resolve("agent2-state/argv.log")) + "\njournal:\n" + journal(second)
+                    + "\nsession: " + session(second) + "\ndaemon log:\n" + daemon.log(), e);
+        }
         assertThat(Files.readAllLines(tmp.resolve("agent2-state/argv.log")).get(1)).doesNotContain("--resume");
         await().atMost(WAIT).until(() -> {
             Matcher m = CONVERSATION.matcher(journal(second));
@@ -193,7 +200,7 @@ class RebootIT {
         Files.delete(doomed);
         Path damagedJournal = root().resolve("journal").resolve(damaged + ".log");
         byte[] bytes = Files.readAllBytes(damagedJournal);
-        Files.write(damagedJournal, java.util.Arrays.copyOf(bytes, bytes.length - 5));
+        Files.write(damagedJournal, Arrays.copyOf(bytes, bytes.length - 5));
         daemon = DaemonProcess.start(root(), 0, env());
 
         // The agent's conversation is unknown: the CLI says so and how to start afresh; nothing runs.
@@ -206,20 +213,20 @@ class RebootIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         WorkerWsClient c = client(streams, "reboot-it-failures");
         // Its directory is gone: it starts in $HOME, and says so.
-        assertThat(c.attach(gone, -1).revived()).isTrue();
+        assertThat(c.attach(gone, 0).revived()).isTrue();
         JsonNode goneInfo = session(gone);
         assertThat(goneInfo.path("reason").asText()).contains(doomed + " is gone").contains(System.getProperty("user.home"));
         awaitText(streams, gone, t -> t.indexOf("line 1", t.indexOf("── restored ")) > 0);
 
         // A damaged journal: revived without history, with a warning.
-        assertThat(c.attach(damaged, -1).revived()).isTrue();
+        assertThat(c.attach(damaged, 0).revived()).isTrue();
         assertThat(session(damaged).path("reason").asText()).contains("without its history");
         awaitText(streams, damaged, t -> t.indexOf("line 1", Math.max(0, t.indexOf("── restored "))) > 0);
         String damagedText = streams.text(damaged);
         assertThat(damagedText.substring(0, damagedText.indexOf("── restored "))).as("no history").doesNotContain("line");
 
         // The revived program ends at once: recoverable again, with its status and what it printed.
-        assertThat(c.attach(once, -1).revived()).isTrue();
+        assertThat(c.attach(once, 0).revived()).isTrue();
         await().atMost(WAIT).until(() -> session(once).path("state").asText().equals("recoverable"));
         JsonNode onceInfo = session(once);
         assertThat(onceInfo.path("exit_code").asInt()).isEqualTo(7);
@@ -227,7 +234,7 @@ class RebootIT {
         assertThat(journal(once)).contains("cannot-start-again");
     }
 
-    void awaitText(WorkerWsClient.Streams streams, String id, java.util.function.Predicate<String> ok) throws Exception {
+    void awaitText(WorkerWsClient.Streams streams, String id, Predicate<String> ok) throws Exception {
         try {
             await().atMost(WAIT).until(() -> ok.test(streams.text(id)));
         } catch (org.awaitility.core.ConditionTimeoutException e) {

@@ -23,7 +23,7 @@ class RelayAttachIT {
     static final ObjectMapper JSON = new ObjectMapper();
     @TempDir
     Path tmp;
-    private TmuxPane pane;
+    private TmuxTerminal pane;
     private RelayProcess relay;
     private DaemonProcess daemon;
     private String sessionId;
@@ -78,7 +78,7 @@ class RelayAttachIT {
         List<String> attach = new ArrayList<>(List.of(DaemonProcess.java()));
         attach.addAll(DaemonProcess.fastJvm());
         attach.addAll(List.of("-jar", DaemonProcess.jar().toString(), "attach", "--host", "far", sessionId));
-        pane = new TmuxPane(100, 30, "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach)
+        pane = new TmuxTerminal(100, 30, "env XDG_CONFIG_HOME=" + tmp.resolve("cfg") + " " + String.join(" ", attach)
                 + "; echo ATTACH_EXIT=$?; sleep 600", this::logs);
         pane.awaitScreen(s -> s.strip().endsWith("$"), "attached through the relay: the prompt is shown");
         pane.type("echo before-$((1+1))", "Enter");
@@ -94,7 +94,7 @@ class RelayAttachIT {
         String screen = pane.screen();
         assertThat(screen.indexOf("before-2")).isLessThan(screen.indexOf("after-4"));
         for (String output : List.of("before-2", "after-4")) {
-            assertThat(TmuxPane.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
+            assertThat(TmuxTerminal.count(screen, output)).as("%s shown once:%n%s", output, screen).isEqualTo(1);
         }
         pane.typeHex("1c");
         pane.awaitScreen(s -> s.contains("ATTACH_EXIT=0"), "detached with exit 0");

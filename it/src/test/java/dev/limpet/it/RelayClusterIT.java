@@ -21,6 +21,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +144,7 @@ class RelayClusterIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = openVia(1, streams);
         client.hello("cluster-it-key");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
 
         nodes[0].kill9();
@@ -178,7 +179,7 @@ class RelayClusterIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = openVia(1, streams);
         client.hello("cluster-it-nats");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
 
         nats.kill9();
@@ -227,7 +228,7 @@ class RelayClusterIT {
         await().atMost(WAIT).until(() -> JSON.readTree(health(2).body()).path("cluster").path("hosts_online").asInt() >= 1);
         URI url = URI.create("http://127.0.0.1:" + ports[2] + "/h/" + link.hostId());
         TransportClient bad = new TransportClient(RelayTransport.factory("cluster-it", url,
-                dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom()), Duration.ofSeconds(10), Duration.ZERO, loop).create(),
+                dev.limpet.protocol.relay.PairingSecret.generate(new SecureRandom()), Duration.ofSeconds(10), Duration.ZERO, loop).create(),
                 new WorkerWsClient.Streams());
         clients.add(bad);
         TransportFailure refused = bad.ended.get(30, TimeUnit.SECONDS);

@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -132,7 +133,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = viaRelay(streams, link.secret()).open();
         client.hello("relay-it-key-1");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
         TransportClient local = direct(new WorkerWsClient.Streams());
         local.hello("relay-it-local");
@@ -167,7 +168,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = direct(streams);
         client.hello("relay-it-key-2");
-        client.attach(id, -1);
+        client.attach(id, 0);
         WorkerRestartIT.awaitGrowth(streams, List.of(id));
         for (int i = 0; i < 6; i++) {
             client.close();
@@ -190,7 +191,7 @@ class RelayIT {
         WorkerWsClient.Streams streams = new WorkerWsClient.Streams();
         TransportClient client = viaRelay(streams, link.secret()).open();
         client.hello("relay-it-key-3");
-        client.attach(id, -1);
+        client.attach(id, 0);
         for (int i = 0; i < 20; i++) {
             client.send(new ClientMessage.PtyInput(null, id, "echo " + marker + " " + i + "\r", null));
         }
@@ -211,7 +212,7 @@ class RelayIT {
 
     @Test
     void aWrongSecretIsPairingInvalidAndARevokedPairingIsCutOff() throws Exception {
-        PairingSecret wrong = PairingSecret.generate(new java.security.SecureRandom());
+        PairingSecret wrong = PairingSecret.generate(new SecureRandom());
         TransportClient bad = viaRelay(new WorkerWsClient.Streams(), wrong);
         TransportFailure refused = bad.ended.get(30, TimeUnit.SECONDS);
         assertThat(refused.reason()).as(refused.toString()).isEqualTo(DisconnectReason.PAIRING_INVALID);

@@ -60,7 +60,7 @@ class TmuxRestartIT {
         Map<String, Long> pids = new HashMap<>();
         for (int i = 0; i < SESSIONS; i++) {
             String id = client.spawn(TestPrograms.command(Counter.class, "0", "20"));
-            ServerMessage.AttachResult a = client.attach(id, -1);
+            ServerMessage.AttachResult a = client.attach(id, 0);
             pids.put(id, a.session().pid());
         }
         for (int cycle = 1; cycle <= CYCLES; cycle++) {

@@ -162,19 +162,49 @@ class WorkerRecoveryIT {
         assertThat(daemon.log()).doesNotContain(template.path("control_token").asText());
     }
 
+    /**
+     * A worker host killed with sessions in it (the default, dense mode; two sessions per host
+     * here, so three sessions live in two hosts): its sessions become recoverable with the reason,
+     * said in the log, in status and to clients; the session of the other host runs on untouched;
+     * reviving one brings it back in a live host.
+     */
     @Test
-    void kill9OfAWorkerEndsItsSessionWithAReasonAndNoHang() throws Exception {
-        daemon = DaemonProcess.start(root());
+    void aKilledHostsSessionsBecomeRecoverableWithTheReasonOthersRunOnAndReviveBringsThemBack() throws Exception {
+        daemon = DaemonProcess.start(root(), "--dense-sessions", "2");
         WorkerWsClient c = new WorkerWsClient(daemon.port, daemon.token, new WorkerWsClient.Streams());
         closeables.add(c);
-        c.hello("kill-worker");
-        String id = c.spawn(TestPrograms.command(Counter.class, "0", "100"));
-        long worker = ProtocolCodec.mapper().readTree(Files.readString(workerRoot().resolve("registry").resolve(id + ".json")))
-                .path("worker_pid").asLong();
-        Posix.kill(worker, dev.limpet.terminal.pty.Signal.KILL);
-        c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(id));
-        await().atMost(WAIT).until(() -> "exited".equals(http("GET", "/api/sessions/" + id, null).path("state").asText()));
-        assertThat(daemon.log()).contains("worker (pid " + worker + ") died");
+        c.hello("kill-host");
+        String a = spawnCounter();
+        String b = spawnCounter();
+        String other = spawnCounter();
+        long host = workerPid(a);
+        assertThat(workerPid(b)).isEqualTo(host);
+        assertThat(workerPid(other)).isNotEqualTo(host);
+        Posix.kill(host, dev.limpet.terminal.pty.Signal.KILL);
+        for (String id : List.of(a, b)) {
+            await().atMost(WAIT).until(() -> SessionInfo.RECOVERABLE.equals(http("GET", "/api/sessions/" + id, null).path("state").asText()));
+            assertThat(http("GET", "/api/sessions/" + id, null).path("reason").asText())
+                    .contains("pty-worker process (pid " + host + ") died (killed by signal 9)");
+        }
+        c.await(ServerMessage.Warning.class, w -> w.code().equals("session_lost"));
+        JsonNode warnings = http("GET", "/api/status", null).path("warnings");
+        assertThat(warnings.toString()).contains("session_lost").contains(a).contains(b).doesNotContain(other);
+        assertThat(daemon.log()).contains("worker host pid " + host + " died (killed by signal 9) while serving 2 session(s)");
+        long end = http("GET", "/api/sessions/" + other, null).path("end_offset").asLong();
+        await().atMost(WAIT).until(() -> http("GET", "/api/sessions/" + other, null).path("end_offset").asLong() > end);
+        assertThat(http("GET", "/api/sessions/" + other, null).path("state").asText()).isEqualTo(SessionInfo.RUNNING);
+
+        JsonNode revived = http("POST", "/api/sessions/" + a + "/revive", "{}").path("session");
+        assertThat(revived.path("state").asText()).isEqualTo(SessionInfo.RUNNING);
+        assertThat(workerPid(a)).isNotEqualTo(host);
+        long revivedEnd = http("GET", "/api/sessions/" + a, null).path("end_offset").asLong();
+        await().atMost(WAIT).until(() -> http("GET", "/api/sessions/" + a, null).path("end_offset").asLong() > revivedEnd);
+        assertThat(http("GET", "/api/status", null).path("warnings").toString()).doesNotContain(a).contains(b);
+    }
+
+    long workerPid(String id) throws IOException {
+        return ProtocolCodec.mapper().readTree(Files.readString(workerRoot().resolve("registry").resolve(id + ".json"))).path("worker_pid")
+                .asLong();
     }
 
     /** Workers run from their private copy under runtime/, so the installed jar may change under them. */

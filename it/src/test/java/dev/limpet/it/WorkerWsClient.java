@@ -1,17 +1,18 @@
 package dev.limpet.it;
 
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.net.WebSocketClients;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionStage;
@@ -69,7 +70,8 @@ final class WorkerWsClient implements AutoCloseable {
 
     WorkerWsClient(int port, String token, Streams streams) {
         this.streams = streams;
-        this.ws = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+        // Its listener runs inline on the client's I/O thread, as the product's do: it only decodes and queues.
+        this.ws = WebSocketClients.newHttpClient(Duration.ofSeconds(5)).newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
                 .header("Authorization", "Bearer " + token)
                 .buildAsync(URI.create("ws://127.0.0.1:" + port + "/ws"), new Listener()).join();
     }
@@ -79,7 +81,7 @@ final class WorkerWsClient implements AutoCloseable {
         return await(ServerMessage.InitialState.class, m -> true);
     }
 
-    String spawn(java.util.List<String> command) {
+    String spawn(List<String> command) {
         String req = "spawn-" + System.nanoTime();
         send(new ClientMessage.SpawnSession(req, command, null, null, 80, 24, null));
         return await(ServerMessage.SpawnResult.class, r -> req.equals(r.reqId())).session().id();

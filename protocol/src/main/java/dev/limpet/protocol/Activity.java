@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * What the program in a session is doing, as far as limpet can tell (issue 14; docs/protocol.md,
+ * What the program in a session is doing, as far as limpet can tell (docs/protocol.md,
  * "Activity"). Orthogonal to the runtime state ({@code starting}, {@code running}, ...): a running
  * agent is {@link #WORKING}, {@link #WAITING_INPUT} or {@link #PENDING_APPROVAL}. Plain shells stay
  * {@link #UNKNOWN} unless a hook reports otherwise. {@link #PENDING_APPROVAL} comes only from hook
@@ -56,7 +56,7 @@ public enum Activity {
 
     /**
      * States that mean "a person is needed": kept across a daemon restart while the session's data
-     * plane survives (the reconciliation rule in reference/pty-worker-sidecars.md).
+     * plane survives (start-up recovery's rule, after reference/pty-worker-sidecars.md).
      */
     public boolean preservedAcrossRestart() {
         return needsPerson();

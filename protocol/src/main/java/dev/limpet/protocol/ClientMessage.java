@@ -24,6 +24,7 @@ import java.util.Map;
     @JsonSubTypes.Type(ClientMessage.PtyAck.class),
     @JsonSubTypes.Type(ClientMessage.PtyFlow.class),
     @JsonSubTypes.Type(ClientMessage.ReviveSession.class),
+    @JsonSubTypes.Type(ClientMessage.TakeSize.class),
 })
 public sealed interface ClientMessage {
 
@@ -60,7 +61,7 @@ public sealed interface ClientMessage {
             Integer cols,
             Integer rows,
             Map<String, String> env,
-            // Added in protocol 1 (additive, issue 13): false keeps no journal of this session.
+            // Added in protocol 1 (additive): false keeps no journal of this session.
             Boolean journal) implements ClientMessage {
         public SpawnSession(String reqId, List<String> command, String cwd, String label, Integer cols, Integer rows,
                 Map<String, String> env) {
@@ -121,8 +122,20 @@ public sealed interface ClientMessage {
         }
     }
 
+    /**
+     * This viewer's size. From an attachment it is remembered, and applied to the session only while
+     * that attachment holds the session's size (it typed last or took the size); from a connection
+     * not attached to the session it resizes the session at once.
+     */
     @JsonTypeName("pty_resize")
     record PtyResize(String reqId, String sessionId, Integer cols, Integer rows) implements SessionCommand {}
+
+    /**
+     * Added in protocol 1 (additive): a person uses this attachment (focused it, or asked for the
+     * size): the session takes the size this attachment gave last, as it does when one types.
+     */
+    @JsonTypeName("take_size")
+    record TakeSize(String reqId, String sessionId) implements SessionCommand {}
 
     /** Without a signal: close the session (SIGHUP to its group, SIGKILL after a grace). */
     @JsonTypeName("kill_session")
@@ -133,7 +146,7 @@ public sealed interface ClientMessage {
 
     /**
      * Starts a {@code recoverable} session's program again from its launch intent (added in
-     * protocol 1, issue 13). {@code fresh}: an agent starts a new conversation instead of resuming
+     * protocol 1). {@code fresh}: an agent starts a new conversation instead of resuming
      * its own. A running session is refused with {@code session_not_recoverable}.
      */
     @JsonTypeName("revive_session")

@@ -3,7 +3,7 @@ package dev.limpet.protocol;
 import java.util.regex.Pattern;
 
 /**
- * An agent's own conversation id (issue 13's revive, issue 14's hooks): it ends up as an argument
+ * An agent's own conversation id (a hook reports it, a revive resumes it): it ends up as an argument
  * of the agent's resume command, so only a plain token is accepted:
  * {@code [A-Za-z0-9][A-Za-z0-9._:-]{0,127}} (UUIDs and the ids agents print fit; no spaces, no
  * leading dash that could read as an option, no path separators).

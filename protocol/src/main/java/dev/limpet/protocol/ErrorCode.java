@@ -21,14 +21,14 @@ public enum ErrorCode {
     INVALID_LABEL(false, 400),
     INVALID_ACK(false, 400),
     INVALID_FLOW(false, 400),
-    /** A hook reported a state that is not one of working, waiting_input, pending_approval, idle. Issue 14. */
+    /** A hook reported a state that is not one of working, waiting_input, pending_approval, idle. */
     INVALID_ACTIVITY(false, 400),
-    /** A hook reported a conversation id that is not one ({@link ConversationIds}), or nothing to report. Issue 14. */
+    /** A hook reported a conversation id that is not one ({@link ConversationIds}), or nothing to report. */
     INVALID_CONVERSATION_ID(false, 400),
     SPAWN_FAILED(false, 422),
-    /** Revive asked of a session that is not {@code recoverable} (running, exited or closed on purpose). Issue 13. */
+    /** Revive asked of a session that is not {@code recoverable} (running, exited or closed on purpose). */
     SESSION_NOT_RECOVERABLE(false, 409),
-    /** An agent's revive cannot resume its conversation (its id is unknown): ask for a fresh start instead. Issue 13. */
+    /** An agent's revive cannot resume its conversation (its id is unknown): ask for a fresh start instead. */
     AGENT_CONVERSATION_MISSING(false, 409),
     DAEMON_RECOVERING(true, 503),
     BACKEND_UNAVAILABLE(true, 503),
@@ -43,13 +43,13 @@ public enum ErrorCode {
     ORIGIN_FORBIDDEN(false, 403),
     /** The request's Host does not name this daemon (a page whose name was rebound to 127.0.0.1). */
     HOST_FORBIDDEN(false, 403),
-    /** Relay (issue 15): the pairing is unknown, revoked, or the peer does not hold its secret. Pair again. */
+    /** Relay: the pairing is unknown, revoked, or the peer does not hold its secret. Pair again. */
     PAIRING_INVALID(false, 403),
-    /** Relay (issue 15): the host's daemon has no uplink to the relay right now; retry later. */
+    /** Relay: the host's daemon has no uplink to the relay right now; retry later. */
     HOST_OFFLINE(true, 503),
-    /** Relay (issue 15): the host has as many client sockets (open or at the gate) as the relay serves it; retry later. */
+    /** Relay: the host has as many client sockets (open or at the gate) as the relay serves it; retry later. */
     TOO_MANY_CONNECTIONS(true, 503),
-    /** Relay (issue 15): an end-to-end message did not authenticate (tampered, replayed, reordered, malformed). */
+    /** Relay: an end-to-end message did not authenticate (tampered, replayed, reordered, malformed). */
     E2E_FAILED(false, 400),
     INTERNAL_ERROR(true, 500);
 

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.exc.InvalidTypeIdException;
 import com.fasterxml.jackson.databind.exc.ValueInstantiationException;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
@@ -74,13 +76,13 @@ public final class ProtocolCodec {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "a control message must be a JSON object");
             }
             return MAPPER.treeToValue(tree, Map.class);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             throw new ProtocolException(ErrorCode.BAD_REQUEST, "malformed JSON: " + clip(e.getMessage()));
         }
     }
 
     public static Map<?, ?> readObject(String json) {
-        return readObject(json.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        return readObject(json.getBytes(StandardCharsets.UTF_8));
     }
 
     /** Reads a JSON value of the given type, mapping failures to {@code bad_request}/{@code unknown_type}. */

@@ -21,6 +21,7 @@ import java.util.List;
     @JsonSubTypes.Type(ServerMessage.SessionExited.class),
     @JsonSubTypes.Type(ServerMessage.SessionsChanged.class),
     @JsonSubTypes.Type(ServerMessage.SessionState.class),
+    @JsonSubTypes.Type(ServerMessage.SessionResized.class),
     @JsonSubTypes.Type(ServerMessage.Warning.class),
     @JsonSubTypes.Type(ServerMessage.CommandError.class),
 })
@@ -87,7 +88,7 @@ public sealed interface ServerMessage {
             // lossless, the credit window in bytes.
             String flow,
             Long window,
-            // Added in protocol 1 (additive, issue 13): this attach revived a recoverable session
+            // Added in protocol 1 (additive): this attach revived a recoverable session
             // (its program was started again from its launch intent); absent means false.
             Boolean revived) implements ServerMessage {
         public AttachResult(String reqId, String sessionId, SessionInfo session, long replayFrom, long endOffset, boolean truncated,
@@ -101,7 +102,7 @@ public sealed interface ServerMessage {
         }
     }
 
-    /** The answer to {@code revive_session} (added in protocol 1, issue 13): the session as it now runs, and any warnings of the revive. */
+    /** The answer to {@code revive_session} (added in protocol 1): the session as it now runs, and any warnings of the revive. */
     @JsonTypeName("revive_result")
     record ReviveResult(String reqId, SessionInfo session, List<String> warnings) implements ServerMessage {
         public ReviveResult {
@@ -137,7 +138,7 @@ public sealed interface ServerMessage {
     }
 
     /**
-     * Added in protocol 1 (additive, issue 14): a session's activity changed. Sent to every client;
+     * Added in protocol 1 (additive): a session's activity changed. Sent to every client;
      * {@code session_list}/{@code sessions_changed} carry the same value in {@link SessionInfo#activity()}.
      */
     @JsonTypeName("session_state")
@@ -156,8 +157,20 @@ public sealed interface ServerMessage {
         }
     }
 
+    /**
+     * Added in protocol 1 (additive): the session's terminal took a new size, effective from stream
+     * offset {@code offset} (output before it was written at the old size). Sent to every connection
+     * attached to the session; a viewer resizes its terminal when its output reaches the offset.
+     */
+    @JsonTypeName("session_resized")
+    record SessionResized(String sessionId, int cols, int rows, long offset) implements ServerMessage {}
+
     @JsonTypeName("warning")
-    record Warning(String code, String message) implements ServerMessage {}
+    record Warning(String code, String message) implements ServerMessage {
+        public static Warning of(WarningCode code, String message) {
+            return new Warning(code.wire(), message);
+        }
+    }
 
     @JsonTypeName("command_error")
     record CommandError(

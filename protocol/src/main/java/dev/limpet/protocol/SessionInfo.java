@@ -17,13 +17,13 @@ public record SessionInfo(
         int rows,
         long endOffset,
         int attached,
-        // Added in protocol 1 (additive, issue 13): why a session is recoverable (or the warning of
+        // Added in protocol 1 (additive): why a session is recoverable (or the warning of
         // its last revive); null otherwise.
         String reason,
-        // Added in protocol 1 (additive, issue 13): the program's working directory when last seen
+        // Added in protocol 1 (additive): the program's working directory when last seen
         // (where a revived shell starts); null: unknown.
         String lastCwd,
-        // Added in protocol 1 (additive, issue 14): what the program is doing; never null, unknown
+        // Added in protocol 1 (additive): what the program is doing; never null, unknown
         // when nothing says (plain shells, sessions of an older daemon).
         Activity activity,
         // Added in protocol 1 (additive): the title the program set (OSC 0/2), control characters

@@ -2,6 +2,7 @@ package dev.limpet.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ActivityTest {
@@ -32,7 +33,7 @@ class ActivityTest {
 
     @Test
     void aSessionInfoWithoutActivityReadsAsUnknown() {
-        SessionInfo info = new SessionInfo("k3x9q2", "build", java.util.List.of("bash"), "/tmp", "running", 1L, null, null,
+        SessionInfo info = new SessionInfo("k3x9q2", "build", List.of("bash"), "/tmp", "running", 1L, null, null,
                 "2026-11-25T22:10:00Z", 80, 24, 0L, 0);
         String json = ProtocolCodec.write(info);
         assertThat(json).contains("\"activity\":\"unknown\"");

@@ -3,10 +3,36 @@ package dev.limpet.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.limpet.protocol.ClientMessage.*;
-import dev.limpet.protocol.ServerMessage.*;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
+import dev.limpet.protocol.ClientMessage.AttachSession;
+import dev.limpet.protocol.ClientMessage.DetachSession;
+import dev.limpet.protocol.ClientMessage.Hello;
+import dev.limpet.protocol.ClientMessage.KillSession;
+import dev.limpet.protocol.ClientMessage.ListSessions;
+import dev.limpet.protocol.ClientMessage.PtyAck;
+import dev.limpet.protocol.ClientMessage.PtyFlow;
+import dev.limpet.protocol.ClientMessage.PtyInput;
+import dev.limpet.protocol.ClientMessage.PtyResize;
+import dev.limpet.protocol.ClientMessage.RemoveSession;
+import dev.limpet.protocol.ClientMessage.RenameSession;
+import dev.limpet.protocol.ClientMessage.SpawnSession;
+import dev.limpet.protocol.ClientMessage.TakeSize;
+import dev.limpet.protocol.ServerMessage.Ack;
+import dev.limpet.protocol.ServerMessage.AttachResult;
+import dev.limpet.protocol.ServerMessage.ClientAttachment;
+import dev.limpet.protocol.ServerMessage.ClientSessionState;
+import dev.limpet.protocol.ServerMessage.CommandError;
+import dev.limpet.protocol.ServerMessage.InitialState;
+import dev.limpet.protocol.ServerMessage.InputUndelivered;
+import dev.limpet.protocol.ServerMessage.InputWaiting;
+import dev.limpet.protocol.ServerMessage.PtyDesync;
+import dev.limpet.protocol.ServerMessage.RecoveryCounts;
+import dev.limpet.protocol.ServerMessage.SessionExited;
+import dev.limpet.protocol.ServerMessage.SessionList;
+import dev.limpet.protocol.ServerMessage.SessionResized;
+import dev.limpet.protocol.ServerMessage.SessionState;
+import dev.limpet.protocol.ServerMessage.SessionsChanged;
+import dev.limpet.protocol.ServerMessage.SpawnResult;
+import dev.limpet.protocol.ServerMessage.Warning;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -34,6 +60,7 @@ class ProtocolCodecTest {
                 new DetachSession("r4", "k3x9q2"),
                 new PtyInput(null, "k3x9q2", "ls\r"),
                 new PtyResize(null, "k3x9q2", 132, 43),
+                new TakeSize("t1", "k3x9q2"),
                 new KillSession("r5", "k3x9q2", "TERM"),
                 new RemoveSession("r6", "k3x9q2"),
                 new RenameSession("r7", "k3x9q2", "new name"));
@@ -60,6 +87,7 @@ class ProtocolCodecTest {
                 new SessionsChanged(List.of(INFO)),
                 new SessionsChanged(List.of(INFO.withActivity(Activity.PENDING_APPROVAL))),
                 new SessionState("k3x9q2", Activity.WAITING_INPUT),
+                new SessionResized("k3x9q2", 47, 30, 12_345),
                 new SessionState("k3x9q2", Activity.PENDING_APPROVAL, "Do you want to proceed? 1. Yes  2. No"),
                 new SessionsChanged(List.of(new SessionInfo("k3x9q2", "build", List.of("claude"), "/src/app", "running", 4242L, null, null,
                         "2026-11-25T22:10:00Z", 120, 40, 8812L, 1, null, "/src/app", Activity.WAITING_INPUT, "✳ Fix the build", "> "))),

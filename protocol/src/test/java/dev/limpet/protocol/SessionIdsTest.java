@@ -3,6 +3,7 @@ package dev.limpet.protocol;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.HashSet;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -31,7 +32,7 @@ class SessionIdsTest {
 
     @Test
     void generatedIdsAreValidAndDistinct() {
-        var seen = new java.util.HashSet<String>();
+        var seen = new HashSet<String>();
         for (int i = 0; i < 1000; i++) {
             String id = SessionIds.generate();
             assertThat(SessionIds.isValid(id)).isTrue();

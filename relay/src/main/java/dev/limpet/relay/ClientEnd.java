@@ -3,7 +3,7 @@ package dev.limpet.relay;
 import java.nio.ByteBuffer;
 
 /**
- * Where a host's messages for one client channel go: a client socket on this relay ({@link Peer}),
+ * Where a host's messages for one client channel go: a client socket on this relay ({@link ClientSocket}),
  * or, in a cluster, a client socket on another node reached over NATS. Both bound what they leave
  * unsent and close the channel (the client resumes by offset) rather than buffer without end.
  */

@@ -2,6 +2,7 @@ package dev.limpet.relay;
 
 import dev.limpet.protocol.ErrorCode;
 import java.nio.ByteBuffer;
+import java.security.SecureRandom;
 import java.util.Map;
 
 /**
@@ -62,7 +63,7 @@ public interface Cluster extends AutoCloseable {
      * bytes). Alone: random. In a cluster: bound to this node and the time, so the holder of the
      * host's uplink accepts the client's proof only from this node, fresh, once.
      */
-    default byte[] challenge(java.security.SecureRandom random) {
+    default byte[] challenge(SecureRandom random) {
         byte[] challenge = new byte[dev.limpet.protocol.relay.RelayGate.CHALLENGE_BYTES];
         random.nextBytes(challenge);
         return challenge;

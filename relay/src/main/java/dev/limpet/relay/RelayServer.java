@@ -14,15 +14,14 @@ import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
 import io.javalin.websocket.WsContext;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -51,15 +50,13 @@ public final class RelayServer implements AutoCloseable {
     static final long MAX_MESSAGE_BYTES = 2L * ProtocolCodec.MAX_FRAME_BYTES + 1024;
     static final long CLIENT_MAX_PENDING = 16L << 20;
     static final long UPLINK_MAX_PENDING = 64L << 20;
-    private static final String PEER = "limpet.relay.peer";
-    private static final String CHANNEL = "limpet.relay.channel";
-    private static final String HOST = "limpet.relay.host";
-    private static final String CHALLENGE = "limpet.relay.challenge";
+    /** The attribute of each socket that holds its {@link UplinkSocket} or {@link ClientSocket}. */
+    private static final String SOCKET = "limpet.relay.socket";
     /**
      * How long a client has to answer the gate's challenge: one HMAC and a round trip, with room
      * for a slow phone network. Longer only lets strangers hold gate places.
      */
-    static final long GATE_TIMEOUT_MILLIS = 2_000;
+    static final Duration GATE_TIMEOUT = Duration.ofSeconds(2);
     static final int MAX_PAIRINGS_PER_HOST = RelayControlMessage.MAX_PAIRINGS;
     /**
      * Proven client sockets a host is served at once; apart from them, sockets at its gate (not yet
@@ -69,23 +66,24 @@ public final class RelayServer implements AutoCloseable {
     static final int MAX_CHANNELS_PER_HOST = 256;
     static final int MAX_AT_GATE_PER_HOST = 64;
     static final int MAX_AT_GATE_PER_ADDRESS = 4;
-    private static final String ADDRESS = "limpet.relay.address";
-    private static final String AT_GATE = "limpet.relay.at-gate";
-    private static final String REMOTE = "limpet.relay.remote";
 
-    public record Settings(String listenHost, int port) {}
+    /** Where the relay listens, and how long a client has at the gate ({@link #GATE_TIMEOUT} unless a test needs more). */
+    public record Settings(String listenHost, int port, Duration gateTimeout) {
+        public Settings(String listenHost, int port) {
+            this(listenHost, port, GATE_TIMEOUT);
+        }
+    }
 
     private final Javalin app;
     private final HostCredentials credentials;
-    private final RoutingTable<Peer, ClientEnd> routes = new RoutingTable<>();
+    private final RoutingTable<UplinkSocket, ClientEnd> routes = new RoutingTable<>();
     private final Cluster cluster;
-    /** Per uplink, the relay keys of the host's pairings (pairing id → key), as the daemon sent them: the gate's only knowledge. */
-    private final Map<Peer, Map<String, byte[]>> gateKeys = new ConcurrentHashMap<>();
+    private final Duration gateTimeout;
     private final SecureRandom random = new SecureRandom();
     /** Per host, the client sockets waiting at the gate. */
     private final GateAdmission gate = new GateAdmission(MAX_AT_GATE_PER_ADDRESS, MAX_AT_GATE_PER_HOST);
     /** Refusals clients cause, rate-limited per source address and in all. */
-    private final ClientErrorLog refusals = new ClientErrorLog(LOG, java.time.Clock.systemUTC());
+    private final ClientErrorLog refusals = new ClientErrorLog(LOG, Clock.systemUTC());
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("relay-gate").factory());
 
@@ -97,6 +95,7 @@ public final class RelayServer implements AutoCloseable {
     public RelayServer(Settings settings, HostCredentials credentials, Cluster cluster) {
         this.credentials = credentials;
         this.cluster = cluster;
+        this.gateTimeout = settings.gateTimeout();
         this.app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.concurrency.useVirtualThreads = true;
@@ -118,8 +117,8 @@ public final class RelayServer implements AutoCloseable {
                 ws.onConnect(this::uplinkConnected);
                 ws.onMessage(ctx -> uplinkText(ctx, ctx.message()));
                 ws.onBinaryMessage(ctx -> uplinkBinary(ctx, ctx.data()));
-                ws.onClose(ctx -> uplinkGone(ctx));
-                ws.onError(ctx -> uplinkGone(ctx));
+                ws.onClose(this::uplinkGone);
+                ws.onError(this::uplinkGone);
             });
             config.routes.wsBeforeUpgrade(RelayControl.CLIENT_PATH_PREFIX + "{host}/ws", this::checkClient);
             config.routes.ws(RelayControl.CLIENT_PATH_PREFIX + "{host}/ws", ws -> {
@@ -178,9 +177,8 @@ public final class RelayServer implements AutoCloseable {
         String host = ctx.pathParam("host");
         ctx.session.setIdleTimeout(Duration.ofMinutes(2));
         ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
-        Peer uplink = new Peer(ctx.session, "uplink " + host, UPLINK_MAX_PENDING);
-        ctx.attribute(PEER, uplink);
-        ctx.attribute(HOST, host);
+        UplinkSocket uplink = new UplinkSocket(host, new Outbound(ctx.session, "uplink " + host, UPLINK_MAX_PENDING));
+        ctx.attribute(SOCKET, uplink);
         routes.attachUplink(host, uplink).ifPresent(old -> {
             LOG.info("host {}: a new uplink replaces the previous one", host);
             closeAll(routes.detachUplink(host, old), 1012, "host_reconnected");
@@ -195,7 +193,7 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void uplinkText(WsContext ctx, String text) {
-        Peer uplink = ctx.attribute(PEER);
+        UplinkSocket uplink = ctx.attribute(SOCKET);
         RelayControlMessage message;
         try {
             message = RelayControlMessage.decode(text);
@@ -205,11 +203,9 @@ public final class RelayServer implements AutoCloseable {
         }
         switch (message) {
             case RelayControlMessage.Pairings p -> {
-                Map<String, byte[]> keys = new HashMap<>();
-                p.keys().forEach(k -> keys.put(k.id(), k.keyBytes()));
-                gateKeys.put(uplink, Map.copyOf(keys));
-                LOG.info("{}: {} pairing(s) at the gate", uplink, keys.size());
-                uplink.sendText(new RelayControlMessage.PairingsAck(keys.size()).encode());
+                int held = uplink.gateKeys(p.keys());
+                LOG.info("{}: {} pairing(s) at the gate", uplink, held);
+                uplink.send(new RelayControlMessage.PairingsAck(held));
             }
             case RelayControlMessage.CloseChannel c -> routes.clientOf(uplink, c.channel()).ifPresent(client -> {
                 routes.closeChannel(c.channel());
@@ -220,7 +216,7 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void uplinkBinary(WsContext ctx, ByteBuffer envelope) {
-        Peer uplink = ctx.attribute(PEER);
+        UplinkSocket uplink = ctx.attribute(SOCKET);
         long channel = RelayEnvelope.channel(envelope);
         if (channel < 0) {
             LOG.warn("{}: a message without a channel ({} bytes); ignored", uplink, envelope.remaining());
@@ -236,13 +232,12 @@ public final class RelayServer implements AutoCloseable {
     }
 
     private void uplinkGone(WsContext ctx) {
-        Peer uplink = ctx.attribute(PEER);
-        String host = ctx.attribute(HOST);
-        if (uplink == null || host == null) {
+        UplinkSocket uplink = ctx.attribute(SOCKET);
+        if (uplink == null) {
             return;
         }
-        ctx.attribute(PEER, null);
-        gateKeys.remove(uplink);
+        ctx.attribute(SOCKET, null);
+        String host = uplink.hostId();
         var orphans = routes.detachUplink(host, uplink);
         closeAll(orphans, 1012, ErrorCode.HOST_OFFLINE.wire());
         if (!routes.online(host)) {
@@ -279,99 +274,96 @@ public final class RelayServer implements AutoCloseable {
         }
     }
 
-    /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
     /**
      * Whether clients of {@code host} can be served: it has an uplink, and that uplink has told the
      * gate its pairings. Until then the host counts as offline (retryable), never as refusing the
      * client's pairing: a relay that just restarted must not turn reconnecting clients away for good.
      */
     private boolean ready(String host) {
-        return routes.uplink(host).map(gateKeys::containsKey).orElse(false);
+        return routes.uplink(host).map(UplinkSocket::ready).orElse(false);
     }
 
+    /** A client socket: first the gate's challenge; its channel opens only once it proved a pairing of this host. */
     private void clientConnected(WsContext ctx) {
         String host = ctx.pathParam("host");
         ctx.session.setIdleTimeout(Duration.ofMinutes(2));
         ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
-        Peer client = new Peer(ctx.session, "client of " + host, CLIENT_MAX_PENDING);
-        ctx.attribute(PEER, client);
-        ctx.attribute(HOST, host);
-        byte[] challenge = cluster.challenge(random);
-        ctx.attribute(CHALLENGE, challenge);
         String from = ClientAddress.of(remoteIp(ctx), ctx.header("X-Forwarded-For"));
-        ctx.attribute(ADDRESS, from);
+        ClientSocket client = new ClientSocket(host, from, new Outbound(ctx.session, "client of " + host, CLIENT_MAX_PENDING));
+        ctx.attribute(SOCKET, client);
         // The check before the upgrade was a peek: this is where a place at the gate is taken, atomically.
         GateAdmission.Verdict verdict = gate.enter(host, from);
         if (verdict != GateAdmission.Verdict.ADMITTED) {
-            ctx.attribute(CHALLENGE, null);
+            client.gone();
             refusals.forAddress(from).warn("host {}: refused a client from {} at the gate: {}", host, from, verdict);
             client.close(1013, ErrorCode.TOO_MANY_CONNECTIONS.wire());
             return;
         }
-        ctx.attribute(AT_GATE, Boolean.TRUE);
+        byte[] challenge = cluster.challenge(random);
+        client.atGate(challenge);
         client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
         timer.schedule(() -> {
-            if (ctx.attribute(CHANNEL) == null && ctx.session.isOpen()) {
+            if (!client.proven() && client.isOpen()) {
                 client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
             }
-        }, GATE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+        }, gateTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     private void clientBinary(WsContext ctx, ByteBuffer message) {
-        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
-        if (remote != null) {
-            byte[] copy = new byte[message.remaining()];
-            message.get(copy);
-            remote.send(ByteBuffer.wrap(copy));
-            return;
-        }
-        Long channel = ctx.attribute(CHANNEL);
-        if (channel == null) {
-            passGate(ctx, message);
-            return;
-        }
-        var uplink = routes.uplinkOf(channel);
-        if (uplink.isEmpty()) {
-            ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
-            return;
-        }
-        if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message))) {
-            LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
+        ClientSocket client = ctx.attribute(SOCKET);
+        switch (client.route()) {
+            case ClientSocket.Remote(Cluster.RemoteChannel remote) -> {
+                byte[] copy = new byte[message.remaining()];
+                message.get(copy);
+                remote.send(ByteBuffer.wrap(copy));
+            }
+            case ClientSocket.Local(long channel) -> {
+                var uplink = routes.uplinkOf(channel);
+                if (uplink.isEmpty()) {
+                    ctx.closeSession(1012, ErrorCode.HOST_OFFLINE.wire());
+                } else if (!uplink.get().sendBinary(RelayEnvelope.wrap(channel, message), () -> {})) {
+                    LOG.warn("{}: more than {} bytes unsent; the uplink is closed (the daemon reconnects)", uplink.get(), UPLINK_MAX_PENDING);
+                }
+            }
+            case ClientSocket.AtGate a -> passGate(ctx, client, message);
+            default -> {
+                // arriving, being checked or gone: nothing of it is routed
+            }
         }
     }
 
     /** The client's first message must prove a pairing of this host: then (and only then) its channel opens. */
-    private void passGate(WsContext ctx, ByteBuffer message) {
-        String host = ctx.attribute(HOST);
-        byte[] challenge = ctx.attribute(CHALLENGE);
-        if (host == null || challenge == null) {
+    private void passGate(WsContext ctx, ClientSocket client, ByteBuffer message) {
+        byte[] challenge = client.answering();
+        if (challenge == null) {
             return;
         }
-        ctx.attribute(CHALLENGE, null);
-        leaveGate(ctx);
+        leaveGate(client);
+        String host = client.hostId();
         byte[] proof = new byte[message.remaining()];
         message.get(proof);
         if (routes.uplink(host).isEmpty()) {
             // Not here: the node holding the uplink checks the proof with its gate keys and opens the channel (docs/relay.md#cluster).
-            Cluster.Opened opened = cluster.open(host, ctx.attribute(PEER), challenge, proof);
+            Cluster.Opened opened = cluster.open(host, client, challenge, proof);
             if (opened.channel() == null) {
+                client.gone();
                 ctx.closeSession(opened.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, opened.refusal().wire());
-                return;
+            } else if (!client.routed(new ClientSocket.Remote(opened.channel()))) {
+                opened.channel().clientGone();
             }
-            ctx.attribute(REMOTE, opened.channel());
-            ctx.attribute(CHANNEL, -1L);
             return;
         }
-        Opening o = openLocal(host, ctx.attribute(PEER), challenge, proof);
+        Opening o = openLocal(host, client, challenge, proof);
         if (o.channel() < 0) {
+            client.gone();
             if (o.refusal() == ErrorCode.PAIRING_INVALID) {
-                String from = ctx.attribute(ADDRESS);
-                refusals.forAddress(from).info("host {}: refused a client at the gate (pairing_invalid) from {}", host, from);
+                refusals.forAddress(client.address()).info("host {}: refused a client at the gate (pairing_invalid) from {}", host,
+                        client.address());
             }
             ctx.closeSession(o.refusal() == ErrorCode.PAIRING_INVALID ? 1008 : 1012, o.refusal().wire());
-            return;
+        } else if (!client.routed(new ClientSocket.Local(o.channel()))) {
+            channelGone(o.channel());
         }
-        ctx.attribute(CHANNEL, o.channel());
     }
 
     /** What opening a channel on a local uplink gave: a channel, or the code it was refused with. */
@@ -380,7 +372,7 @@ public final class RelayServer implements AutoCloseable {
     /** The gate's check and the channel, for a client of this node or (through the cluster) of another node. */
     private Opening openLocal(String host, ClientEnd client, byte[] challenge, byte[] proof) {
         var uplink = routes.uplink(host);
-        Map<String, byte[]> keys = uplink.map(gateKeys::get).orElse(null);
+        Map<String, byte[]> keys = uplink.map(UplinkSocket::gateKeys).orElse(null);
         if (keys == null) {
             return new Opening(-1, ErrorCode.HOST_OFFLINE);
         }
@@ -394,40 +386,39 @@ public final class RelayServer implements AutoCloseable {
         if (channel.isEmpty()) {
             return new Opening(-1, ErrorCode.HOST_OFFLINE);
         }
-        routes.uplinkOf(channel.get()).ifPresent(u -> u.sendText(new RelayControlMessage.ChannelOpen(channel.get()).encode()));
+        routes.uplinkOf(channel.get()).ifPresent(u -> u.send(new RelayControlMessage.ChannelOpen(channel.get())));
         LOG.debug("host {}: channel {} opened", host, channel.get());
         return new Opening(channel.get(), null);
     }
 
     /** Once per socket: it passed, failed or left the gate. */
-    private void leaveGate(WsContext ctx) {
-        String host = ctx.attribute(HOST);
-        if (host != null && Boolean.TRUE.equals(ctx.attribute(AT_GATE))) {
-            ctx.attribute(AT_GATE, null);
-            gate.leave(host, ctx.attribute(ADDRESS));
+    private void leaveGate(ClientSocket client) {
+        if (client.leavesGate()) {
+            gate.leave(client.hostId(), client.address());
         }
     }
 
     private static String remoteIp(WsContext ctx) {
-        return ctx.session.getRemoteSocketAddress() instanceof java.net.InetSocketAddress a ? a.getAddress().getHostAddress() : null;
+        return ctx.session.getRemoteSocketAddress() instanceof InetSocketAddress a ? a.getAddress().getHostAddress() : null;
     }
 
     private void clientGone(WsContext ctx) {
-        leaveGate(ctx);
-        Cluster.RemoteChannel remote = ctx.attribute(REMOTE);
-        if (remote != null) {
-            ctx.attribute(REMOTE, null);
-            remote.clientGone();
+        ClientSocket client = ctx.attribute(SOCKET);
+        if (client == null) {
+            return;
         }
-        Long channel = ctx.attribute(CHANNEL);
-        if (channel != null && channel >= 0) {
-            ctx.attribute(CHANNEL, null);
-            channelGone(channel);
+        leaveGate(client);
+        switch (client.gone()) {
+            case ClientSocket.Remote(Cluster.RemoteChannel remote) -> remote.clientGone();
+            case ClientSocket.Local(long channel) -> channelGone(channel);
+            default -> {
+                // never routed: nothing to close
+            }
         }
     }
 
     private void channelGone(long channel) {
-        routes.closeChannel(channel).ifPresent(u -> u.sendText(new RelayControlMessage.ChannelClosed(channel).encode()));
+        routes.closeChannel(channel).ifPresent(u -> u.send(new RelayControlMessage.ChannelClosed(channel)));
     }
 
     /** The uplinks of this node as a cluster sees them: channels for clients that landed on other nodes. */

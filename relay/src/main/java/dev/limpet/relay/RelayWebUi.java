@@ -7,6 +7,7 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
+import java.util.function.Predicate;
 
 /**
  * The browser UI, served by the relay at {@code /h/<hostId>/}: static files only (the same bundle
@@ -22,7 +23,7 @@ final class RelayWebUi {
 
     private RelayWebUi() {}
 
-    static void register(RoutesConfig routes, java.util.function.Predicate<String> online) {
+    static void register(RoutesConfig routes, Predicate<String> online) {
         String prefix = RelayControl.CLIENT_PATH_PREFIX + "{host}";
         // The link has no trailing slash; the page's relative assets need one (the fragment survives the redirect).
         routes.get(prefix, ctx -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.relay.RelayServerTest.Recorder;
@@ -15,8 +16,12 @@ import io.nats.client.Message;
 import io.nats.client.Nats;
 import io.nats.client.Options;
 import io.nats.client.Subscription;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +32,9 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -77,7 +84,7 @@ class NatsSecurityTest {
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
     final List<Connection> connections = new ArrayList<>();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(30));
     final PairingSecret pairing = PairingSecret.generate(new SecureRandom());
 
     @BeforeEach
@@ -109,8 +116,8 @@ class NatsSecurityTest {
         RelayServer n = new RelayServer(new RelayServer.Settings("127.0.0.1", 0), hosts, NatsCluster.connect(nats.url(), auth, Clock.systemUTC()))
                 .start();
         nodes.add(n);
-        await().atMost(WAIT).until(() -> http.send(java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + "/healthz"))
-                .build(), java.net.http.HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+        await().atMost(WAIT).until(() -> http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port() + "/healthz"))
+                .build(), HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
         return n;
     }
 
@@ -124,7 +131,7 @@ class NatsSecurityTest {
         WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential())
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
         ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
-                + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
+                + HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
         assertThat((String) r.next()).contains("pairings_ack");
         return ws;
     }
@@ -141,8 +148,8 @@ class NatsSecurityTest {
     void withoutCredentialsNoNodeJoinsAndTheRelayCommandRefusesToTry() throws Exception {
         assertThatThrownBy(() -> Nats.connect(new Options.Builder().server(nats.url()).build())).isInstanceOf(Exception.class);
         var cmd = new picocli.CommandLine(new dev.limpet.relay.RelayCommand());
-        var err = new java.io.StringWriter();
-        cmd.setErr(new java.io.PrintWriter(err));
+        var err = new StringWriter();
+        cmd.setErr(new PrintWriter(err));
         int code = cmd.execute("--port", "0", "--relay-dir", tmp.resolve("relay").toString(), "--nats", nats.url());
         assertThat(code).isEqualTo(2);
     }
@@ -193,6 +200,6 @@ class NatsSecurityTest {
         String elsewhere = request.replaceAll("limpet\\.relay\\.ch\\.[0-9a-f]{16}", "limpet.relay.ch.0123456789abcdef");
         Message moved = spy.request(seen.getSubject(), elsewhere.getBytes(StandardCharsets.UTF_8), WAIT);
         assertThat(new String(moved.getData(), StandardCharsets.UTF_8)).contains("pairing_invalid");
-        assertThat(up.received.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS)).as("no channel opened for the replays").isNull();
+        assertThat(up.received.poll(500, TimeUnit.MILLISECONDS)).as("no channel opened for the replays").isNull();
     }
 }

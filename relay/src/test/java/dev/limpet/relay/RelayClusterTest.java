@@ -6,12 +6,14 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.relay.RelayServerTest.Recorder;
 import dev.limpet.relay.cluster.NatsCluster;
 import dev.limpet.testkit.NatsServer;
+import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -24,7 +26,12 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -45,7 +52,7 @@ class RelayClusterTest {
     NatsServer nats;
     HostCredentials hosts;
     final List<RelayServer> nodes = new ArrayList<>();
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http = WebSocketClients.newHttpClient(Duration.ofSeconds(30));
 
     @BeforeEach
     void start() throws Exception {
@@ -72,10 +79,10 @@ class RelayClusterTest {
 
     /** A daemon's uplink on node {@code n} that announced {@link #pairing} to that node's gate. */
     WebSocket uplink(RelayServer n, HostCredentials.Enrolment e, WebSocket.Listener r) throws Exception {
-        WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(5))
+        WebSocket ws = http.newWebSocketBuilder().header("Authorization", "Bearer " + e.credential()).connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
         ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
-                + java.util.HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
+                + HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
         Object ack = r instanceof Whole w ? w.next() : ((Recorder) r).next();
         assertThat((String) ack).contains("\"type\":\"pairings_ack\"");
         return ws;
@@ -87,16 +94,16 @@ class RelayClusterTest {
     }
 
     WebSocket client(RelayServer n, String hostId, WebSocket.Listener r, PairingSecret proving) throws Exception {
-        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
+        WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
-        Object challenge = r instanceof Whole w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, java.util.concurrent.TimeUnit.SECONDS);
+        Object challenge = r instanceof Whole w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, TimeUnit.SECONDS);
         ws.sendBinary(ByteBuffer.wrap(RelayGate.proof(proving, hostId, (byte[]) challenge)), true).join();
         return ws;
     }
 
     /** A client that reads the gate's challenge and then nothing more. */
     static final class Stuck implements WebSocket.Listener {
-        final java.util.concurrent.CompletableFuture<byte[]> challenge = new java.util.concurrent.CompletableFuture<>();
+        final CompletableFuture<byte[]> challenge = new CompletableFuture<>();
 
         @Override
         public void onOpen(WebSocket ws) {
@@ -104,7 +111,7 @@ class RelayClusterTest {
         }
 
         @Override
-        public java.util.concurrent.CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+        public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
             byte[] b = new byte[data.remaining()];
             data.get(b);
             challenge.complete(b);
@@ -254,7 +261,7 @@ class RelayClusterTest {
     }
 
     /** As {@link Recorder}, joining a binary message's fragments (the JDK hands a large message over in parts). */
-    static final class Whole extends java.io.ByteArrayOutputStream implements WebSocket.Listener {
+    static final class Whole extends ByteArrayOutputStream implements WebSocket.Listener {
         final Recorder r = new Recorder();
 
         @Override
@@ -263,12 +270,12 @@ class RelayClusterTest {
         }
 
         @Override
-        public java.util.concurrent.CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
+        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
             return r.onText(ws, data, last);
         }
 
         @Override
-        public synchronized java.util.concurrent.CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
+        public synchronized CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
             byte[] b = new byte[data.remaining()];
             data.get(b);
             writeBytes(b);
@@ -297,7 +304,7 @@ class RelayClusterTest {
         WebSocket s = clientWhenOnline(b, e.hostId(), c);
         long channel = RelayServerTest.channelOf(up.next());
         byte[] big = new byte[(int) (1.5 * 1024 * 1024) + 7];
-        new java.util.Random(16).nextBytes(big);
+        new Random(16).nextBytes(big);
         u.sendBinary(RelayEnvelope.wrap(channel, big), true).join();
         u.sendBinary(RelayEnvelope.wrap(channel, new byte[] {1, 2, 3}), true).join();
         assertThat((byte[]) c.next()).isEqualTo(big);
@@ -357,7 +364,7 @@ class RelayClusterTest {
         Recorder stranger = new Recorder();
         client(b, e.hostId(), stranger, PairingSecret.generate(new SecureRandom()));
         assertThat(stranger.next()).as("closed by node b for node a's gate").isEqualTo(1008);
-        assertThat(up.received.poll(500, java.util.concurrent.TimeUnit.MILLISECONDS)).as("the daemon never hears of the stranger").isNull();
+        assertThat(up.received.poll(500, TimeUnit.MILLISECONDS)).as("the daemon never hears of the stranger").isNull();
         Recorder friend = new Recorder();
         client(b, e.hostId(), friend);
         RelayServerTest.channelOf(up.next());

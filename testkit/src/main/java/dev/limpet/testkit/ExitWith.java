@@ -1,6 +1,7 @@
 package dev.limpet.testkit;
 
 import java.io.IOException;
+import java.util.Locale;
 
 /**
  * Ends in a chosen way: {@code ExitWith CODE} exits with CODE; {@code ExitWith --signal NAME}
@@ -12,7 +13,7 @@ public final class ExitWith {
     @SuppressWarnings("removal")
     public static void main(String[] args) throws IOException, InterruptedException {
         if (args.length == 2 && args[0].equals("--signal")) {
-            String name = args[1].toUpperCase(java.util.Locale.ROOT).replaceFirst("^SIG", "");
+            String name = args[1].toUpperCase(Locale.ROOT).replaceFirst("^SIG", "");
             try {
                 // The JVM handles TERM, INT and HUP by exiting with 128+n; restore the default so
                 // the signal really kills this process, as it would a native program.

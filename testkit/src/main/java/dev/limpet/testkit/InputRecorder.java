@@ -1,9 +1,7 @@
 package dev.limpet.testkit;
 
-import java.io.File;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
-import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,17 +17,7 @@ public final class InputRecorder {
     private InputRecorder() {}
 
     public static void main(String[] args) throws IOException, InterruptedException {
-        int rc = new ProcessBuilder("stty", "raw", "-echo").inheritIO().redirectInput(new File("/dev/tty")).start().waitFor();
-        if (rc != 0) {
-            System.err.println("stty raw -echo failed: exit " + rc);
-            System.exit(1);
-        }
-        OutputStream out = new FileOutputStream(FileDescriptor.out);
-        if (args.length > 0 && args[0].equals("--bracketed-paste")) {
-            out.write("\u001b[?2004h".getBytes(StandardCharsets.US_ASCII));
-        }
-        out.write("ready\r\n".getBytes(StandardCharsets.US_ASCII));
-        out.flush();
+        OutputStream out = RawTerminal.enter(args);
         InputStream in = new FileInputStream(FileDescriptor.in);
         byte[] buf = new byte[4096];
         int n;

@@ -1,6 +1,7 @@
 package dev.limpet.testkit;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Random;
 
 /**
@@ -27,7 +28,7 @@ public final class SoakStream {
     }
 
     public static Kind kind(String name) {
-        return Kind.valueOf(name.toUpperCase(java.util.Locale.ROOT));
+        return Kind.valueOf(name.toUpperCase(Locale.ROOT));
     }
 
     /** The next record's bytes; {@link #pauseMillis()} then says how long the writer waits after it. */

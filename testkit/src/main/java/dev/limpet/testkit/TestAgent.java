@@ -1,6 +1,7 @@
 package dev.limpet.testkit;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -22,8 +23,8 @@ import java.util.UUID;
  * that conversation does not exist, prints {@code no conversation <id>} and exits 3. Each line it
  * then reads is a message: counted in the state file and echoed as {@code agent: <line>}.
  *
- * <p>With {@code --hook <command>} it also reports its state as a real agent's hooks would (issue
- * 14), running {@code sh -c '<command> <state>'} and waiting for it: {@code waiting_input} once
+ * <p>With {@code --hook <command>} it also reports its state as a real agent's hooks would,
+ * running {@code sh -c '<command> <state>'} and waiting for it: {@code waiting_input} once
  * ready and after each answer; {@code working} while it handles a message; the message {@code work}
  * keeps it {@code working} until the next line; {@code ask} makes it ask for approval
  * ({@code pending_approval}) until the next line.
@@ -37,7 +38,7 @@ public final class TestAgent {
             return;
         }
         Process p = new ProcessBuilder("sh", "-c", hook + " " + state).inheritIO()
-                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         try {
             int exit = p.waitFor();
             if (exit != 0) {

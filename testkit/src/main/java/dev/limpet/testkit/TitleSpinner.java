@@ -1,13 +1,15 @@
 package dev.limpet.testkit;
 
 import java.io.BufferedReader;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Shows its state in the terminal title as coding agents do (issue 14): a braille spinner at the
+ * Shows its state in the terminal title as coding agents do: a braille spinner at the
  * title's start while it works, a steady title while it waits. It never prints while it works, so
  * only the title tells.
  *
@@ -23,7 +25,7 @@ public final class TitleSpinner {
 
     public static void main(String[] args) throws IOException, InterruptedException {
         long spinMillis = Long.parseLong(args[0]);
-        PrintStream out = new PrintStream(new java.io.FileOutputStream(java.io.FileDescriptor.out), true, StandardCharsets.UTF_8);
+        PrintStream out = new PrintStream(new FileOutputStream(FileDescriptor.out), true, StandardCharsets.UTF_8);
         title(out, "✳ ready");
         out.print("ready\r\n");
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));

@@ -1,5 +1,7 @@
 package dev.limpet.vt;
 
+import java.util.Arrays;
+
 /**
  * Character widths of the Unicode 6 tables xterm.js uses by default (a wcwidth derivative):
  * 0 for controls and combining marks, 2 for East Asian wide and fullwidth ranges, 1 otherwise.
@@ -43,22 +45,22 @@ final class CharWidth {
     private static final byte[] BMP = new byte[65536];
 
     static {
-        java.util.Arrays.fill(BMP, (byte) 1);
-        java.util.Arrays.fill(BMP, 0, 32, (byte) 0);
-        java.util.Arrays.fill(BMP, 0x7F, 0xA0, (byte) 0);
-        java.util.Arrays.fill(BMP, 0x1100, 0x1160, (byte) 2);
+        Arrays.fill(BMP, (byte) 1);
+        Arrays.fill(BMP, 0, 32, (byte) 0);
+        Arrays.fill(BMP, 0x7F, 0xA0, (byte) 0);
+        Arrays.fill(BMP, 0x1100, 0x1160, (byte) 2);
         BMP[0x2329] = 2;
         BMP[0x232A] = 2;
-        java.util.Arrays.fill(BMP, 0x2E80, 0xA4D0, (byte) 2);
+        Arrays.fill(BMP, 0x2E80, 0xA4D0, (byte) 2);
         BMP[0x303F] = 1;
-        java.util.Arrays.fill(BMP, 0xAC00, 0xD7A4, (byte) 2);
-        java.util.Arrays.fill(BMP, 0xF900, 0xFB00, (byte) 2);
-        java.util.Arrays.fill(BMP, 0xFE10, 0xFE1A, (byte) 2);
-        java.util.Arrays.fill(BMP, 0xFE30, 0xFE70, (byte) 2);
-        java.util.Arrays.fill(BMP, 0xFF00, 0xFF61, (byte) 2);
-        java.util.Arrays.fill(BMP, 0xFFE0, 0xFFE7, (byte) 2);
+        Arrays.fill(BMP, 0xAC00, 0xD7A4, (byte) 2);
+        Arrays.fill(BMP, 0xF900, 0xFB00, (byte) 2);
+        Arrays.fill(BMP, 0xFE10, 0xFE1A, (byte) 2);
+        Arrays.fill(BMP, 0xFE30, 0xFE70, (byte) 2);
+        Arrays.fill(BMP, 0xFF00, 0xFF61, (byte) 2);
+        Arrays.fill(BMP, 0xFFE0, 0xFFE7, (byte) 2);
         for (int i = 0; i < BMP_COMBINING.length; i += 2) {
-            java.util.Arrays.fill(BMP, BMP_COMBINING[i], BMP_COMBINING[i + 1] + 1, (byte) 0);
+            Arrays.fill(BMP, BMP_COMBINING[i], BMP_COMBINING[i + 1] + 1, (byte) 0);
         }
     }
 

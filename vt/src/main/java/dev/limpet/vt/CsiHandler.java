@@ -1,5 +1,7 @@
 package dev.limpet.vt;
 
+import java.util.Arrays;
+
 /**
  * CSI sequences: cursor movement, erasing, insertion/deletion, scrolling, modes and margins,
  * following xterm.js' InputHandler (including its quirks, so screens match cell for cell).
@@ -289,7 +291,7 @@ final class CsiHandler {
         t.pen.reset();
         t.modes.reset();
         t.charset = null;
-        java.util.Arrays.fill(t.gsets, null);
+        Arrays.fill(t.gsets, null);
         t.glevel = 0;
         b.savedX = 0;
         b.savedY = b.ybase;

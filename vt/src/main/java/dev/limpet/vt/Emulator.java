@@ -1,5 +1,8 @@
 package dev.limpet.vt;
 
+import java.util.ArrayDeque;
+import java.util.Arrays;
+
 /**
  * The terminal state machine behind {@link ScreenModel}: receives parser actions and applies
  * them to the buffers, following xterm.js' InputHandler. Printing, controls, escape sequences and
@@ -19,14 +22,16 @@ final class Emulator implements ParserHandler {
     final Links links = new Links();
     private final Pen erasePen = new Pen();
     boolean cursorHidden;
+    /** BEL characters executed so far (a display rings its own bell for them). */
+    long bells;
     /** DECSET 12 (an option in xterm.js, survives resets). */
     boolean cursorBlinkOption;
     /** LNM (mode 20): LF also returns the carriage. */
     boolean convertEol;
     String title = "";
     String iconName = "";
-    final java.util.ArrayDeque<String> titleStack = new java.util.ArrayDeque<>();
-    final java.util.ArrayDeque<String> iconStack = new java.util.ArrayDeque<>();
+    final ArrayDeque<String> titleStack = new ArrayDeque<>();
+    final ArrayDeque<String> iconStack = new ArrayDeque<>();
     // character sets
     int glevel;
     final int[][] gsets = new int[4][];
@@ -54,7 +59,7 @@ final class Emulator implements ParserHandler {
         resetBuffers();
         charset = null;
         glevel = 0;
-        java.util.Arrays.fill(gsets, null);
+        Arrays.fill(gsets, null);
         modes.reset();
         modes.mouseProtocol = Modes.MOUSE_NONE;
         modes.mouseEncoding = Modes.ENC_DEFAULT;
@@ -93,8 +98,9 @@ final class Emulator implements ParserHandler {
             case 0x84 -> index();
             case 0x85 -> nextLine();
             case 0x88 -> buf.tabs.set(buf.x);
+            case 0x07 -> bells++;
             default -> {
-                // BEL and others: no screen effect
+                // others: no screen effect
             }
         }
     }

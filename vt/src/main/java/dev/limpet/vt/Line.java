@@ -129,7 +129,7 @@ final class Line {
             if (ext == null) {
                 ext = new long[length];
             }
-            java.util.Arrays.fill(ext, x, x + to - from, pen.extWord());
+            Arrays.fill(ext, x, x + to - from, pen.extWord());
         }
     }
 

@@ -13,15 +13,26 @@ final class LineWriter {
     private final AnsiOut out;
     private final int cols;
     private final int rows;
+    /**
+     * Empty cells that are not default are written as spaces with their attributes instead of
+     * erased (ECH): for a terminal that may not erase with the background colour, or whose readers
+     * (tmux's capture-pane) do not keep what an erase left. A snapshot keeps them empty, as they are.
+     */
+    private final boolean blanksAsSpaces;
     /** Cursor column on the receiving terminal. */
     private int x;
     /** Null-cell runs of the previous line written as fillers: from, to, bg (triples). */
     private final List<int[]> pendingFixups = new ArrayList<>();
 
     LineWriter(AnsiOut out, int cols, int rows) {
+        this(out, cols, rows, false);
+    }
+
+    LineWriter(AnsiOut out, int cols, int rows, boolean blanksAsSpaces) {
         this.out = out;
         this.cols = cols;
         this.rows = rows;
+        this.blanksAsSpaces = blanksAsSpaces;
     }
 
     private static boolean isDefaultNull(Line l, int i) {
@@ -88,6 +99,16 @@ final class LineWriter {
                     afterFirstPrint(first);
                     first = false;
                     i = stop;
+                    continue;
+                }
+                if (blanksAsSpaces && !isDefaultNull(line, i)) {
+                    moveTo(i);
+                    out.pen(line.fg(i), line.bg(i), line.extWord(i), false);
+                    for (int k = i; k < j; k++) {
+                        out.codepoint(' ');
+                    }
+                    x = j;
+                    i = j;
                     continue;
                 }
                 if (!eraseCompatible(line, i) && line.width(i) == 1 && i + 1 < cols) {

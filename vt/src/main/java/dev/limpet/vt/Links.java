@@ -1,7 +1,9 @@
 package dev.limpet.vt;
 
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Hyperlinks opened with OSC 8. Ids are positive; a link with an explicit {@code id=} parameter
@@ -45,7 +47,7 @@ final class Links {
     }
 
     private void prune(Emulator t) {
-        java.util.Set<Integer> used = new java.util.HashSet<>();
+        Set<Integer> used = new HashSet<>();
         used.add(t.pen.link);
         for (ScreenBuffer b : new ScreenBuffer[] {t.normal, t.alt}) {
             for (int i = 0; i < b.lines.length(); i++) {

@@ -1,5 +1,7 @@
 package dev.limpet.vt;
 
+import java.util.Arrays;
+
 /**
  * The DEC/ANSI escape sequence parser of Paul Williams (vt100.net/emu/dec_ansi_parser) as
  * refined by xterm.js: it consumes UTF-32 code points, keeps its state across calls (so chunks may
@@ -165,7 +167,7 @@ final class Parser {
 
     private static byte[] buildTable() {
         byte[] t = new byte[14 * 256];
-        java.util.Arrays.fill(t, (byte) (ERROR << 4 | GROUND));
+        Arrays.fill(t, (byte) (ERROR << 4 | GROUND));
         T tb = new T(t);
         int[] printables = range(0x20, 0x7F);
         int[] executables = concat(range(0x00, 0x18), new int[] {0x19}, range(0x1C, 0x20));
@@ -289,6 +291,6 @@ final class Parser {
     }
 
     private static int[] concat(int[]... parts) {
-        return java.util.Arrays.stream(parts).flatMapToInt(java.util.Arrays::stream).toArray();
+        return Arrays.stream(parts).flatMapToInt(Arrays::stream).toArray();
     }
 }

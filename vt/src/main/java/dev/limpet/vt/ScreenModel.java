@@ -1,5 +1,8 @@
 package dev.limpet.vt;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 /**
  * A headless terminal emulator: feed it the output of a program and read back the screen, or a
  * snapshot that redraws it elsewhere.
@@ -43,7 +46,7 @@ public final class ScreenModel {
      * inside a UTF-8 sequence or an escape sequence.
      */
     public void feed(byte[] buf, int off, int len) {
-        java.util.Objects.checkFromIndexSize(off, len, buf.length);
+        Objects.checkFromIndexSize(off, len, buf.length);
         while (len > 0) {
             int n = Math.min(len, CHUNK);
             int count = decoder.decode(buf, off, n, decoded);
@@ -78,8 +81,8 @@ public final class ScreenModel {
 
     /** The cell at column {@code x}, visible row {@code y} of the active screen. */
     public Cell cell(int x, int y) {
-        java.util.Objects.checkIndex(x, emu.cols);
-        java.util.Objects.checkIndex(y, emu.rows);
+        Objects.checkIndex(x, emu.cols);
+        Objects.checkIndex(y, emu.rows);
         return Cell.of(emu.buf.line(y), x);
     }
 
@@ -93,7 +96,7 @@ public final class ScreenModel {
      * (0) to the newest ({@link #scrollbackLength()} - 1).
      */
     public String scrollbackLine(int i) {
-        java.util.Objects.checkIndex(i, emu.buf.ybase);
+        Objects.checkIndex(i, emu.buf.ybase);
         return stripSpaces(emu.buf.lines.get(i).text(true));
     }
 
@@ -112,7 +115,7 @@ public final class ScreenModel {
 
     /** Whether visible row {@code y} continues the row above it (the text wrapped). */
     public boolean isWrapped(int y) {
-        java.util.Objects.checkIndex(y, emu.rows);
+        Objects.checkIndex(y, emu.rows);
         return emu.buf.line(y).wrapped;
     }
 
@@ -154,7 +157,7 @@ public final class ScreenModel {
                 last = y;
             }
         }
-        return String.join("\n", java.util.Arrays.asList(lines).subList(0, last + 1));
+        return String.join("\n", Arrays.asList(lines).subList(0, last + 1));
     }
 
     /**

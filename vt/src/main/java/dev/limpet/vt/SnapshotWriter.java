@@ -1,5 +1,7 @@
 package dev.limpet.vt;
 
+import java.util.BitSet;
+
 /**
  * Serialises an {@link Emulator} into ANSI bytes that rebuild it on a fresh terminal of the same
  * size: scrollback and the normal screen, the alternate screen on top when active, then per
@@ -77,11 +79,11 @@ final class SnapshotWriter {
         if (b.scrollTop != 0 || b.scrollBottom != t.rows - 1) {
             out.csi((b.scrollTop + 1) + ";" + (b.scrollBottom + 1) + "r");
         }
-        java.util.BitSet defaults = new java.util.BitSet();
+        BitSet defaults = new BitSet();
         for (int i = 0; i < t.cols; i += 8) {
             defaults.set(i);
         }
-        java.util.BitSet visible = b.tabs.get(0, t.cols);
+        BitSet visible = b.tabs.get(0, t.cols);
         if (!visible.equals(defaults)) {
             out.csi("3g");
             for (int i = visible.nextSetBit(0); i >= 0; i = visible.nextSetBit(i + 1)) {

@@ -1,8 +1,8 @@
 package dev.limpet.vt;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.limpet.vt.ScreenBehaviourTest.row;
 import static dev.limpet.vt.ScreenBehaviourTest.screen;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -3,6 +3,7 @@ package dev.limpet.vt;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.regex.Matcher;
@@ -95,7 +96,7 @@ class RandomRoundTripTest {
                             : content.replaceFirst("\"w2$", "\"w1") + ":" + attrs(m.group(3), m.group(4));
                     // runs are written out: normalising can merge cells of different runs
                     int count = m.group(6) == null ? 1 : Integer.parseInt(m.group(6));
-                    m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + String.join(",", java.util.Collections.nCopies(count, cell))));
+                    m.appendReplacement(sb, Matcher.quoteReplacement(m.group(1) + String.join(",", Collections.nCopies(count, cell))));
                 }
                 m.appendTail(sb);
                 line = sb.toString();

@@ -1,6 +1,7 @@
 package dev.limpet.vt;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -34,7 +35,7 @@ final class Recordings {
             return new Recording(p.getFileName().toString(), p, Integer.parseInt(m.group(1)),
                     Integer.parseInt(m.group(2)), Files.readAllBytes(p));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 }

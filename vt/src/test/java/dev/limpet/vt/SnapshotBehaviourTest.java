@@ -1,7 +1,7 @@
 package dev.limpet.vt;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static dev.limpet.vt.ScreenBehaviourTest.screen;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

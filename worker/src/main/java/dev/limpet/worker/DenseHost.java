@@ -10,6 +10,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
@@ -17,7 +18,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code limpet pty-worker --host N} (dense mode, issue 18): one process serving up to N sessions,
+ * {@code limpet pty-worker --host N} (dense mode): one process serving up to N sessions,
  * each exactly as a single worker serves its one — its own socket, control token, registry entry,
  * lifecycle and journal — so the daemon's RPC, recovery and upgrade story are the same per session.
  *
@@ -143,7 +144,7 @@ final class DenseHost {
         try {
             // Only into a log the daemon created (0600, ours): never create or follow one here.
             Files.writeString(log, "limpet pty-worker: " + why + "\n", StandardCharsets.UTF_8, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                    StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS);
         } catch (IOException | UnsupportedOperationException e) {
             WorkerLog.warn("session {}: cannot report the failure in {}: {}", launch.sessionId(), log, e.toString());
         }

@@ -8,8 +8,8 @@ import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
-import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.journal.JournalWriter;
+import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.PtyException;
 import dev.limpet.terminal.pty.PtyProcess;
@@ -24,12 +24,18 @@ import dev.limpet.worker.rpc.RpcServer;
 import dev.limpet.worker.rpc.ServerConnection;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -129,12 +135,12 @@ public final class WorkerMain {
             }
             // Most of a cold spawn is linking the native calls (FFM downcall stubs), the socket and the
             // registry write: run each once on throw-away material in a private temporary directory.
-            java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+            CountDownLatch exited = new CountDownLatch(1);
             PtySession warm = new PtySession("standby", PtyProcess.spawn(new PtySpawnSpec(List.of("/bin/sh", "-c",
                     "printf '\\033[1mwarm\\033[0m\\r\\n'"), Map.of("PATH", "/usr/bin:/bin"), Path.of("/"), 80, 24)), 4096,
                     new VtScreen(80, 24), status -> exited.countDown());
             pruneWarmUpDirs();
-            Path dir = java.nio.file.Files.createTempDirectory(WARM_UP_PREFIX + ProcessHandle.current().pid() + "-");
+            Path dir = Files.createTempDirectory(WARM_UP_PREFIX + ProcessHandle.current().pid() + "-");
             try {
                 WorkerRegistry registry = new WorkerRegistry(new WorkerPaths(dir));
                 registry.ensureDirectories();
@@ -166,7 +172,7 @@ public final class WorkerMain {
                         Posix.processStartTime(self).map(Instant::toString).orElse(null), self, "/s.sock", List.of("true"), "/",
                         Instant.now().toString(), "t", WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, LimpetVersion.get(), 1, null, "n"));
                 registry.prune(registry.paths().registry("standby"), registry.paths().socket("standby"));
-                exited.await(2, java.util.concurrent.TimeUnit.SECONDS);
+                exited.await(2, TimeUnit.SECONDS);
             } finally {
                 warm.close();
                 deleteTree(dir);
@@ -182,7 +188,7 @@ public final class WorkerMain {
     /** Warm-up directories of standbys killed while warming up (their pid is gone); others' are left alone. */
     private static void pruneWarmUpDirs() {
         Path tmp = Path.of(System.getProperty("java.io.tmpdir"));
-        try (var dirs = java.nio.file.Files.newDirectoryStream(tmp, WARM_UP_PREFIX + "*")) {
+        try (var dirs = Files.newDirectoryStream(tmp, WARM_UP_PREFIX + "*")) {
             for (Path d : dirs) {
                 String[] parts = d.getFileName().toString().substring(WARM_UP_PREFIX.length()).split("-", 2);
                 if (parts.length == 2 && parts[0].matches("\\d{1,10}") && ProcessHandle.of(Long.parseLong(parts[0])).isEmpty()) {
@@ -199,9 +205,9 @@ public final class WorkerMain {
     }
 
     private static void deleteTree(Path dir) throws IOException {
-        try (var all = java.nio.file.Files.walk(dir)) {
-            for (Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                java.nio.file.Files.deleteIfExists(p);
+        try (var all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
             }
         }
     }
@@ -260,6 +266,10 @@ public final class WorkerMain {
         } catch (PtyException | RuntimeException e) {
             throw new LaunchFailed(3, "spawn failed: " + e.getMessage());
         }
+        if (!launch.probe() && dev.limpet.terminal.os.OomScore.raiseAboveSelf(pty.pid()).isEmpty()) {
+            WorkerLog.warn("session {}: cannot raise its program's oom_score_adj; when memory runs out the kernel may end this worker"
+                    + " (and every session in it) instead", launch.sessionId());
+        }
         AtomicReference<WorkerRuntime> runtime = new AtomicReference<>();
         JournalWriter journal = openJournal(launch);
         PtySession session = new PtySession(launch.sessionId(), pty, launch.ringBytes(), new VtScreen(launch.cols(), launch.rows()), status -> {
@@ -305,7 +315,7 @@ public final class WorkerMain {
     }
 
     /**
-     * The session's journal (issue 13), when the daemon asked for one: a revived session's starts
+     * The session's journal (a revive's history), when the daemon asked for one: a revived session's starts
      * with the restore marker. Written until the session ends (its server closes the last batch).
      */
     private static JournalWriter openJournal(WorkerLaunch launch) {
@@ -323,8 +333,8 @@ public final class WorkerMain {
     /** A revived session's first bytes: its history, then the restore marker. */
     private static byte[] prelude(WorkerLaunch launch) {
         byte[] history = launch.restoredHistory() == null ? new byte[0] : launch.restoredHistory();
-        byte[] marker = launch.restoredMarker() == null ? new byte[0] : launch.restoredMarker().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        byte[] out = java.util.Arrays.copyOf(history, history.length + marker.length);
+        byte[] marker = launch.restoredMarker() == null ? new byte[0] : launch.restoredMarker().getBytes(StandardCharsets.UTF_8);
+        byte[] out = Arrays.copyOf(history, history.length + marker.length);
         System.arraycopy(marker, 0, out, history.length, marker.length);
         return out;
     }

@@ -19,6 +19,7 @@ import dev.limpet.worker.rpc.SessionInput;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -36,7 +37,7 @@ final class WorkerRuntime implements ServedSession {
     private final List<Watcher> watchers = new CopyOnWriteArrayList<>();
     private volatile RegistryEntry entry;
     private volatile RpcServer server;
-    private final java.time.InstantSource clock;
+    private final InstantSource clock;
     private final CreditHolds creditHolds;
     private final HandshakeKey handshakeKey;
     private final SessionInput input = new SessionInput();
@@ -47,7 +48,7 @@ final class WorkerRuntime implements ServedSession {
     }
 
     WorkerRuntime(WorkerLaunch launch, PtySession session, WorkerRegistry registry, RegistryEntry entry,
-            WorkerLifecycle lifecycle, Terminator terminator, java.time.InstantSource clock) {
+            WorkerLifecycle lifecycle, Terminator terminator, InstantSource clock) {
         this.launch = launch;
         this.handshakeKey = new HandshakeKey(launch.controlToken());
         this.clock = clock;
@@ -91,7 +92,7 @@ final class WorkerRuntime implements ServedSession {
     }
 
     @Override
-    public java.time.InstantSource clock() {
+    public InstantSource clock() {
         return clock;
     }
 

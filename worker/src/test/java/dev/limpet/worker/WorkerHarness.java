@@ -1,5 +1,6 @@
 package dev.limpet.worker;
 
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
@@ -7,7 +8,6 @@ import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

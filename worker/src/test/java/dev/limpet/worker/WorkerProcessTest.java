@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerErrorCode;
@@ -17,14 +18,15 @@ import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -61,7 +63,7 @@ class WorkerProcessTest {
         ByteArrayOutputStream first = new ByteArrayOutputStream();
         long cut;
         try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
-            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
+            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0), WorkerPayloads.AttachResult.class, T);
             assertThat(r.replayFrom()).isZero();
             first.writeBytes(r.replay());
             cut = r.replayFrom() + r.replay().length;
@@ -108,8 +110,9 @@ class WorkerProcessTest {
             seen.append(new String(r.replay(), StandardCharsets.UTF_8));
             c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("hello worker\r".getBytes(StandardCharsets.UTF_8)), T);
             await().atMost(T).until(() -> seen.toString().contains("hello worker"));
-            c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(100, 30), T);
+            var resized = c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(100, 30), WorkerPayloads.ResizeResult.class, T);
             var info = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T);
+            assertThat(resized.offset()).as("output before the resize is at the old size").isPositive().isLessThanOrEqualTo(info.endOffset());
             assertThat(info.cols()).isEqualTo(100);
             assertThat(info.rows()).isEqualTo(30);
             assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(0, 30), T))
@@ -144,8 +147,8 @@ class WorkerProcessTest {
             });
             c.call(WorkerRpc.WATCH, null, T);
             c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(132, 43), T);
-            await().atMost(T).until(() -> !states.isEmpty());
-            assertThat(states.getFirst().cols()).isEqualTo(132);
+            // Output the program wrote before the resize is pushed as state too: the resize's own push is the one at 132.
+            await().atMost(T).until(() -> states.stream().anyMatch(s -> s.cols() == 132 && s.rows() == 43));
             await().atMost(T).until(() -> c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, T).text().contains("132x43"));
         }
     }
@@ -156,7 +159,7 @@ class WorkerProcessTest {
         try (WorkerClient c = harness.connect("auth")) {
             assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, WorkerHarness.DAEMON_ID, "wrong", null, null, null), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
-            c.closed().get(10, java.util.concurrent.TimeUnit.SECONDS);
+            c.closed().get(10, TimeUnit.SECONDS);
         }
         try (WorkerClient c = harness.connect("auth")) {
             assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, "d-ffffffffffffffff", WorkerHarness.TOKEN, null, null, null), T))
@@ -216,7 +219,7 @@ class WorkerProcessTest {
             child = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).childPid();
             c.call(WorkerRpc.REMOVE, null, T);
         }
-        assertThat(p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(10, TimeUnit.SECONDS)).isTrue();
         await().atMost(T).until(() -> !Posix.isAlive(child));
         String log = Files.readString(harness.registry.paths().log("rm"));
         assertThat(p.exitValue()).as(log).isZero();
@@ -227,7 +230,7 @@ class WorkerProcessTest {
     @Test
     void exitedWorkerWithNoAttachmentCleansUpAfterItsExitTtl() throws Exception {
         Process p = harness().start("ttl", TestPrograms.command(Counter.class, "1", "1"), null, 1);
-        assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
         assertThat(harness.registry.paths().registry("ttl")).doesNotExist();
         assertThat(harness.registry.paths().socket("ttl")).doesNotExist();
         assertThat(Files.readString(harness.registry.paths().log("ttl"))).contains("cleaning up");
@@ -236,7 +239,7 @@ class WorkerProcessTest {
     @Test
     void aProgramThatCannotStartFailsTheWorkerWithAClearMessage() throws Exception {
         Process p = harness().start("bad", List.of("/nonexistent/program"), null, 45);
-        assertThat(p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).isEqualTo(3);
         assertThat(Files.readString(harness.registry.paths().log("bad"))).contains("spawn failed", "/nonexistent/program");
         assertThat(harness.registry.paths().registry("bad")).doesNotExist();
@@ -248,7 +251,7 @@ class WorkerProcessTest {
         try (WorkerClient c = harness.connectAndHello("junk")) {
             assertThatThrownBy(() -> c.call("frobnicate", null, T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
-            assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, java.util.Map.of("cols", "x"), T))
+            assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, Map.of("cols", "x"), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
             assertThat(c.call(WorkerRpc.HEALTH, null, WorkerPayloads.HealthResult.class, T).ok()).isTrue();
         }

@@ -8,6 +8,7 @@ import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ public final class ConfigFile {
                 if (!value.isArray() || !allScalars(value)) {
                     throw new ConfigException(where + "'" + field.getKey() + "' takes a list of strings, like [\"a\", \"b\"]");
                 }
-                List<String> items = new java.util.ArrayList<>();
+                List<String> items = new ArrayList<>();
                 value.forEach(v -> items.add(v.asText()));
                 values.put(key, String.join(",", items));
             } else if (value.isValueNode()) {

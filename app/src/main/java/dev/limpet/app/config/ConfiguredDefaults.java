@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -82,7 +83,7 @@ public final class ConfiguredDefaults implements CommandLine.IDefaultValueProvid
     }
 
     static String envName(String key) {
-        return "LIMPET_" + key.toUpperCase(java.util.Locale.ROOT);
+        return "LIMPET_" + key.toUpperCase(Locale.ROOT);
     }
 
     @Override

@@ -12,12 +12,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
-import java.util.Comparator;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -77,15 +75,17 @@ public final class InstallCommand implements Callable<Integer> {
         Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        train(from.java(), jar, aot, daemonAot);
-        for (Path cache : List.of(aot, daemonAot)) {
-            if (Files.isRegularFile(cache, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
-                Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rw-r--r--"));
-            }
-        }
+        Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
         out.println("installed " + launcher + " (jar: " + jar + ")");
-        if (!Files.exists(aot) || !Files.exists(daemonAot)) {
-            err.println("limpet: the start-up caches could not be trained; the daemon and the verbs start without them, slower");
+        out.flush();
+        err.println("limpet: training the start-up caches of the verbs and the daemon on real runs…");
+        err.flush();
+        switch (CacheTraining.inTheBackground(from.java(), jar, TRAINING_WAIT)) {
+            case TRAINED -> { }
+            case FAILED -> err.println("limpet: the training failed (" + jar.resolveSibling(CacheTraining.LOG) + "); the launcher tries again"
+                    + " later by itself; until then verbs and the daemon start slower (limpet doctor says more)");
+            case ALREADY_RUNNING -> err.println("limpet: the training goes on in the background (slow on a loaded machine; its output: "
+                    + jar.resolveSibling(CacheTraining.LOG) + "); until it is done verbs and the daemon start without their caches");
         }
         String path = System.getenv("PATH");
         if (path == null || !List.of(path.split(":")).contains(bin.toString())) {
@@ -99,6 +99,9 @@ public final class InstallCommand implements Callable<Integer> {
             PosixFilePermissions.fromString("rwxr-xr-x"));
     private static final FileAttribute<Set<PosixFilePermission>> PRIVATE = PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600);
 
+    /** How long install waits for the caches' training before it leaves it to run on in the background. */
+    static final Duration TRAINING_WAIT = Duration.ofSeconds(90);
+
     /** The launcher's first comment: how a service recognises a launcher this command wrote. */
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";
 
@@ -107,11 +110,22 @@ public final class InstallCommand implements Callable<Integer> {
         return """
                 #!/bin/sh
                 %s The daemon is long-lived (full JIT); verbs start fast (C1). Each
-                # starts from its AOT cache while that is newer than the jar.
+                # starts from its AOT cache while that is newer than the jar. A cache that is not (a
+                # training that failed, a jar replaced) is trained again in the background, at most
+                # once per the backoff in limpet-aot.next (docs/operations.md, "Start-up caches").
                 java=%s
                 jar=%s
                 aot=%s
                 daemon_aot=%s
+                if ! { [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; }; then
+                  next="${jar%%/*}/limpet-aot.next"
+                  due=0
+                  if [ -f "$next" ] && ! [ "$jar" -nt "$next" ]; then read -r due _ < "$next" || due=0; fi
+                  if [ "$(date +%%s)" -ge "${due:-0}" ] 2>/dev/null; then
+                    echo "limpet: the start-up caches are missing or older than the jar: training them in the background" >&2
+                    ( setsid "$java" %s -jar "$jar" train-caches >/dev/null 2>&1 & )
+                  fi
+                fi
                 if [ "${1:-}" = daemon ]; then
                   if [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; then
                     exec "$java" %s -XX:AOTCache="$daemon_aot" -Xlog:aot=off -Xlog:cds=off ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
@@ -123,62 +137,10 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                shellQuote(daemonAot.toString()), String.join(" ", Installation.DAEMON_JVM), String.join(" ", Installation.DAEMON_JVM),
+                shellQuote(daemonAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
+                String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
-    }
-
-    /**
-     * Trains both AOT caches the way {@code ./limpet} does: one run of the hidden
-     * {@code aot-training} verb (new, ls, status, send, capture, kill, rm) against a scratch daemon
-     * on the default backend, so a real answer's classes land in the verbs' cache, while that daemon
-     * records its own cache until it stops. Without a cache the launcher runs all the same, only
-     * slower: a failed training is said, not an error.
-     */
-    private static void train(Path java, Path jar, Path aot, Path daemonAot) throws IOException, InterruptedException {
-        Path scratch = Files.createTempDirectory("limpet-train");
-        Path root = scratch.resolve("root");
-        Process daemon = null;
-        try {
-            List<String> start = new ArrayList<>(List.of(java.toString()));
-            start.addAll(Installation.DAEMON_JVM);
-            start.addAll(List.of("-XX:AOTCacheOutput=" + daemonAot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
-                    "--data-root", root.toString(), "--port", "0"));
-            daemon = new ProcessBuilder(underUmask022(start)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (!Files.exists(root.resolve("daemon.json")) && daemon.isAlive() && System.nanoTime() < deadline) {
-                Thread.sleep(100);
-            }
-            if (!Files.exists(root.resolve("daemon.json"))) {
-                return;
-            }
-            List<String> cmd = new ArrayList<>(List.of(java.toString()));
-            cmd.addAll(Installation.CLIENT_JVM);
-            cmd.addAll(List.of("-XX:AOTCacheOutput=" + aot, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(),
-                    "aot-training", root.toString()));
-            Process p = new ProcessBuilder(underUmask022(cmd)).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-            }
-        } finally {
-            if (daemon != null) {
-                // A normal stop (SIGTERM): the JVM writes the daemon's cache as it exits.
-                daemon.destroy();
-                if (!daemon.waitFor(120, TimeUnit.SECONDS)) {
-                    daemon.destroyForcibly();
-                }
-            }
-            try (var files = Files.walk(scratch)) {
-                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-            }
-        }
-    }
-
-    /** {@code argv} run with umask 022: the JVM writes its AOT cache with the process's umask, whatever ours is. */
-    private static List<String> underUmask022(List<String> argv) {
-        List<String> wrapped = new ArrayList<>(List.of("/bin/sh", "-c", "umask 022 && exec \"$0\" \"$@\""));
-        wrapped.addAll(argv);
-        return wrapped;
     }
 
     static String shellQuote(String s) {

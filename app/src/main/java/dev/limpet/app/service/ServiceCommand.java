@@ -6,16 +6,18 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code limpet service install|uninstall|status}: the daemon as a user service (systemd on Linux,
@@ -45,7 +47,7 @@ public final class ServiceCommand implements Callable<Integer> {
     public Integer call() throws IOException, InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        boolean mac = os.toLowerCase(java.util.Locale.ROOT).contains("mac");
+        boolean mac = os.toLowerCase(Locale.ROOT).contains("mac");
         Path file = mac ? Path.of(System.getProperty("user.home"), "Library", "LaunchAgents", ServiceFiles.LAUNCHD_LABEL + ".plist")
                 : systemdUserDir().resolve(ServiceFiles.UNIT_NAME);
         switch (action) {
@@ -78,7 +80,7 @@ public final class ServiceCommand implements Callable<Integer> {
                 Files.createDirectories(file.getParent());
                 Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
                 Files.writeString(tmp, content, StandardCharsets.UTF_8);
-                Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
                 out.println("wrote " + file);
                 if (noStart) {
                     out.println(mac ? "start it with: launchctl load -w " + file : "start it with: systemctl --user enable --now limpet");

@@ -4,14 +4,17 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.limpet.protocol.net.WebSocketClients;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
@@ -28,7 +31,10 @@ import java.util.function.Supplier;
 
 /**
  * A minimal protocol client over the JDK's WebSocket: hello, spawn, attach, input, and binary
- * output frames handed whole to an {@link OutputHandler} on the WebSocket's listener thread.
+ * output frames handed whole to an {@link OutputHandler} on the WebSocket's listener thread. The
+ * listener runs as the product's clients' do ({@link WebSocketClients}: inline, on the HTTP
+ * client's I/O thread), so a handler must not block, and nothing the listener does waits for a
+ * send.
  *
  * <p>A {@code lossless} attachment is acknowledged as a client that renders instantly would: once
  * the handler has taken a frame, {@code pty_ack} goes out for everything received as soon as
@@ -40,7 +46,7 @@ import java.util.function.Supplier;
  * requires; acknowledgements queued behind a slow send are coalesced into one.
  */
 public final class WsClient implements AutoCloseable {
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+    private static final HttpClient HTTP = WebSocketClients.newHttpClient(Duration.ofSeconds(10));
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(60);
     /** Bytes received since the last {@code pty_ack} that call for one at once (fewer when the window is small). */
@@ -70,7 +76,7 @@ public final class WsClient implements AutoCloseable {
     private final AtomicLong acksSent = new AtomicLong();
     private final AtomicLong ackErrors = new AtomicLong();
 
-    /** Through a relay (issue 15): the end-to-end channel, null on a direct connection. */
+    /** Through a relay: the end-to-end channel, null on a direct connection. */
     private final RelayLayer relay;
 
     private WsClient(String url) throws IOException {
@@ -303,18 +309,31 @@ public final class WsClient implements AutoCloseable {
      * offset (null: nothing to send after all).
      */
     private CompletableFuture<?> enqueue(Supplier<String> text) {
+        return chain(() -> {
+            String t = text.get();
+            if (t == null) {
+                return null;
+            }
+            if (relay != null) {
+                // Sealed on the send chain: the counter order is the wire order.
+                return ws.sendBinary(ByteBuffer.wrap(relay.session.seal(dev.limpet.protocol.relay.E2eMessage.TEXT,
+                        t.getBytes(StandardCharsets.UTF_8))), true);
+            }
+            return ws.sendText(t, true);
+        });
+    }
+
+    /** Queues {@code message} as it is (the relay's gate and handshake) on {@code socket}, which the listener was given. */
+    private CompletableFuture<?> enqueueRaw(WebSocket socket, byte[] message) {
+        return chain(() -> socket.sendBinary(ByteBuffer.wrap(message), true));
+    }
+
+    /** Runs {@code send} once every send queued before it completed; it returns the send's future (null: nothing sent). */
+    private CompletableFuture<?> chain(Supplier<CompletableFuture<?>> send) {
         synchronized (sendLock) {
             CompletableFuture<?> next = lastSend.handle((r, e) -> null).thenCompose(x -> {
-                String t = text.get();
-                if (t == null) {
-                    return CompletableFuture.completedFuture(null);
-                }
-                if (relay != null) {
-                    // Sealed on the send chain: the counter order is the wire order.
-                    return ws.sendBinary(ByteBuffer.wrap(relay.session.seal(dev.limpet.protocol.relay.E2eMessage.TEXT,
-                            t.getBytes(StandardCharsets.UTF_8))), true);
-                }
-                return ws.sendText(t, true);
+                CompletableFuture<?> sent = send.get();
+                return sent == null ? CompletableFuture.completedFuture(null) : sent;
             });
             lastSend = next;
             return next;
@@ -536,7 +555,7 @@ public final class WsClient implements AutoCloseable {
         public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
             int n = data.remaining();
             if (accLen + n > acc.length) {
-                acc = java.util.Arrays.copyOf(acc, Math.max(acc.length * 2, accLen + n));
+                acc = Arrays.copyOf(acc, Math.max(acc.length * 2, accLen + n));
             }
             data.get(acc, accLen, n);
             accLen += n;
@@ -554,13 +573,18 @@ public final class WsClient implements AutoCloseable {
 
         /** A message through the relay: the gate's challenge, the daemon's accept, then sealed protocol messages. */
         private void relayed(WebSocket webSocket) {
-            byte[] m = java.util.Arrays.copyOf(acc, accLen);
+            byte[] m = Arrays.copyOf(acc, accLen);
             try {
                 if (relay.handshake == null) {
-                    webSocket.sendBinary(ByteBuffer.wrap(dev.limpet.protocol.relay.RelayGate.proof(relay.link.secret(), relay.link.hostId(), m)), true)
-                            .join();
-                    relay.handshake = new dev.limpet.protocol.relay.E2eHandshake.Client(relay.link.secret(), new java.security.SecureRandom());
-                    webSocket.sendBinary(ByteBuffer.wrap(relay.handshake.hello()), true).join();
+                    // The gate's proof, then the hello, in that order on the send chain; never waited for here (this is the
+                    // I/O thread that writes them).
+                    relay.handshake = new dev.limpet.protocol.relay.E2eHandshake.Client(relay.link.secret(), new SecureRandom());
+                    enqueueRaw(webSocket, dev.limpet.protocol.relay.RelayGate.proof(relay.link.secret(), relay.link.hostId(), m));
+                    enqueueRaw(webSocket, relay.handshake.hello()).whenComplete((r, e) -> {
+                        if (e != null) {
+                            failed(e);
+                        }
+                    });
                     return;
                 }
                 if (relay.session == null) {
@@ -578,11 +602,15 @@ public final class WsClient implements AutoCloseable {
                     dispatch();
                 }
             } catch (RuntimeException e) {
-                failure = e;
-                relay.open.completeExceptionally(e);
-                synchronized (events) {
-                    events.notifyAll();
-                }
+                failed(e);
+            }
+        }
+
+        private void failed(Throwable e) {
+            failure = e;
+            relay.open.completeExceptionally(e);
+            synchronized (events) {
+                events.notifyAll();
             }
         }
 

@@ -17,7 +17,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * Figure 2: keystroke echo through {@code RawEcho}: one byte in, the same byte seen back, with a
@@ -41,15 +44,15 @@ public final class EchoFigure implements Figure {
             List<List<Double>> raw = new ArrayList<>();
             List<List<Double>> limpet = new ArrayList<>();
             List<List<Double>> tmux = new ArrayList<>();
-            java.util.Map<String, String> env = java.util.Map.of();
+            Map<String, String> env = Map.of();
             if (ctx.options.profile()) {
                 env = Profiling.jfr(ctx, "echo-" + backend);
             }
-            java.util.Map<String, Long> cpu = new java.util.TreeMap<>();
+            Map<String, Long> cpu = new TreeMap<>();
             try (LimpetDaemon daemon = ctx.daemon(backend, env); WsClient ws = WsClient.connect(daemon.wsUrl())) {
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(keys));
-                    java.util.Map<String, Long> before = ThreadCpu.sample(daemon.pid());
+                    Map<String, Long> before = ThreadCpu.sample(daemon.pid());
                     limpet.add(limpetRun(ws, keys));
                     ThreadCpu.spent(before, ThreadCpu.sample(daemon.pid())).forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum));
                     tmux.add(tmuxRun(keys));
@@ -59,7 +62,7 @@ public final class EchoFigure implements Figure {
                 }
             }
             ctx.log("echo [" + backend + "]: CPU by thread over the limpet runs (" + runs * keys + " keys)\n"
-                    + ThreadCpu.format(ThreadCpu.spent(java.util.Map.of(), cpu)));
+                    + ThreadCpu.format(ThreadCpu.spent(Map.of(), cpu)));
             String label = "2 echo [" + backend + "] ";
             String n = " (" + keys + " keys × " + runs + ")";
             ctx.add(row(label + "p50 vs tmux" + n, limpet, tmux, 50, "≤ 1.5× tmux"));
@@ -93,7 +96,7 @@ public final class EchoFigure implements Figure {
     private static void gap() {
         long until = System.nanoTime() + GAP_NANOS;
         while (System.nanoTime() < until) {
-            java.util.concurrent.locks.LockSupport.parkNanos(until - System.nanoTime());
+            LockSupport.parkNanos(until - System.nanoTime());
         }
     }
 

@@ -17,8 +17,10 @@ import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * Figure 4: PSS with 1 and N idle sessions ({@code sleep}), limpet (daemon + workers) against a
- * tmux server; and the peak while {@code yes} runs for a fixed time with a client attached.
+ * Figure 4: PSS of the idle daemon, then with 1 and N idle sessions ({@code sleep}), limpet (daemon
+ * + worker processes, the warm host included) against a tmux server; and the peak while {@code yes}
+ * runs for a fixed time with a client attached. The worker backend in its default (dense) mode,
+ * then with {@code --worker-mode isolated}.
  */
 public final class MemoryFigure implements Figure {
     static final List<String> IDLE = List.of("sleep", "3600");
@@ -33,90 +35,103 @@ public final class MemoryFigure implements Figure {
     public void run(BenchContext ctx) throws Exception {
         int n = ctx.options.pick(50, 3);
         long settle = ctx.options.pick(3000, 500);
+        // The daemon gives freed native memory back every 5 s (-XX:TrimNativeHeapInterval): an idle reading waits for two rounds.
+        long idleSettle = ctx.options.pick(11000, 1000);
         int yesSeconds = ctx.options.pick(10, 1);
         long[] tmux = tmuxIdle(n, settle);
         long[] tmuxYes = tmuxYes(yesSeconds);
         for (String backend : ctx.backendsToMeasure()) {
             boolean worker = backend.equals("worker");
+            long idleDaemon;
             long one;
+            long firstHostOne;
+            long firstHostFull = -1;
             long many;
             double perSession;
             long daemonMany;
             long[] yes;
+            int processes;
             try (LimpetDaemon daemon = ctx.freshDaemon(backend); WsClient ws = WsClient.connect(daemon.wsUrl())) {
                 DataPlane plane = new DataPlane(daemon);
-                plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
+                Thread.sleep(idleSettle);
+                idleDaemon = median3(plane::daemonKb);
+                long first = ws.spawn(IDLE, 80, 24).path("pid").asLong();
+                plane.addSession(first);
                 Thread.sleep(settle);
                 one = median3(plane::totalKb);
+                long firstWorker = plane.workerOf(first);
+                firstHostOne = firstWorker > 0 ? median3(() -> Pss.kilobytes(firstWorker)) : -1;
+                int firstHostSessions = 1;
                 for (int i = 1; i < n; i++) {
-                    plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
+                    long pid = ws.spawn(IDLE, 80, 24).path("pid").asLong();
+                    plane.addSession(pid);
+                    if (firstWorker > 0 && plane.workerOf(pid) == firstWorker) {
+                        firstHostSessions++;
+                    }
                 }
                 Thread.sleep(settle);
                 many = median3(plane::totalKb);
                 daemonMany = plane.daemonKb();
                 List<Long> workers = plane.workerKbs();
-                if (worker && !workers.isEmpty()) {
-                    perSession = Stats.median(workers.stream().map(Long::doubleValue).toList());
-                } else {
-                    perSession = (double) (many - one) / (n - 1);
+                processes = workers.size();
+                perSession = worker && !workers.isEmpty() ? workers.stream().mapToLong(Long::longValue).sum() / (double) n
+                        : (double) (many - one) / (n - 1);
+                if (firstWorker > 0 && firstHostSessions > 1) {
+                    long full = median3(() -> Pss.kilobytes(firstWorker));
+                    firstHostFull = (full - firstHostOne) / (firstHostSessions - 1);
                 }
-                ctx.log(String.format("memory [%s]: 1 session %d kB, %d sessions %d kB (daemon %d kB, %d workers)", backend, one, n,
-                        many, daemonMany, workers.size()));
+                ctx.log(String.format("memory [%s]: daemon idle %d kB; 1 session %d kB, %d sessions %d kB (daemon %d kB, %d worker processes)",
+                        backend, idleDaemon, one, n, many, daemonMany, processes));
                 yes = limpetYes(daemon, plane, ws, yesSeconds);
             }
             String b = " [" + backend + "]";
+            ctx.add(new Row("4 memory, daemon idle, no session" + b, Units.megabytes(idleDaemon), Units.megabytes(tmux[0]) + " (tmux server)",
+                    Measured.ratio((double) idleDaemon / tmux[0]), "1 sample (median of 3 reads)", worker ? "≤ 64 MB" : "—"));
             ctx.add(kbRow("4 memory, 1 idle session" + b, one, tmux[0], "—"));
-            ctx.add(kbRow("4 memory, " + n + " idle sessions" + b, many, tmux[1], "—"));
+            ctx.add(kbRow("4 memory, " + n + " idle sessions" + b + (worker ? " (daemon + " + processes + " hosts)" : ""), many, tmux[1],
+                    worker ? "≤ 150 MB" : "—"));
             double tmuxPerSession = (tmux[1] - tmux[0]) / (double) (n - 1);
-            ctx.add(new Row("4 memory per idle session at " + n + b + (worker ? " (worker PSS)" : " (growth)"),
+            ctx.add(new Row("4 memory per idle session at " + n + b + (worker ? " (hosts' PSS / sessions)" : " (growth)"),
                     Units.megabytes(perSession), Units.megabytes(tmuxPerSession) + " (tmux growth)",
                     tmuxPerSession >= 1 ? Measured.ratio(perSession / tmuxPerSession) : "— (tmux ≈ 0)", "1 sample (median of 3 reads)",
                     "≤ 16 MB PSS"));
+            if (firstHostFull >= 0) {
+                ctx.add(new Row("4 memory per additional idle session in a host" + b + " (its growth)", Units.megabytes(firstHostFull),
+                        Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(firstHostFull / tmuxPerSession)
+                                : "— (tmux ≈ 0)", "1 sample (median of 3 reads)", "≤ 1 MB"));
+            }
             ctx.add(new Row("4 memory under yes, " + yesSeconds + " s, client attached" + b,
                     "peak " + Units.megabytes(yes[1]) + " (from " + Units.megabytes(yes[0]) + ", last " + Units.megabytes(yes[2]) + ")",
                     "peak " + Units.megabytes(tmuxYes[1]) + " (from " + Units.megabytes(tmuxYes[0]) + ", last "
                             + Units.megabytes(tmuxYes[2]) + ")",
                     Measured.ratio((double) yes[1] / tmuxYes[1]), "sampled every 100 ms", "bounded"));
         }
-        if (ctx.backendsToMeasure().contains("worker")) {
-            denseRows(ctx, n, settle, tmux);
+        if (ctx.backendsToMeasure().contains("worker") && !ctx.options.quick()) {
+            isolatedRows(ctx, n, settle, tmux);
         }
     }
 
-    /**
-     * Dense mode ({@code --worker-mode dense}) with room for all n sessions in one host: the
-     * host's PSS per session, and what each session after the first adds to it.
-     */
-    private static void denseRows(BenchContext ctx, int n, long settle, long[] tmux) throws Exception {
-        long oneHost;
-        long manyHosts;
+    /** {@code --worker-mode isolated}, a JVM per session, beside the default so the two can be compared. */
+    private static void isolatedRows(BenchContext ctx, int n, long settle, long[] tmux) throws Exception {
         long many;
-        int hosts;
-        try (LimpetDaemon daemon = ctx.freshDaemon("worker", List.of("--worker-mode", "dense", "--dense-sessions", Integer.toString(n)));
+        List<Long> workers;
+        try (LimpetDaemon daemon = ctx.freshDaemon("worker", List.of("--worker-mode", "isolated"));
                 WsClient ws = WsClient.connect(daemon.wsUrl())) {
             DataPlane plane = new DataPlane(daemon);
-            plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
-            Thread.sleep(settle);
-            oneHost = median3(() -> plane.workerKbs().stream().mapToLong(Long::longValue).sum());
-            for (int i = 1; i < n; i++) {
+            for (int i = 0; i < n; i++) {
                 plane.addSession(ws.spawn(IDLE, 80, 24).path("pid").asLong());
             }
             Thread.sleep(settle);
-            manyHosts = median3(() -> plane.workerKbs().stream().mapToLong(Long::longValue).sum());
             many = median3(plane::totalKb);
-            hosts = plane.workers().size();
+            workers = plane.workerKbs();
         }
-        ctx.log(String.format("memory [worker, dense]: host with 1 session %d kB, with %d sessions %d kB (%d hosts); total %d kB", oneHost, n,
-                manyHosts, hosts, many));
+        ctx.log(String.format("memory [worker, isolated]: %d sessions %d kB (%d worker processes)", n, many, workers.size()));
         double tmuxPerSession = (tmux[1] - tmux[0]) / (double) (n - 1);
-        ctx.add(kbRow("4 memory, " + n + " idle sessions [worker, dense]", many, tmux[1], "—"));
-        ctx.add(new Row("4 memory per idle session at " + n + " [worker, dense] (host PSS / sessions)", Units.megabytes(manyHosts / (double) n),
-                Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(manyHosts / (double) n / tmuxPerSession)
-                        : "— (tmux ≈ 0)", "1 sample (median of 3 reads), " + hosts + " host(s)", "≤ 16 MB PSS"));
-        double added = (manyHosts - oneHost) / (double) (n - 1);
-        ctx.add(new Row("4 memory per additional idle session [worker, dense] (host growth)", Units.megabytes(added),
-                Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(added / tmuxPerSession) : "— (tmux ≈ 0)",
-                "1 sample (median of 3 reads)", "≤ 1 MB"));
+        double perWorker = Stats.median(workers.stream().map(Long::doubleValue).toList());
+        ctx.add(kbRow("4 memory, " + n + " idle sessions [worker, isolated]", many, tmux[1], "—"));
+        ctx.add(new Row("4 memory per idle session at " + n + " [worker, isolated] (worker PSS)", Units.megabytes(perWorker),
+                Units.megabytes(tmuxPerSession) + " (tmux growth)", tmuxPerSession >= 1 ? Measured.ratio(perWorker / tmuxPerSession)
+                        : "— (tmux ≈ 0)", "1 sample (median of 3 reads)", "≤ 16 MB PSS"));
     }
 
     private static Row kbRow(String figure, long limpet, long tmux, String goal) {

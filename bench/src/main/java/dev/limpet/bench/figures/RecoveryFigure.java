@@ -10,10 +10,13 @@ import dev.limpet.bench.report.Units;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
- * Figure 5: N live workers, daemon {@code kill -9}, a new daemon on the same data root; time from
- * starting the new process to an {@code initial_state} that lists all N sessions running. The
+ * Figure 5: N live sessions, daemon {@code kill -9}, a new daemon on the same data root (from the
+ * daemon's AOT cache, as the launcher starts it); time from starting the new process to an
+ * {@code initial_state} that lists all N sessions running. The worker backend in its default
+ * (dense) mode and, for 100, with {@code --worker-mode isolated}. The
  * sessions are spawned once and grown from the smaller count to the larger. With the worker backend
  * and, when it runs, the tmux backend (sessions re-adopted from limpet's private tmux server); the
  * embedded backend loses its sessions with the daemon.
@@ -33,16 +36,21 @@ public final class RecoveryFigure implements Figure {
                 ctx.add(Row.notAvailable(figure("worker", n), "no worker backend", goal(n)));
             }
         } else {
-            measure(ctx, "worker", counts, restarts);
+            measure(ctx, "worker", List.of(), counts, restarts);
+            if (!ctx.options.quick()) {
+                // A JVM per session, beside the default, so the two can be compared.
+                measure(ctx, "worker", List.of("--worker-mode", "isolated"), new int[] {100}, restarts);
+            }
         }
         // The tmux backend survives a daemon restart too: its sessions are re-adopted from its server.
         if (ctx.backends().contains("tmux") && (ctx.options.backends().isEmpty() || ctx.options.backends().contains("tmux"))) {
-            measure(ctx, "tmux", counts, restarts);
+            measure(ctx, "tmux", List.of(), counts, restarts);
         }
     }
 
-    private static void measure(BenchContext ctx, String backend, int[] counts, int restarts) throws Exception {
-        LimpetDaemon daemon = ctx.freshDaemon(backend);
+    private static void measure(BenchContext ctx, String backend, List<String> args, int[] counts, int restarts) throws Exception {
+        LimpetDaemon daemon = ctx.freshDaemon(backend, args);
+        String label = args.isEmpty() ? backend : backend + ", isolated";
         try {
             int live = 0;
             for (int n : counts) {
@@ -55,11 +63,11 @@ public final class RecoveryFigure implements Figure {
                 for (int r = 0; r < restarts; r++) {
                     daemon.kill9();
                     long t0 = System.nanoTime();
-                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, backend, List.of());
+                    daemon = LimpetDaemon.start(ctx.jar, daemon.root, backend, List.of(), Map.of(), args);
                     times.add((double) (awaitCoherent(daemon, n) - t0));
-                    ctx.log(String.format("recovery %d %s sessions, restart %d: %s", n, backend, r + 1, Units.millis(times.getLast())));
+                    ctx.log(String.format("recovery %d %s sessions, restart %d: %s", n, label, r + 1, Units.millis(times.getLast())));
                 }
-                ctx.add(new Row(figure(backend, n), Units.millis(Measured.median(times)), "1 s (target; plain tmux loses its clients)",
+                ctx.add(new Row(figure(label, n), Units.millis(Measured.median(times)), "1 s (target; plain tmux loses its clients)",
                         Measured.ratio(Measured.median(times) / 1e9), Measured.spreadOf(times), goal(n)));
             }
         } finally {
@@ -67,8 +75,8 @@ public final class RecoveryFigure implements Figure {
         }
     }
 
-    private static String figure(String backend, int n) {
-        return "5 recovery: kill -9 → coherent initial_state, " + n + (backend.equals("worker") ? " workers" : " " + backend + " sessions");
+    private static String figure(String label, int n) {
+        return "5 recovery: kill -9 → coherent initial_state, " + n + " sessions [" + label + "]";
     }
 
     private static String goal(int n) {

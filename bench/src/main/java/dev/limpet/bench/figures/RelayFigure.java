@@ -8,16 +8,19 @@ import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
 import dev.limpet.bench.report.Stats;
 import dev.limpet.bench.report.Units;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
- * Figure 10 (issue 15): the same daemon reached directly and through a {@code limpet relay} on
+ * Figure 10: the same daemon reached directly and through a {@code limpet relay} on
  * loopback, end-to-end encrypted: a lossless flood's rate and keystroke echo, in the same run, with
  * the same measurements as figures 1 and 2 (their code). Goals: flood ≥ 0.5× direct, echo p50 ≤
- * direct + 1 ms. Then the same through a cluster (issue 16): the daemon's uplink on node 1, the
+ * direct + 1 ms. Then the same through a cluster of relays: the daemon's uplink on node 1, the
  * client on node 2, both nodes on one {@code nats-server}: goals flood ≥ 0.3× direct, echo p50 ≤
  * one node's + 2 ms.
  */
@@ -37,7 +40,7 @@ public final class RelayFigure implements Figure {
         Measured singleEcho;
         try (LimpetRelay relay = LimpetRelay.start(ctx.jar, dir)) {
             relay.enrol(root);
-            try (LimpetDaemon daemon = LimpetDaemon.start(ctx.jar, root, "worker", List.of(), java.util.Map.of(), List.of("--relay", relay.url))) {
+            try (LimpetDaemon daemon = LimpetDaemon.start(ctx.jar, root, "worker", List.of(), Map.of(), List.of("--relay", relay.url))) {
                 awaitGate(daemon);
                 singleEcho = measure(ctx, "10 relay", daemon, relay.pair(root), bytes, keys, runs, "≥ 0.5× direct", "≤ direct + 1 ms");
             }
@@ -48,17 +51,17 @@ public final class RelayFigure implements Figure {
                 LimpetRelay node1 = LimpetRelay.start(ctx.jar, clusterDir, "node1.log", "--nats", nats.url(), "--insecure-nats");
                 LimpetRelay node2 = LimpetRelay.start(ctx.jar, clusterDir, "node2.log", "--nats", nats.url(), "--insecure-nats")) {
             node1.enrol(clusterRoot);
-            try (LimpetDaemon daemon = LimpetDaemon.start(ctx.jar, clusterRoot, "worker", List.of(), java.util.Map.of(),
+            try (LimpetDaemon daemon = LimpetDaemon.start(ctx.jar, clusterRoot, "worker", List.of(), Map.of(),
                     List.of("--relay", node1.url))) {
                 awaitGate(daemon);
                 // The link names node 1, which holds the uplink; the client comes in through node 2.
                 String link = node1.pair(clusterRoot).replace(node1.url, node2.url);
                 double oneNodeEchoMicros = singleEcho.limpetMedian() / 1000.0;
                 measure(ctx, "10 relay cluster (client on node 2, uplink on node 1, NATS)", daemon, link, bytes, keys, runs, "≥ 0.3× direct",
-                        String.format(java.util.Locale.ROOT, "≤ one node's + 2 ms (%.0f µs)", oneNodeEchoMicros + 2000));
+                        String.format(Locale.ROOT, "≤ one node's + 2 ms (%.0f µs)", oneNodeEchoMicros + 2000));
             }
-        } catch (java.io.IOException e) {
-            if (!java.nio.file.Files.isExecutable(dev.limpet.testkit.NatsServer.BINARY)) {
+        } catch (IOException e) {
+            if (!Files.isExecutable(dev.limpet.testkit.NatsServer.BINARY)) {
                 ctx.add(Row.notAvailable("10 relay cluster", "no nats-server at " + dev.limpet.testkit.NatsServer.BINARY + " (apt-get install nats-server)",
                         "≥ 0.3× direct"));
                 return;
@@ -107,6 +110,6 @@ public final class RelayFigure implements Figure {
             }
             Thread.sleep(100);
         }
-        throw new java.io.IOException("the daemon's uplink to the relay never came up");
+        throw new IOException("the daemon's uplink to the relay never came up");
     }
 }

@@ -8,19 +8,24 @@ import dev.limpet.bench.client.StreamCounter;
 import dev.limpet.bench.client.TerminalText;
 import dev.limpet.bench.client.WsClient;
 import dev.limpet.bench.proc.LimpetDaemon;
+import dev.limpet.bench.proc.ThreadCpu;
 import dev.limpet.bench.proc.TmuxServer;
-import dev.limpet.testkit.GatedFlood;
 import dev.limpet.bench.report.Measured;
 import dev.limpet.bench.report.Row;
 import dev.limpet.bench.report.Units;
 import dev.limpet.terminal.pty.PtyProcess;
+import dev.limpet.testkit.GatedFlood;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
 
 /**
  * Figure 1: {@link GatedFlood} writes N bytes in a session; a WebSocket client attached from
@@ -49,11 +54,11 @@ public final class ThroughputFigure implements Figure {
         long bytes = ctx.options.pick(200, 10) * MB;
         int runs = ctx.options.pick(3, 2);
         for (String backend : ctx.backendsToMeasure()) {
-            java.util.Map<String, String> env = java.util.Map.of();
+            Map<String, String> env = Map.of();
             if (ctx.options.profile()) {
                 env = Profiling.jfr(ctx, "throughput-" + backend);
             }
-            java.util.Map<String, Long> cpu = new java.util.TreeMap<>();
+            Map<String, Long> cpu = new TreeMap<>();
             List<FloodRun> raw = new ArrayList<>();
             List<FloodRun> lossless = new ArrayList<>();
             List<FloodRun> live = new ArrayList<>();
@@ -67,7 +72,7 @@ public final class ThroughputFigure implements Figure {
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(bytes));
                     // Alternate which flow goes first, so neither always follows the raw run.
-                    java.util.Map<String, Long> before = dev.limpet.bench.proc.ThreadCpu.sample(daemon.pid());
+                    Map<String, Long> before = ThreadCpu.sample(daemon.pid());
                     if (i % 2 == 0) {
                         lossless.add(ws.flood(bytes, LOSSLESS));
                         live.add(ws.flood(bytes, LIVE));
@@ -75,7 +80,7 @@ public final class ThroughputFigure implements Figure {
                         live.add(ws.flood(bytes, LIVE));
                         lossless.add(ws.flood(bytes, LOSSLESS));
                     }
-                    dev.limpet.bench.proc.ThreadCpu.spent(before, dev.limpet.bench.proc.ThreadCpu.sample(daemon.pid()))
+                    ThreadCpu.spent(before, ThreadCpu.sample(daemon.pid()))
                             .forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum));
                     tmux.add(tmuxRun(bytes));
                     ctx.log(String.format("throughput [%s] run %d: raw %s, lossless %s (%s), live %s (%s, %d desyncs), tmux %s (%s delivered)",
@@ -86,7 +91,7 @@ public final class ThroughputFigure implements Figure {
                             Units.percent(tmux.getLast().deliveredFraction())));
                 }
                 ctx.log("throughput [" + backend + "]: CPU by thread over the limpet floods (" + 2 * runs + " × " + bytes / MB + " MB)\n"
-                        + dev.limpet.bench.proc.ThreadCpu.format(dev.limpet.bench.proc.ThreadCpu.spent(java.util.Map.of(), cpu)));
+                        + ThreadCpu.format(ThreadCpu.spent(Map.of(), cpu)));
                 ackErrors = ws.ackErrors();
                 ctx.log(String.format("throughput [%s]: %d pty_ack sent, %d refused", backend, ws.acksSent(), ackErrors));
             }
@@ -170,7 +175,7 @@ public final class ThroughputFigure implements Figure {
         long overlap = runs.stream().mapToLong(FloodRun::overlapBytes).sum();
         long stalls = runs.stream().filter(FloodRun::stalled).count();
         String reasons = runs.stream().map(FloodRun::desyncReasons).filter(r -> !r.isEmpty()).distinct()
-                .collect(java.util.stream.Collectors.joining(","));
+                .collect(Collectors.joining(","));
         return Units.mbPerSecond(speed) + ", " + Units.percent(worst) + " delivered"
                 + (desyncs > 0 ? ", " + desyncs + " desync" + (desyncs > 1 ? "s" : "") + " (" + reasons + ")" : "")
                 + (overlap > 0 ? ", " + overlap + " B twice" : "")
@@ -245,7 +250,7 @@ public final class ThroughputFigure implements Figure {
         long lastProgress = System.nanoTime();
         long lastEnd = counter.reached();
         int desyncs = 0;
-        java.util.Set<String> reasons = new java.util.TreeSet<>();
+        Set<String> reasons = new TreeSet<>();
         boolean stalled = false;
         while (!counter.awaitReached(target, 200)) {
             JsonNode desync = ws.poll("pty_desync");

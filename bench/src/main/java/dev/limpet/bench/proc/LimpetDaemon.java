@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -55,23 +56,27 @@ public final class LimpetDaemon implements AutoCloseable {
      * @param extraJvm more JVM flags (a flight recording)
      */
     public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm) throws IOException {
-        return start(jar, root, backend, extraJvm, java.util.Map.of());
+        return start(jar, root, backend, extraJvm, Map.of());
     }
 
     /** @param env added to the daemon's environment (which its workers and sessions inherit) */
-    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, java.util.Map<String, String> env)
+    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, Map<String, String> env)
             throws IOException {
         return start(jar, root, backend, extraJvm, env, List.of());
     }
 
     /** @param daemonArgs more {@code limpet daemon} options ({@code --ring-bytes 1048576}) */
-    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, java.util.Map<String, String> env,
+    public static LimpetDaemon start(Path jar, Path root, String backend, List<String> extraJvm, Map<String, String> env,
             List<String> daemonArgs) throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(LAUNCHER_JVM_FLAGS);
+        Path cache = LimpetJar.daemonCache(jar);
+        if (cache != null) {
+            cmd.addAll(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off", "-Xlog:cds=off"));
+        }
         cmd.addAll(extraJvm);
         cmd.addAll(List.of("-jar", jar.toString(), "daemon", "--data-root", root.toString(), "--port", "0"));
         if (backend != null) {

@@ -1,8 +1,15 @@
 package dev.limpet.bench.proc;
 
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every process the benchmark starts, directly or through a daemon or tmux, registered by handle
@@ -14,7 +21,7 @@ public final class Reaper {
     private static final List<ProcessHandle> PERSISTENT = new ArrayList<>();
     private static final List<AutoCloseable> CLOSERS = new ArrayList<>();
     private static volatile String sweepMarker;
-    private static final java.util.Set<Long> DAEMONS = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Long> DAEMONS = ConcurrentHashMap.newKeySet();
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -119,13 +126,13 @@ public final class Reaper {
         List<ProcessHandle> doomed = new ArrayList<>();
         ProcessHandle.allProcesses().filter(h -> h.pid() != self).forEach(h -> {
             try {
-                byte[] raw = java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(h.pid()), "cmdline"));
-                String cmdline = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+                byte[] raw = Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "cmdline"));
+                String cmdline = new String(raw, StandardCharsets.UTF_8);
                 boolean spared = except.stream().anyMatch(dir -> cmdline.contains(dir + "/") || cmdline.contains(dir + "\0"));
                 if (cmdline.contains(marker) && !spared) {
                     doomed.add(h);
                 }
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // gone, or not ours to read
             }
         });
@@ -152,7 +159,7 @@ public final class Reaper {
         h.descendants().forEach(ProcessHandle::destroyForcibly);
         h.destroyForcibly();
         try {
-            h.onExit().get(5, java.util.concurrent.TimeUnit.SECONDS);
+            h.onExit().get(5, TimeUnit.SECONDS);
         } catch (Exception e) {
             // gone or unkillable; nothing more to do
         }

@@ -3,6 +3,8 @@ package dev.limpet.bench.proc;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.PtySpawnSpec;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -97,7 +99,7 @@ public final class TmuxServer implements AutoCloseable {
             ProcessHandle.of(pid).ifPresent(Reaper::kill);
         }
         try {
-            java.nio.file.Files.deleteIfExists(java.nio.file.Path.of("/tmp", "tmux-" + uid(), socket));
+            Files.deleteIfExists(Path.of("/tmp", "tmux-" + uid(), socket));
         } catch (IOException e) {
             // tmux removes it itself on a clean exit
         }
@@ -105,7 +107,7 @@ public final class TmuxServer implements AutoCloseable {
 
     private static String uid() {
         try {
-            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
                 if (line.startsWith("Uid:")) {
                     return line.split("\\s+")[1];
                 }

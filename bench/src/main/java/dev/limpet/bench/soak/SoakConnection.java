@@ -55,6 +55,12 @@ final class SoakConnection {
 
     /** When this client last lost its connection (System.nanoTime), for the report on a re-attach that lost bytes. */
     private volatile long lostAt;
+    /**
+     * How long a session holds its output for a silent lossless client (the daemon's ack timeout,
+     * and the worker's hold while its daemon is gone): a client away longer may find its place gone
+     * from the ring, and must then be told so (a truncated re-attach with a snapshot), never lose bytes silently.
+     */
+    static final double LOSSLESS_HOLD_SECONDS = 10;
     private volatile String lostHow = "";
 
     /** The chaos loop's client kill: the connection drops without a close, and stays away for {@code awayMillis}. */
@@ -130,8 +136,16 @@ final class SoakConnection {
                         String event = String.format("%s re-attached %s at %d: replay_from %d, truncated %s, snapshot %s, flow %s; "
                                 + "%.1f s after it lost its connection (%s)", name, id, since, from, r.path("truncated").asBoolean(),
                                 r.path("snapshot").asBoolean(), r.path("flow").asText(), (System.nanoTime() - lostAt) / 1e9, lostHow);
-                        s.lossless.onLossEvent(event);
-                        System.err.println("soak: LOSS " + event);
+                        double away = (System.nanoTime() - lostAt) / 1e9;
+                        if (r.path("truncated").asBoolean() && r.path("snapshot").asBoolean() && "lossless".equals(r.path("flow").asText())
+                                && away > LOSSLESS_HOLD_SECONDS) {
+                            s.lossless.onAnnouncedGap(since, from);
+                            s.lossless.onLossEvent("announced: " + event);
+                            System.err.println("soak: announced gap (away past the hold) " + event);
+                        } else {
+                            s.lossless.onLossEvent(event);
+                            System.err.println("soak: LOSS " + event);
+                        }
                     }
                 } else {
                     long since = s.liveSince();

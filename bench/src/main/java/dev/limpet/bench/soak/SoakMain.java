@@ -15,6 +15,8 @@ import dev.limpet.testkit.SoakStream;
 import dev.limpet.testkit.SoakWriter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,10 +26,15 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Stream;
 
 /**
@@ -76,13 +83,15 @@ public final class SoakMain {
     private final List<Long> restartMillis = new ArrayList<>();
     private volatile boolean clientsRunning = true;
 
-    record Options(double minutes, long seed, int sessions, Path repo, boolean doc) {
+    /** {@code isolated}: the daemon runs {@code --worker-mode isolated} (a worker process per session) instead of the default dense hosts. */
+    record Options(double minutes, long seed, int sessions, Path repo, boolean doc, boolean isolated) {
         static Options parse(String[] args) {
             double minutes = 3;
             long seed = System.nanoTime() & 0xffffff;
             int sessions = 25;
             Path repo = Path.of(".");
             boolean doc = true;
+            boolean isolated = false;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--minutes" -> minutes = Double.parseDouble(args[++i]);
@@ -90,11 +99,12 @@ public final class SoakMain {
                     case "--sessions" -> sessions = Integer.parseInt(args[++i]);
                     case "--repo" -> repo = Path.of(args[++i]);
                     case "--no-doc" -> doc = false;
+                    case "--isolated" -> isolated = true;
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--no-doc])");
+                            + " (usage: ./limpet soak [--minutes N] [--seed S] [--sessions N] [--isolated] [--no-doc])");
                 }
             }
-            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc);
+            return new Options(minutes, seed, sessions, repo.toAbsolutePath().normalize(), doc, isolated);
         }
     }
 
@@ -218,7 +228,7 @@ public final class SoakMain {
         relayDir = scratch.resolve("relay-cluster");
         nats = NatsServer.start(scratch.resolve("nats"));
         for (int i = 0; i < nodes.length; i++) {
-            try (java.net.ServerSocket free = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
                 nodePorts[i] = free.getLocalPort();
             }
             nodes[i] = startNode(i);
@@ -235,7 +245,7 @@ public final class SoakMain {
     private String relayLink() {
         String link = pairingLink;
         // not the chaos loop's Random: client threads call this at their own pace, and the seed must replay the same chaos
-        int n = java.util.concurrent.ThreadLocalRandom.current().nextInt(nodes.length);
+        int n = ThreadLocalRandom.current().nextInt(nodes.length);
         return link.replace(nodes[0].url, "http://127.0.0.1:" + nodePorts[n] + "/");
     }
 
@@ -244,8 +254,12 @@ public final class SoakMain {
 
     private LimpetDaemon startDaemon() throws IOException {
         // Lossless clients may be away for a daemon restart: the default ack timeout (10 s) is what users get.
-        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), List.of("--relay",
+        List<String> args = new ArrayList<>(List.of("--relay",
                 "http://127.0.0.1:" + nodePorts[0] + "/,http://127.0.0.1:" + nodePorts[1] + "/"));
+        if (options.isolated()) {
+            args.addAll(List.of("--worker-mode", "isolated"));
+        }
+        return LimpetDaemon.start(jar, root, "worker", List.of(), Map.of(), args);
     }
 
     private String wsUrl() {
@@ -270,7 +284,7 @@ public final class SoakMain {
             for (int i = 0; i < options.sessions(); i++) {
                 SoakStream.Kind kind = kinds[i % kinds.length];
                 long seed = options.seed() * 1000 + i;
-                List<String> argv = TestPrograms.command(SoakWriter.class, kind.name().toLowerCase(java.util.Locale.ROOT), Long.toString(seed));
+                List<String> argv = TestPrograms.command(SoakWriter.class, kind.name().toLowerCase(Locale.ROOT), Long.toString(seed));
                 JsonNode info = control.spawn(argv, 80, 24);
                 SoakSession s = new SoakSession(info.path("id").asText(), kind, seed, info.path("pid").asLong());
                 sessions.add(s);
@@ -318,14 +332,22 @@ public final class SoakMain {
             nats.kill9();
             Thread.sleep(chaos.nextInt(2000));
             nats.restart();
-        } else if (roll < 45 && workerKills < Math.max(1, options.sessions() / 5)) {
+        } else if (roll < 45 && sessions.stream().filter(x -> x.workerKilled).count() < Math.max(1, options.sessions() / 5)) {
+            // Until a fifth of the sessions went with their worker (one kill of a dense host may take more).
             List<SoakSession> alive = sessions.stream().filter(s -> !s.workerKilled).toList();
             SoakSession s = alive.get(chaos.nextInt(alive.size()));
             long worker = workerPid(s.id);
             if (worker > 0) {
                 workerKills++;
-                s.workerKilled = true;
-                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + s.id + " (" + s.kind + ")");
+                // A dense host holds several sessions: each of them goes with it.
+                List<String> gone = new ArrayList<>();
+                for (SoakSession other : alive) {
+                    if (other == s || workerPid(other.id) == worker) {
+                        other.workerKilled = true;
+                        gone.add(other.id + " (" + other.kind + ")");
+                    }
+                }
+                log("cycle " + cycles + ": kill -9 worker " + worker + " of " + String.join(", ", gone));
                 ProcessHandle.of(worker).ifPresent(ProcessHandle::destroyForcibly);
             }
         } else {
@@ -363,11 +385,13 @@ public final class SoakMain {
         long d = Pss.kilobytes(daemon.pid());
         long total = Math.max(0, d);
         daemonPeakKb = Math.max(daemonPeakKb, d);
+        Set<Long> counted = new HashSet<>();
         for (SoakSession s : sessions) {
-            if (s.workerKilled) {
-                continue;
+            long pid = s.workerKilled ? -1 : workerPid(s.id);
+            if (pid <= 0 || !counted.add(pid)) {
+                continue; // a dense host's sessions share one process: counted once
             }
-            long w = Pss.kilobytes(workerPid(s.id));
+            long w = Pss.kilobytes(pid);
             if (w > 0) {
                 workerPeakKb = Math.max(workerPeakKb, w);
                 total += w;
@@ -487,7 +511,8 @@ public final class SoakMain {
         long losses = sessions.stream().filter(s -> !s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long lostOnKilled = sessions.stream().filter(s -> s.workerKilled).mapToLong(s -> s.lossless.losses()).sum();
         long losslessDesyncs = sessions.stream().mapToLong(s -> s.lossless.desyncs()).sum();
-        Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+        long announced = sessions.stream().mapToLong(s -> s.lossless.announced()).sum();
+        Map<String, Integer> desyncReasons = new TreeMap<>();
         sessions.forEach(s -> s.lossless.desyncReasons().forEach((r, n) -> desyncReasons.merge(r, n, Integer::sum)));
         long liveBytes = sessions.stream().mapToLong(s -> s.liveBytes).sum();
         long liveDesyncs = sessions.stream().mapToLong(s -> s.liveDesyncs).sum();
@@ -515,6 +540,8 @@ public final class SoakMain {
         t.append(row("bytes checked (lossless clients, byte by byte)", mb(checked) + " (" + checked + " bytes)", "—"));
         t.append(row("losses (missing, duplicated, wrong bytes, snapshots) on surviving sessions", Long.toString(losses), "0"));
         t.append(row("losses on sessions whose worker was killed (before the kill)", Long.toString(lostOnKilled), "0"));
+        t.append(row("gaps announced to lossless clients away past the " + (int) SoakConnection.LOSSLESS_HOLD_SECONDS
+                + " s hold (truncated re-attach + snapshot)", mb(announced) + " (" + announced + " bytes)", "—"));
         t.append(row("lossless desyncs (re-attached from their offset; by reason)", losslessDesyncs
                 + (desyncReasons.isEmpty() ? "" : " " + desyncReasons), "—"));
         t.append(row("live clients: bytes, desyncs, frames going back", mb(liveBytes) + ", " + liveDesyncs + ", " + backwards, "—, —, 0"));

@@ -1,6 +1,11 @@
 package dev.limpet.bench.soak;
 
 import dev.limpet.testkit.SoakStream;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What a lossless client of one session received, checked byte by byte against the stream the
@@ -19,9 +24,16 @@ final class StreamCheck {
     private long corrupt;
     private long firstCorruptAt = -1;
     private long snapshots;
+    /** Gaps the daemon announced (a truncated re-attach after an absence past the lossless hold), and their snapshots. */
+    private long announced;
+    private long announcedSnapshots;
+    /** Gaps seen in the output, start → end, until an announcement claims them (the frames may come first). */
+    private final Map<Long, Long> unclaimedGaps = new HashMap<>();
+    /** Announced gaps whose frames have not come yet, start → end. */
+    private final Map<Long, Long> expectedGaps = new HashMap<>();
     private long desyncs;
-    private final java.util.List<String> lossEvents = new java.util.ArrayList<>();
-    private final java.util.Map<String, Integer> desyncReasons = new java.util.TreeMap<>();
+    private final List<String> lossEvents = new ArrayList<>();
+    private final Map<String, Integer> desyncReasons = new TreeMap<>();
 
     StreamCheck(SoakStream.Kind kind, long seed) {
         this.expected = new SoakStream(kind, seed);
@@ -47,7 +59,12 @@ final class StreamCheck {
             start = next;
         }
         if (start > next) {
-            missing += start - next;
+            if (Long.valueOf(start).equals(expectedGaps.remove(next))) {
+                announced += start - next;
+            } else {
+                missing += start - next;
+                unclaimedGaps.put(next, start);
+            }
             for (long n = start - next; n > 0; n--) {
                 nextExpected();
             }
@@ -70,17 +87,35 @@ final class StreamCheck {
         desyncReasons.merge(reason, 1, Integer::sum);
     }
 
+    /**
+     * The daemon said, re-attaching, that bytes {@code [since, from)} are gone and sent a snapshot in
+     * their place, after this client had been away longer than the lossless hold: the protocol lets a
+     * session stop waiting for a lossless client silent that long, so this gap is announced, not lost.
+     */
+    synchronized void onAnnouncedGap(long since, long from) {
+        announcedSnapshots++;
+        if (from <= since) {
+            return;
+        }
+        if (Long.valueOf(from).equals(unclaimedGaps.remove(since))) {
+            missing -= from - since;
+            announced += from - since;
+        } else {
+            expectedGaps.put(since, from);
+        }
+    }
+
     /** A re-attach that could not resume where this client was: what happened, for the report. */
     synchronized void onLossEvent(String event) {
         lossEvents.add(event);
     }
 
-    synchronized java.util.List<String> lossEvents() {
-        return java.util.List.copyOf(lossEvents);
+    synchronized List<String> lossEvents() {
+        return List.copyOf(lossEvents);
     }
 
-    synchronized java.util.Map<String, Integer> desyncReasons() {
-        return new java.util.TreeMap<>(desyncReasons);
+    synchronized Map<String, Integer> desyncReasons() {
+        return new TreeMap<>(desyncReasons);
     }
 
     synchronized long desyncs() {
@@ -104,13 +139,21 @@ final class StreamCheck {
         return checked;
     }
 
-    /** Bytes missing, delivered twice or wrong, plus snapshots sent in place of bytes: 0 for a lossless stream. */
+    /**
+     * Bytes missing, delivered twice or wrong, plus snapshots sent in place of bytes, apart from the
+     * gaps the daemon announced after an absence past the hold: 0 for a lossless stream.
+     */
     synchronized long losses() {
-        return missing + duplicated + corrupt + snapshots;
+        return missing + duplicated + corrupt + Math.max(0, snapshots - announcedSnapshots);
+    }
+
+    /** Bytes of the announced gaps. */
+    synchronized long announced() {
+        return announced;
     }
 
     synchronized String describe() {
         return "checked " + checked + ", next " + next + ", missing " + missing + ", duplicated " + duplicated + ", corrupt " + corrupt
-                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", desyncs " + desyncs + " " + desyncReasons;
+                + (firstCorruptAt >= 0 ? " (first at " + firstCorruptAt + ")" : "") + ", snapshots " + snapshots + ", announced gaps " + announced + " bytes, desyncs " + desyncs + " " + desyncReasons;
     }
 }

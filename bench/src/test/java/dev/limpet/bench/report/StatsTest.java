@@ -3,6 +3,7 @@ package dev.limpet.bench.report;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -15,7 +16,7 @@ class StatsTest {
 
     @Test
     void nearestRankPercentiles() {
-        List<Double> v = new java.util.ArrayList<>();
+        List<Double> v = new ArrayList<>();
         for (int i = 1; i <= 100; i++) {
             v.add((double) i);
         }

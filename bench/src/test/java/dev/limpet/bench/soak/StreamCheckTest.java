@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.testkit.SoakStream;
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class StreamCheckTest {
@@ -14,7 +15,7 @@ class StreamCheckTest {
         while (out.size() < n) {
             out.writeBytes(s.next());
         }
-        return java.util.Arrays.copyOf(out.toByteArray(), n);
+        return Arrays.copyOf(out.toByteArray(), n);
     }
 
     @Test
@@ -53,5 +54,39 @@ class StreamCheckTest {
         StreamCheck check = new StreamCheck(SoakStream.Kind.REDRAW, 1);
         check.onSnapshot();
         assertThat(check.losses()).isEqualTo(1);
+    }
+
+    @Test
+    void aGapTheDaemonAnnouncedIsNoLossWhetherItsFramesComeBeforeOrAfterTheAnnouncement() {
+        byte[] b = stream(SoakStream.Kind.BURST, 3, 1000);
+        for (boolean framesFirst : new boolean[] {true, false}) {
+            StreamCheck check = new StreamCheck(SoakStream.Kind.BURST, 3);
+            check.onOutput(100, b, 0, 100);
+            if (framesFirst) {
+                check.onSnapshot();
+                check.onOutput(600, b, 500, 100);
+                check.onAnnouncedGap(100, 500);
+            } else {
+                check.onAnnouncedGap(100, 500);
+                check.onSnapshot();
+                check.onOutput(600, b, 500, 100);
+            }
+            assertThat(check.losses()).as(check.describe()).isZero();
+            assertThat(check.announced()).isEqualTo(400);
+            assertThat(check.next()).isEqualTo(600);
+        }
+    }
+
+    @Test
+    void aGapBesideTheAnnouncedOneIsStillALoss() {
+        byte[] b = stream(SoakStream.Kind.BURST, 3, 1000);
+        StreamCheck check = new StreamCheck(SoakStream.Kind.BURST, 3);
+        check.onOutput(100, b, 0, 100);
+        check.onAnnouncedGap(100, 500);
+        check.onSnapshot();
+        check.onOutput(600, b, 500, 100);
+        check.onOutput(800, b, 700, 100);          // 600..700 never came, and nobody said so
+        check.onSnapshot();                        // nor was this one announced
+        assertThat(check.losses()).isEqualTo(101);
     }
 }

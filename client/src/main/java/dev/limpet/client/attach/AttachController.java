@@ -1,6 +1,5 @@
 package dev.limpet.client.attach;
 
-import dev.limpet.client.connection.CommandFailedException;
 import dev.limpet.client.connection.ConnectionLostException;
 import dev.limpet.client.connection.ConnectionState;
 import dev.limpet.client.connection.ConnectionTransition;
@@ -18,6 +17,7 @@ import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.stream.OutputChunk;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -36,12 +36,20 @@ import java.util.concurrent.CompletionException;
  * daemon grants only {@code live}, it sends no acknowledgements. Every attachment (after a
  * {@code pty_desync} or a reconnect) asks for lossless again and starts its acknowledgements afresh.
  *
- * <p>The person's terminal answers queries it finds in the output ({@link ReplyGuard}): answers to
- * replayed output are dropped, answers to live queries are marked as replies.
+ * <p>What the person sees is an {@link AttachScreen}: the session's screen kept in a model of its own
+ * and painted onto their terminal, at the session's size, which follows the viewer a person uses
+ * (docs/cli.md, "Size"): the first attach takes the size (the person ran the command there), typing
+ * takes it, and while another viewer holds a different size the status line says so.
  *
- * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are discarded with a
- * bell, never queued: the person cannot see what those keys would do, and replaying them later into a
- * screen that changed meanwhile could run something unintended.
+ * <p>The person's terminal answers the queries passed to it from live output ({@link ReplyGuard}):
+ * answers to replayed output are dropped, answers to live queries are marked as replies.
+ *
+ * <p>Keystrokes while not attached (connecting, reconnecting, re-attaching) are held, as a browser
+ * tab holds them: in order, up to 4 KiB ({@link TypeAhead}), shown on the status line, and sent once,
+ * as one input, right after the attach answers. Keys that do not fit ring the bell and are said on
+ * the status line; held keys that can no longer go (the session ended, a detach) are said too.
+ * Nothing typed is dropped without a word. Terminal replies are never held: their question belongs
+ * to a screen that has moved on.
  *
  * <p>Runs on the {@link Scheduler}'s loop; {@link #input} and {@link #resized} may be called from any
  * thread. {@link #outcome()} completes once, when attach ends.
@@ -50,6 +58,7 @@ public final class AttachController implements HostRuntime.Listener {
     private static final Duration RECOVERING_RETRY = Duration.ofMillis(500);
     private static final Duration NOTICE_TIME = Duration.ofSeconds(4);
     private static final Duration BELL_INTERVAL = Duration.ofMillis(250);
+    private static final Duration RESIZE_SETTLE = Duration.ofMillis(100);
     private static final String LOSSLESS = "lossless";
 
     private enum Phase { CONNECTING, RESOLVING, ATTACHING, ATTACHED, RECONNECTING, DONE }
@@ -59,8 +68,12 @@ public final class AttachController implements HostRuntime.Listener {
     private final AttachTerminal terminal;
     private final AttachSettings settings;
     private final OutputCursor cursor = new OutputCursor();
+    private final AttachScreen screen;
+    /** Session resizes announced for offsets the output has not reached yet, in order. */
+    private final ArrayDeque<ServerMessage.SessionResized> resizes = new ArrayDeque<>();
     private final AckPacer acks = new AckPacer();
     private final ReplyGuard replies = new ReplyGuard();
+    private final TypeAhead typeAhead = new TypeAhead();
     private final CompletableFuture<AttachOutcome> outcome = new CompletableFuture<>();
 
     // Loop-confined.
@@ -75,8 +88,16 @@ public final class AttachController implements HostRuntime.Listener {
     private Instant lastBell = Instant.MIN;
     private String statusShown;
     /** The status line saying keys wait in the daemon, while it is meant to show. */
-    private String waitingShown;
+    private String queuedKeysShown;
+    /** The status line while not attached (reconnecting…), to which held keys are added; null while attached. */
+    private String waitingLine;
     private boolean ackFlushQueued;
+    private long resizeGeneration;
+    /** The size the session has as of the last attach (until a session_resized says otherwise). */
+    private int sessionCols;
+    private int sessionRows;
+    /** The offset of the snapshot the screen was last drawn from (-1: none); output after it was fed to it. */
+    private long snapshotAt = -1;
     /** Where the current attachment's replay ends (live output follows). */
     private long replayEnd = -1;
 
@@ -86,10 +107,13 @@ public final class AttachController implements HostRuntime.Listener {
         this.terminal = terminal;
         this.settings = settings;
         this.daemonId = settings.expectedDaemonId();
+        this.screen = terminal.interactive() ? AttachScreen.painted(terminal.columns(), terminal.rows(), terminal::write)
+                : AttachScreen.raw(terminal::write, terminal::note);
     }
 
-    /** Subscribes to the runtime and starts it; the outcome completes when attach ends. */
+    /** Takes the person's terminal over, subscribes to the runtime and starts it; the outcome completes when attach ends. */
     public CompletableFuture<AttachOutcome> start() {
+        screen.enter();
         runtime.addListener(this);
         runtime.start();
         return outcome;
@@ -99,15 +123,34 @@ public final class AttachController implements HostRuntime.Listener {
         return outcome;
     }
 
+    /**
+     * Gives the person's terminal back as it was (screen, cursor, modes, title); once, from any
+     * thread (a shutdown hook on a signal, too). Nothing is drawn on it afterwards.
+     */
+    public void giveTerminalBack() {
+        screen.leave();
+    }
+
     /** Keystrokes read from the person's terminal; the detach key ends the attachment. */
     public void input(byte[] data, int length) {
         byte[] copy = Arrays.copyOf(data, length);
         scheduler.execute(() -> onInput(copy));
     }
 
-    /** The person's window changed size. */
+    /**
+     * The person's window changed size. Taken once it holds still for a moment: a window dragged
+     * sends many, and a terminal (tmux resizing a pane) may signal the new size before it has
+     * resized its own screen, which a paint at the new size would garble.
+     */
     public void resized() {
-        scheduler.execute(this::onResize);
+        scheduler.execute(() -> {
+            long generation = ++resizeGeneration;
+            scheduler.schedule(RESIZE_SETTLE, () -> {
+                if (generation == resizeGeneration) {
+                    onResize();
+                }
+            });
+        });
     }
 
     // ---- runtime events (loop thread) ----------------------------------------------------------
@@ -122,7 +165,7 @@ public final class AttachController implements HostRuntime.Listener {
             case DISCONNECTED -> onDisconnected(t);
             case CONNECTING -> {
                 if (phase == Phase.RECONNECTING && t.changed()) {
-                    status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + t.attempt() + ")");
+                    waiting("limpet: reconnecting to " + settings.hostName() + "… (attempt " + t.attempt() + ")");
                 }
             }
             case DISPOSED -> finish(AttachOutcome.failure(1, "limpet: the connection to " + settings.hostName() + " was closed"));
@@ -139,6 +182,7 @@ public final class AttachController implements HostRuntime.Listener {
             case ServerMessage.AttachResult r when r.sessionId().equals(sessionId) && isCurrentAttach(r.reqId()) -> onAttached(r);
             case ServerMessage.SessionExited e when e.sessionId().equals(sessionId) -> finish(exited(e.exitCode(), e.exitSignal()));
             case ServerMessage.PtyDesync d when d.sessionId().equals(sessionId) && phase == Phase.ATTACHED -> sendAttach();
+            case ServerMessage.SessionResized z when z.sessionId().equals(sessionId) && phase == Phase.ATTACHED -> onSessionResized(z);
             case ServerMessage.CommandError e when sessionId != null && (sessionId.equals(e.sessionId()) || isCurrentAttach(e.reqId())) -> onCommandError(e);
             case ServerMessage.InputWaiting w when w.sessionId().equals(sessionId) -> keysWaiting(w.keys());
             case ServerMessage.InputUndelivered u when u.sessionId().equals(sessionId) -> {
@@ -162,18 +206,14 @@ public final class AttachController implements HostRuntime.Listener {
                 }
                 OutputChunk fresh = cursor.onOutput(OutputChunk.fromFrame(frame));
                 if (fresh != null && !fresh.isEmpty()) {
-                    byte[] bytes = fresh.bytes();
-                    terminal.write(bytes);
-                    if (!replies.replaying()) {
-                        replies.liveWritten(bytes, scheduler.clock().instant());
-                    }
+                    show(fresh.bytes(), fresh.endOffset());
                 }
             }
             case SNAPSHOT -> {
-                byte[] screen = cursor.onSnapshot(frame.offset(), frame.payload());
-                if (screen.length > 0) {
-                    terminal.write(screen);
-                }
+                snapshotAt = frame.offset();
+                resizes.removeIf(z -> z.offset() <= frame.offset()); // the snapshot is at the size of its moment
+                screen.snapshot(sessionCols, sessionRows, cursor.onSnapshot(frame.offset(), frame.payload()));
+                updateSizeStatus();
             }
             default -> { }
         }
@@ -187,6 +227,62 @@ public final class AttachController implements HostRuntime.Listener {
         if (replies.replaying() && cursor.have() >= replayEnd) {
             replies.replayWritten(scheduler.clock().instant());
         }
+    }
+
+    /**
+     * Output {@code bytes} ending at {@code end}: fed to the screen, cut where the session's size
+     * changed so each part is taken in at the size it was written for. Queries in live output go
+     * to the person's terminal, which answers them.
+     */
+    private void show(byte[] bytes, long end) {
+        long start = end - bytes.length;
+        int from = 0;
+        while (!resizes.isEmpty() && resizes.peekFirst().offset() <= end) {
+            ServerMessage.SessionResized z = resizes.pollFirst();
+            int cut = (int) Math.max(0, z.offset() - start);
+            showPart(bytes, from, cut);
+            from = Math.max(from, cut);
+            resizeSession(z.cols(), z.rows());
+        }
+        showPart(bytes, from, bytes.length);
+    }
+
+    private void showPart(byte[] bytes, int from, int to) {
+        if (to <= from) {
+            return;
+        }
+        byte[] part = from == 0 && to == bytes.length ? bytes : Arrays.copyOfRange(bytes, from, to);
+        boolean live = !replies.replaying();
+        screen.output(part, live ? TerminalReplies.queries(part, 0, part.length) : new byte[0]);
+        if (live) {
+            replies.liveWritten(part, scheduler.clock().instant());
+        }
+    }
+
+    /**
+     * The session's size changed from {@code z.offset()} on: now if the output is there, else when
+     * it gets there. The daemon learns the offset only once the session has resized, and its output
+     * may reach us first: when what we took in already runs past the offset (and the snapshot we
+     * drew from is older), the screen takes the resize in again at its place.
+     */
+    private void onSessionResized(ServerMessage.SessionResized z) {
+        if (z.offset() > cursor.have()) {
+            resizes.addLast(z);
+        } else if (z.offset() > snapshotAt && z.offset() < cursor.have()) {
+            sessionCols = z.cols();
+            sessionRows = z.rows();
+            screen.sessionResizedEarlier(z.cols(), z.rows(), cursor.have() - z.offset());
+            updateSizeStatus();
+        } else {
+            resizeSession(z.cols(), z.rows());
+        }
+    }
+
+    private void resizeSession(int cols, int rows) {
+        sessionCols = cols;
+        sessionRows = rows;
+        screen.sessionResized(cols, rows);
+        updateSizeStatus();
     }
 
     // ---- connection ------------------------------------------------------------------------------
@@ -222,7 +318,7 @@ public final class AttachController implements HostRuntime.Listener {
                     + "); reconnecting cannot fix this"));
         } else {
             phase = Phase.RECONNECTING;
-            status("limpet: reconnecting to " + settings.hostName() + "… (attempt " + (t.attempt() + 1) + ")");
+            waiting("limpet: reconnecting to " + settings.hostName() + "… (attempt " + (t.attempt() + 1) + ")");
         }
     }
 
@@ -282,7 +378,11 @@ public final class AttachController implements HostRuntime.Listener {
         phase = Phase.ATTACHING;
         attachSeq++;
         acks.stop(); // until attach_result says which flow was granted
-        client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, cursor.since(),
+        // A terminal asks for nothing: it gets the current screen. A pipe or a file records the
+        // session: it asks for the stream from its start, which the daemon sends while its ring
+        // holds it (else the current screen, as a snapshot).
+        Long since = cursor.since() == null && !terminal.interactive() ? Long.valueOf(0) : cursor.since();
+        client.send(new ClientMessage.AttachSession("attach-" + attachSeq, sessionId, since,
                 terminal.columns(), terminal.rows(), settings.readOnly() ? Boolean.TRUE : null,
                 settings.readOnly() ? "live" : LOSSLESS, null));
     }
@@ -300,7 +400,9 @@ public final class AttachController implements HostRuntime.Listener {
             acks.stop(); // granted live: acknowledgements would be refused (invalid_ack)
         }
         phase = Phase.ATTACHED;
+        boolean firstAttach = !everAttached;
         everAttached = true;
+        waitingLine = null;
         replayEnd = r.endOffset();
         replies.replayStarted();
         replayWrittenIfDone();
@@ -315,14 +417,40 @@ public final class AttachController implements HostRuntime.Listener {
             }
         }
         SessionInfo info = r.session();
+        if (info != null && info.cols() > 0 && info.rows() > 0) {
+            sessionCols = info.cols();
+            sessionRows = info.rows();
+        }
         if (info != null && SessionInfo.EXITED.equals(info.state())) {
             exitAt = r.endOffset();
             exitText = exited(info.exitCode(), info.exitSignal()).message();
         }
-        if (info != null && !settings.readOnly() && (info.cols() != terminal.columns() || info.rows() != terminal.rows())) {
-            onResize();
+        DaemonClient client = runtime.active();
+        if (firstAttach && !settings.readOnly() && client != null && (info == null || SessionInfo.RUNNING.equals(info.state()))) {
+            // The person ran `limpet attach` in this terminal: it is the viewer they use (a re-attach
+            // after a lost link is not, until they type).
+            client.send(new ClientMessage.TakeSize(null, sessionId));
         }
+        sendHeldKeys();
+        showStatus();
         finishIfExitReached();
+    }
+
+    /** Keys typed while waiting go now, once, in the order typed, before anything typed later. */
+    private void sendHeldKeys() {
+        if (typeAhead.isEmpty()) {
+            return;
+        }
+        if (exitAt >= 0) {
+            notice("limpet: " + typeAhead.clear() + " key(s) typed while reconnecting were not sent: the session has exited");
+            return;
+        }
+        DaemonClient client = runtime.active();
+        if (client != null && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, 0, typeAhead.take()))) {
+            return;
+        }
+        // The link went again at once: what was held is lost with it; say so rather than pretend.
+        notice("limpet: key(s) typed while reconnecting could not be sent");
     }
 
     private void onCommandError(ServerMessage.CommandError e) {
@@ -394,25 +522,56 @@ public final class AttachController implements HostRuntime.Listener {
         if (verdict == ReplyGuard.Verdict.DROP) {
             return; // the person's terminal answering a query in replayed output: never typed into the session
         }
+        if (settings.readOnly()) {
+            bell();
+            return;
+        }
         DaemonClient client = runtime.active();
         // Offset 1 marks the terminal's automatic reply to a live query (docs/protocol.md, "Terminal replies").
         long kind = verdict == ReplyGuard.Verdict.REPLY ? 1 : 0;
-        boolean sent = !settings.readOnly() && phase == Phase.ATTACHED && client != null
-                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, kind, keys));
-        if (!sent) {
-            Instant now = scheduler.clock().instant();
-            if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {
-                lastBell = now;
-                terminal.bell();
-            }
+        if (phase == Phase.ATTACHED && typeAhead.isEmpty() && client != null
+                && client.sendBinary(Frame.encode(FrameKind.INPUT, sessionId, kind, keys))) {
+            return;
+        }
+        if (verdict == ReplyGuard.Verdict.REPLY) {
+            return; // a terminal's answer is never held: its question belongs to a screen that has moved on
+        }
+        if (typeAhead.hold(keys)) {
+            status(withHeldKeys(waitingLine == null ? "limpet: waiting for session " + settings.sessionRef() : waitingLine));
+            return;
+        }
+        bell();
+        // First on the line: the status row is cut at the terminal's width.
+        status("limpet: more than " + TypeAhead.LIMIT + " bytes typed: the rest was not sent; " + typeAhead.keys()
+                + " key(s) held, sent once reattached");
+    }
+
+    private void bell() {
+        Instant now = scheduler.clock().instant();
+        if (Duration.between(lastBell, now).compareTo(BELL_INTERVAL) >= 0) {
+            lastBell = now;
+            screen.bell();
         }
     }
 
+    /** The status line while not attached. */
+    private void waiting(String line) {
+        waitingLine = line;
+        status(withHeldKeys(line));
+    }
+
+    private String withHeldKeys(String line) {
+        return typeAhead.isEmpty() ? line : line + " — " + typeAhead.keys() + " key(s) held, sent once reattached";
+    }
+
+    /** The person's window changed size: shown at once; the session follows while this viewer holds its size. */
     private void onResize() {
+        screen.displayResized(terminal.columns(), terminal.rows());
         DaemonClient client = runtime.active();
         if (phase == Phase.ATTACHED && !settings.readOnly() && client != null) {
             client.send(new ClientMessage.PtyResize(null, sessionId, terminal.columns(), terminal.rows()));
         }
+        showStatus();
     }
 
     // ---- ending and status -----------------------------------------------------------------------
@@ -435,6 +594,12 @@ public final class AttachController implements HostRuntime.Listener {
         phase = Phase.DONE;
         clearStatus();
         runtime.stop();
+        if (!typeAhead.isEmpty()) {
+            int keys = typeAhead.clear();
+            result = new AttachOutcome(result.exitCode(), result.message() + " (" + keys + " key(s) typed while waiting were not sent)",
+                    result.error());
+        }
+        screen.leave();
         outcome.complete(result);
     }
 
@@ -443,12 +608,12 @@ public final class AttachController implements HostRuntime.Listener {
      * status line while they wait, cleared once they arrived.
      */
     private void keysWaiting(int keys) {
-        String shown = waitingShown;
+        String shown = queuedKeysShown;
         if (keys > 0) {
-            waitingShown = "limpet: " + keys(keys) + " waiting: the session's program is not taking input";
-            status(waitingShown);
+            queuedKeysShown = "limpet: " + keys(keys) + " waiting: the session's program is not taking input";
+            status(queuedKeysShown);
         } else if (shown != null) {
-            waitingShown = null;
+            queuedKeysShown = null;
             if (shown.equals(statusShown)) {
                 clearStatus();
             }
@@ -464,7 +629,7 @@ public final class AttachController implements HostRuntime.Listener {
             return;
         }
         statusShown = text;
-        terminal.showStatus(text);
+        showStatus();
     }
 
     /** A status message that clears itself after a while unless replaced. */
@@ -480,7 +645,29 @@ public final class AttachController implements HostRuntime.Listener {
     private void clearStatus() {
         if (statusShown != null) {
             statusShown = null;
-            terminal.clearStatus();
+            showStatus();
         }
+    }
+
+    /** The status line: a message when there is one, else whether the session has another viewer's size. */
+    private void showStatus() {
+        screen.status(statusShown != null ? statusShown : sizeMarker());
+    }
+
+    private void updateSizeStatus() {
+        if (statusShown == null) {
+            showStatus();
+        }
+    }
+
+    /** Said while the session's size is not this terminal's: another viewer (the one a person used last) set it. */
+    private String sizeMarker() {
+        if (phase != Phase.ATTACHED || !terminal.interactive() || sessionCols <= 0
+                || sessionCols == terminal.columns() && sessionRows == terminal.rows()) {
+            return null;
+        }
+        String size = sessionCols + "×" + sessionRows;
+        return settings.readOnly() ? "limpet: sized for another viewer (" + size + ")"
+                : "limpet: sized for another viewer (" + size + ") — type here to take it";
     }
 }

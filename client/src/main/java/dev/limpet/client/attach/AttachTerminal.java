@@ -1,23 +1,21 @@
 package dev.limpet.client.attach;
 
 /**
- * The person's terminal as {@link AttachController} sees it. Called only from the controller's loop
- * thread, so writes, bells and status lines never interleave.
+ * The person's terminal as {@link AttachController} sees it. Written from the controller's loop
+ * thread, and once more by a shutdown hook that gives the terminal back ({@link AttachScreen}
+ * orders the two).
  */
 public interface AttachTerminal {
     int columns();
 
     int rows();
 
-    /** Writes session output to the screen, unchanged, and flushes it. */
+    /** Writes bytes to the screen, unchanged, and flushes them. */
     void write(byte[] data);
 
-    /** Rings the bell (a keystroke was discarded). */
-    void bell();
+    /** True for a terminal; false for a pipe or a file (output is then written as it comes). */
+    boolean interactive();
 
-    /** Shows a one-line status message over the bottom line, leaving the cursor where it was. */
-    void showStatus(String text);
-
-    /** Removes the status line, if one is shown. */
-    void clearStatus();
+    /** A message for the person where no status line can be painted (a pipe): its own line on stderr. */
+    void note(String text);
 }

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import org.jline.terminal.Attributes;
 import org.jline.terminal.Terminal;
 import org.jline.terminal.TerminalBuilder;
@@ -16,14 +17,14 @@ import org.jline.terminal.TerminalBuilder;
  * cleared here as well: every byte typed goes to the session unchanged, every byte of output reaches
  * the screen unchanged. {@link #close()} restores the attributes the terminal had before.
  *
- * <p>Status lines go to stderr: saved cursor, bottom row, reverse video, restored cursor.
+ * <p>What is shown on it is painted by {@link AttachScreen}; this class only moves bytes and sizes.
  */
 public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable {
     private final Terminal terminal;
     private final Attributes saved;
     private final OutputStream out;
     private final PrintStream err;
-    private boolean statusVisible;
+    private boolean closed;
 
     private JLineAttachTerminal(Terminal terminal, Attributes saved, PrintStream err) {
         this.terminal = terminal;
@@ -67,6 +68,7 @@ public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable 
     }
 
     /** True when this is a real terminal rather than a pipe. */
+    @Override
     public boolean interactive() {
         return !terminal.getType().startsWith(Terminal.TYPE_DUMB);
     }
@@ -89,49 +91,23 @@ public final class JLineAttachTerminal implements AttachTerminal, AutoCloseable 
             out.write(data);
             out.flush();
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException("cannot write to the terminal", e);
+            throw new UncheckedIOException("cannot write to the terminal", e);
         }
     }
 
     @Override
-    public void bell() {
-        write(new byte[] {7});
-    }
-
-    @Override
-    public void showStatus(String text) {
-        String line = text.length() > columns() ? text.substring(0, Math.max(0, columns() - 1)) + "…" : text;
-        if (!interactive()) {
-            err.print(line + "\r\n");
-            err.flush();
-            return;
-        }
-        statusVisible = true;
-        overBottomLine("\033[7m" + line + "\033[0m");
-    }
-
-    @Override
-    public void clearStatus() {
-        if (statusVisible) {
-            statusVisible = false;
-            overBottomLine("");
-        }
-    }
-
-    private void overBottomLine(String content) {
-        try {
-            out.flush(); // session output first, so the status never lands in the middle of it
-        } catch (IOException ignored) {
-            // the write below reports a dead terminal, if it is one
-        }
-        err.print("\0337\033[" + rows() + ";1H\033[2K" + content + "\0338");
+    public void note(String text) {
+        err.print(text + "\r\n");
         err.flush();
     }
 
-    /** Removes the status line and restores the terminal's original attributes. */
+    /** Restores the terminal's original attributes; once, from any thread (a shutdown hook too). */
     @Override
-    public void close() throws IOException {
-        clearStatus();
+    public synchronized void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         terminal.setAttributes(saved);
         terminal.flush();
         terminal.close();

@@ -1,5 +1,8 @@
 package dev.limpet.client.attach;
 
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+
 /**
  * Terminal queries in output, and terminal replies in input. Programs ask their terminal questions
  * (device attributes {@code ESC[c}, cursor position {@code ESC[6n}, colours {@code OSC 10;?},
@@ -14,54 +17,85 @@ final class TerminalReplies {
 
     /** Whether {@code buf[off, off + len)} contains a terminal query. */
     static boolean containsQuery(byte[] buf, int off, int len) {
+        return queries(buf, off, len).length > 0;
+    }
+
+    /**
+     * The terminal queries in {@code buf[off, off + len)}, one after another: what {@code limpet
+     * attach} passes to the person's terminal (which otherwise sees only the screen painted from
+     * its own model), so that the program gets its answer. A query cut by the chunk's end is not
+     * found.
+     */
+    static byte[] queries(byte[] buf, int off, int len) {
+        ByteArrayOutputStream found = new ByteArrayOutputStream();
         int end = off + len;
         for (int i = off; i < end - 1; i++) {
             if (buf[i] != ESC) {
                 continue;
             }
-            byte kind = buf[i + 1];
-            if (kind == '[') {
-                int j = i + 2;
-                int start = j;
-                while (j < end && (buf[j] >= 0x30 && buf[j] <= 0x3f)) {
-                    j++; // parameters and private markers (?, >, =)
-                }
-                boolean dollar = j < end && buf[j] == '$';
-                if (dollar) {
-                    j++;
-                }
-                if (j >= end) {
-                    continue;
-                }
-                byte f = buf[j];
-                String params = new String(buf, start, j - start - (dollar ? 1 : 0), java.nio.charset.StandardCharsets.US_ASCII);
-                if (!dollar && f == 'c') {
-                    return true; // DA, secondary/tertiary DA
-                }
-                if (!dollar && f == 'n' && (params.equals("5") || params.equals("6") || params.equals("?6"))) {
-                    return true; // status, cursor position
-                }
-                if (dollar && f == 'p') {
-                    return true; // DECRQM
-                }
-                if (!dollar && f == 't' && (params.equals("11") || params.equals("13") || params.equals("14") || params.equals("16")
-                        || params.equals("18") || params.equals("19") || params.equals("20") || params.equals("21"))) {
-                    return true; // window reports
-                }
-            } else if (kind == ']') {
-                // OSC 4/10–19 with "?" asks for a colour.
-                int j = i + 2;
-                while (j < end && buf[j] >= '0' && buf[j] <= '9') {
-                    j++;
-                }
-                if (j + 1 < end && buf[j] == ';' && containsQuestionMark(buf, j + 1, Math.min(end, j + 16))) {
-                    return true;
-                }
-            } else if (kind == 'P' && i + 3 < end && buf[i + 2] == '$' && buf[i + 3] == 'q') {
-                return true; // DECRQSS
+            int after = queryEnd(buf, i, end);
+            if (after > i) {
+                found.write(buf, i, after - i);
+                i = after - 1;
             }
         }
-        return false;
+        return found.toByteArray();
+    }
+
+    /** The index after the query that starts at {@code i} (an ESC), or -1 when none does. */
+    private static int queryEnd(byte[] buf, int i, int end) {
+        byte kind = buf[i + 1];
+        if (kind == '[') {
+            int j = i + 2;
+            int start = j;
+            while (j < end && (buf[j] >= 0x30 && buf[j] <= 0x3f)) {
+                j++; // parameters and private markers (?, >, =)
+            }
+            boolean dollar = j < end && buf[j] == '$';
+            if (dollar) {
+                j++;
+            }
+            if (j >= end) {
+                return -1;
+            }
+            byte f = buf[j];
+            String params = new String(buf, start, j - start - (dollar ? 1 : 0), StandardCharsets.US_ASCII);
+            boolean query = !dollar && f == 'c' // DA, secondary/tertiary DA
+                    || !dollar && f == 'n' && (params.equals("5") || params.equals("6") || params.equals("?6")) // status, cursor
+                    || dollar && f == 'p' // DECRQM
+                    || !dollar && f == 't' && (params.equals("11") || params.equals("13") || params.equals("14")
+                            || params.equals("16") || params.equals("18") || params.equals("19") || params.equals("20")
+                            || params.equals("21")); // window reports
+            return query ? j + 1 : -1;
+        }
+        if (kind == ']') {
+            // OSC 4/10–19 with "?" asks for a colour.
+            int j = i + 2;
+            while (j < end && buf[j] >= '0' && buf[j] <= '9') {
+                j++;
+            }
+            if (j + 1 < end && buf[j] == ';' && containsQuestionMark(buf, j + 1, Math.min(end, j + 16))) {
+                return stringEnd(buf, j + 1, end, true);
+            }
+            return -1;
+        }
+        if (kind == 'P' && i + 3 < end && buf[i + 2] == '$' && buf[i + 3] == 'q') {
+            return stringEnd(buf, i + 4, end, false); // DECRQSS
+        }
+        return -1;
+    }
+
+    /** The index after the string terminator (ST, or BEL for an OSC) from {@code from}, or -1. */
+    private static int stringEnd(byte[] buf, int from, int end, boolean belEnds) {
+        for (int j = from; j < end; j++) {
+            if (belEnds && buf[j] == 7) {
+                return j + 1;
+            }
+            if (buf[j] == ESC && j + 1 < end && buf[j + 1] == '\\') {
+                return j + 2;
+            }
+        }
+        return -1;
     }
 
     private static boolean containsQuestionMark(byte[] buf, int from, int to) {

@@ -17,6 +17,7 @@ import dev.limpet.client.connection.WebSocketTransport;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
+import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,8 +25,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**
@@ -82,10 +83,30 @@ public final class AttachCommand implements Callable<Integer> {
              JLineAttachTerminal terminal = JLineAttachTerminal.open(System.err)) {
             HostRuntime runtime = runtime(endpoint, clientSessionKey, loop);
             AttachController controller = new AttachController(runtime, loop, terminal, settings);
-            terminal.onResize(controller::resized);
-            var done = controller.start();
-            Thread.ofPlatform().daemon(true).name("limpet-attach-keys").start(() -> pumpKeys(terminal.input(), controller));
-            outcome = done.join();
+            // A signal (SIGTERM, SIGHUP, SIGINT sent with kill) ends the JVM through its shutdown
+            // hooks: the person's terminal is given back then too (screen, modes, title, raw mode).
+            Thread restore = Thread.ofPlatform().unstarted(() -> {
+                controller.giveTerminalBack();
+                try {
+                    terminal.close();
+                } catch (IOException | RuntimeException e) {
+                    // the terminal is gone (hung up): nothing left to restore
+                }
+            });
+            Runtime.getRuntime().addShutdownHook(restore);
+            try {
+                terminal.onResize(controller::resized);
+                var done = controller.start();
+                Thread.ofPlatform().daemon(true).name("limpet-attach-keys").start(() -> pumpKeys(terminal.input(), controller));
+                outcome = done.join();
+            } finally {
+                controller.giveTerminalBack();
+                try {
+                    Runtime.getRuntime().removeShutdownHook(restore);
+                } catch (IllegalStateException shuttingDown) {
+                    // the hook is running or has run
+                }
+            }
         }
         PrintWriter stream = outcome.error() ? spec.commandLine().getErr() : spec.commandLine().getOut();
         // The session's cursor may sit anywhere on its line: start ours on a fresh one.
@@ -99,9 +120,9 @@ public final class AttachCommand implements Callable<Integer> {
         ClientOptions options = ClientOptions.DEFAULT.withReconnect(!noReconnect);
         Transport.Factory transports;
         if (endpoint.viaRelay()) {
-            // Through a relay (issue 15): same machines, same protocol, the relay transport underneath.
+            // Through a relay: same machines, same protocol, the relay transport underneath.
             transports = dev.limpet.client.connection.RelayTransport.factory(endpoint.hostName(),
-                    java.net.URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
+                    URI.create(endpoint.baseUrl().toString().replaceAll("/+$", "")), endpoint.relaySecret(),
                     options.connectTimeout(), KEEP_ALIVE, loop);
         } else {
             AtomicReference<ConnectionTarget> last = new AtomicReference<>(target(endpoint));

@@ -14,7 +14,7 @@ final class CaptureCommand extends Verb {
         if (common.json) {
             printJson(res);
         } else {
-            out().print(res.path("text").asText());
+            out().print(res.path("text").text(""));
             out().flush();
         }
         return 0;

@@ -1,6 +1,7 @@
 package dev.limpet.client.cli;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.SequencedMap;
 import java.util.function.Supplier;
 
@@ -31,7 +32,7 @@ public final class ClientVerbs {
     }
 
     /** Every verb, built. */
-    public static java.util.List<Object> all() {
+    public static List<Object> all() {
         return byName().values().stream().map(Supplier::get).toList();
     }
 }

@@ -13,7 +13,7 @@ public record DaemonEndpoint(String hostName, URI baseUrl, String token, String 
         this(hostName, baseUrl, token, daemonInstanceId, null);
     }
 
-    /** A host reached through a relay ({@code baseUrl} is then {@code http(s)://relay/h/<hostId>/}); issue 15. */
+    /** A host reached through a relay ({@code baseUrl} is then {@code http(s)://relay/h/<hostId>/}). */
     public boolean viaRelay() {
         return relaySecret != null;
     }

@@ -1,16 +1,15 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.limpet.protocol.ProtocolCodec;
 import java.io.IOException;
 import java.net.ConnectException;
-import java.net.URI;
 import java.net.SocketTimeoutException;
+import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.time.Duration;
+import java.util.Map;
 
 /**
  * The daemon's REST API as the CLI verbs use it. Errors come back as {@link CliException}s with the
@@ -18,6 +17,13 @@ import java.time.Duration;
  */
 public final class DaemonHttp {
     private static final Duration TIMEOUT = Duration.ofSeconds(15);
+    /**
+     * For a call that starts a program ({@code new}, {@code revive}): the daemon answers once the
+     * program's worker is up, and a worker is given as long as it makes progress (on a loaded
+     * machine a healthy one can take minutes; the daemon gives up on a hung one itself), so the
+     * CLI's own bound is only past the daemon's.
+     */
+    public static final Duration STARTS_A_PROGRAM = Duration.ofMinutes(6);
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(3);
     private final DaemonEndpoint endpoint;
 
@@ -29,27 +35,32 @@ public final class DaemonHttp {
         return endpoint;
     }
 
-    public JsonNode get(String path) {
-        return send("GET", path, null);
+    public JsonTree get(String path) {
+        return send("GET", path, null, TIMEOUT);
     }
 
-    public JsonNode post(String path, Object body) {
-        return send("POST", path, body);
+    public JsonTree post(String path, Object body) {
+        return send("POST", path, body, TIMEOUT);
     }
 
-    public JsonNode delete(String path) {
-        return send("DELETE", path, null);
+    /** A POST whose answer may take up to {@code timeout} (see {@link #STARTS_A_PROGRAM}). */
+    public JsonTree post(String path, Object body, Duration timeout) {
+        return send("POST", path, body, timeout);
     }
 
-    private JsonNode send(String method, String path, Object body) {
+    public JsonTree delete(String path) {
+        return send("DELETE", path, null, TIMEOUT);
+    }
+
+    private JsonTree send(String method, String path, Object body, Duration timeout) {
         URI uri = endpoint.baseUrl().resolve(path.startsWith("/") ? path.substring(1) : path);
-        String json = body == null ? null : ProtocolCodec.write(body);
+        String json = body == null ? null : JsonTree.write(body);
         PlainHttp.Response res;
         try {
             // Plain http (the local daemon, on loopback): a socket of our own, no java.net.http (see
             // PlainHttp). https (a remote host): the JDK client, loaded only then.
             res = uri.getScheme().equals("http")
-                    ? PlainHttp.exchange(uri, method, endpoint.token(), json, CONNECT_TIMEOUT, TIMEOUT)
+                    ? PlainHttp.exchange(uri, method, endpoint.token(), json, CONNECT_TIMEOUT, timeout)
                     : Tls.exchange(uri, method, endpoint.token(), json);
         } catch (ConnectException e) {
             throw DaemonLocator.noDaemon(endpoint.baseUrl().toString());
@@ -61,10 +72,10 @@ public final class DaemonHttp {
             Thread.currentThread().interrupt();
             throw new CliException(CliException.FAILED, "interrupted");
         }
-        JsonNode answer = parse(res.body());
+        JsonTree answer = parse(res.body());
         if (res.status() >= 400) {
-            String code = answer.path("code").asText("http_" + res.status());
-            String message = answer.path("message").asText(res.body());
+            String code = answer.path("code").text("http_" + res.status());
+            String message = answer.path("message").text(res.body());
             int exit = switch (code) {
                 case "session_not_found", "ambiguous_session", "invalid_session_id" -> CliException.NO_SESSION;
                 case "unauthorized" -> CliException.NO_DAEMON;
@@ -101,11 +112,11 @@ public final class DaemonHttp {
         }
     }
 
-    private static JsonNode parse(String body) {
+    private static JsonTree parse(String body) {
         try {
-            return ProtocolCodec.mapper().readTree(body.isBlank() ? "{}" : body);
+            return JsonTree.parse(body.isBlank() ? "{}" : body);
         } catch (IOException e) {
-            return ProtocolCodec.mapper().createObjectNode().put("message", body);
+            return new JsonTree(Map.of("message", body));
         }
     }
 }

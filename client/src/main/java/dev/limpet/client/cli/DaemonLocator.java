@@ -1,7 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.UnsafePathException;
 import java.io.IOException;
@@ -60,12 +58,12 @@ public final class DaemonLocator {
     static DaemonEndpoint fromDataRoot(Path root, PathTrust trust) {
         Path info = root.resolve("daemon.json");
         Path tokenFile = root.resolve("auth-token");
-        JsonNode json;
+        JsonTree json;
         try {
             trust.existingPrivateDirectory(root);
             trust.ownFileIfPresent(info);
             trust.ownFileIfPresent(tokenFile);
-            json = ProtocolCodec.mapper().readTree(Files.readString(info));
+            json = JsonTree.parse(Files.readString(info));
         } catch (NoSuchFileException e) {
             throw noDaemon(root.toString());
         } catch (UnsafePathException e) {
@@ -73,7 +71,7 @@ public final class DaemonLocator {
         } catch (IOException e) {
             throw new CliException(CliException.NO_DAEMON, "cannot read " + info + ": " + e.getMessage());
         }
-        String url = json.path("url").asText(null);
+        String url = json.path("url").text(null);
         if (url == null) {
             throw new CliException(CliException.NO_DAEMON, info + " has no url; is it a limpet daemon.json?");
         }
@@ -84,7 +82,7 @@ public final class DaemonLocator {
             throw new CliException(CliException.NO_DAEMON, "cannot read the daemon's token at " + tokenFile
                     + ": " + e.getMessage());
         }
-        return new DaemonEndpoint("local", normalise(url), token, json.path("daemon_instance_id").asText(null));
+        return new DaemonEndpoint("local", normalise(url), token, json.path("daemon_instance_id").text(null));
     }
 
     static CliException noDaemon(String where) {

@@ -1,13 +1,16 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ConversationIds;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +20,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code limpet hook [STATE] [--stdin-json]} (issue 14): an agent's hook tells limpet what the agent
+ * {@code limpet hook [STATE] [--stdin-json]}: an agent's hook tells limpet what the agent
  * is doing, and, with {@code --stdin-json}, which conversation it runs (read from the hook's JSON
  * on stdin, Claude Code's {@code session_id}), so a revive continues that conversation. Run inside a
  * session it names its own ({@code LIMPET_SESSION_ID}) and finds its daemon through
@@ -39,7 +42,8 @@ final class HookCommand extends Verb {
             description = "working, waiting_input, pending_approval or idle (may be left out with --stdin-json)")
     String state;
 
-    @Option(names = "--session", paramLabel = "ID", description = "The session to report for (default: $LIMPET_SESSION_ID).")
+    @Option(names = "--session", paramLabel = "ID|LABEL", description = "The session to report for, by id or label"
+            + " (default: $LIMPET_SESSION_ID).")
     String session;
 
     @Option(names = "--stdin-json", description = "Read the hook's JSON object from stdin and record its session_id as the"
@@ -51,13 +55,13 @@ final class HookCommand extends Verb {
     String codexNotify;
 
     /** Where Codex keeps its conversations: {@code $CODEX_HOME}, else {@code ~/.codex}. */
-    java.nio.file.Path codexHome() {
+    Path codexHome() {
         String home = env.apply("CODEX_HOME");
         if (home != null && !home.isBlank()) {
-            return java.nio.file.Path.of(home);
+            return Path.of(home);
         }
         String user = env.apply("HOME");
-        return java.nio.file.Path.of(user != null && !user.isBlank() ? user : System.getProperty("user.home"), ".codex");
+        return Path.of(user != null && !user.isBlank() ? user : System.getProperty("user.home"), ".codex");
     }
 
     /** The environment and stdin, replaceable in tests. */
@@ -87,29 +91,29 @@ final class HookCommand extends Verb {
      * notify for side threads it never saves (the one that writes the task's title).
      */
     private int codexNotify() {
-        JsonNode json;
+        JsonTree json;
         try {
-            json = ProtocolCodec.mapper().readTree(codexNotify);
+            json = JsonTree.parse(codexNotify);
         } catch (IOException e) {
             throw new CliException(REFUSED, "--codex-notify: not JSON; nothing was reported (invalid_hook_input)");
         }
-        if (json == null || !json.isObject()) {
+        if (!json.isObject()) {
             throw new CliException(REFUSED, "--codex-notify: not a JSON object; nothing was reported (invalid_hook_input)");
         }
-        if (!"agent-turn-complete".equals(json.path("type").asText())) {
+        if (!"agent-turn-complete".equals(json.path("type").text())) {
             return 0; // a kind this version does not send, or one that says nothing about waiting
         }
-        String thread = json.path("thread-id").asText("");
+        String thread = json.path("thread-id").text("");
         String conversation = ConversationIds.isValid(thread) && codexSaved(thread) ? thread : null;
         return report(Activity.WAITING_INPUT, conversation);
     }
 
     /** Whether Codex saved conversation {@code id}: {@code sessions/YYYY/MM/DD/rollout-*-<id>.jsonl} under its home, today or yesterday (UTC). */
     boolean codexSaved(String id) {
-        java.time.LocalDate today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
-        for (java.time.LocalDate day : List.of(today, today.minusDays(1))) {
-            java.nio.file.Path dir = codexHome().resolve("sessions").resolve(day.toString().replace('-', '/'));
-            try (var files = java.nio.file.Files.newDirectoryStream(dir, "rollout-*-" + id + ".jsonl")) {
+        LocalDate today = LocalDate.now(ZoneOffset.UTC);
+        for (LocalDate day : List.of(today, today.minusDays(1))) {
+            Path dir = codexHome().resolve("sessions").resolve(day.toString().replace('-', '/'));
+            try (var files = Files.newDirectoryStream(dir, "rollout-*-" + id + ".jsonl")) {
                 if (files.iterator().hasNext()) {
                     return true;
                 }
@@ -121,13 +125,17 @@ final class HookCommand extends Verb {
     }
 
     private int report(Activity activity, String conversation) {
-        String id = session != null ? session : env.apply("LIMPET_SESSION_ID");
+        String id = session;
         if (id == null || id.isBlank()) {
-            throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
-                    + " name one with --session ID");
-        }
-        if (!SessionIds.isValid(id)) {
-            throw new CliException(REFUSED, "'" + id + "' is not a session id");
+            id = env.apply("LIMPET_SESSION_ID");
+            if (id == null || id.isBlank()) {
+                throw new CliException(REFUSED, "not inside a limpet session ($LIMPET_SESSION_ID is not set);"
+                        + " name one with --session ID|LABEL");
+            }
+            // limpet sets it to the session's id: anything else is not limpet's doing.
+            if (!SessionIds.isValid(id)) {
+                throw new CliException(REFUSED, "$LIMPET_SESSION_ID '" + SafeText.of(id, 40) + "' is not a session id");
+            }
         }
         Map<String, String> body = new LinkedHashMap<>();
         if (activity != null) {
@@ -156,26 +164,26 @@ final class HookCommand extends Verb {
         if (input.length > MAX_INPUT_BYTES) {
             throw refusedInput("stdin holds more than " + MAX_INPUT_BYTES + " bytes; a hook's JSON is far smaller");
         }
-        if (new String(input, java.nio.charset.StandardCharsets.UTF_8).isBlank()) {
+        if (new String(input, StandardCharsets.UTF_8).isBlank()) {
             throw refusedInput("stdin is empty; the hook's JSON was expected there");
         }
-        JsonNode json;
+        JsonTree json;
         try {
-            json = ProtocolCodec.mapper().readTree(input);
+            json = JsonTree.parse(new String(input, StandardCharsets.UTF_8));
         } catch (IOException e) {
             throw refusedInput("stdin is not JSON");
         }
-        if (json == null || !json.isObject()) {
+        if (!json.isObject()) {
             throw refusedInput("stdin is not a JSON object (an agent's hook input is one)");
         }
-        JsonNode id = json.get("session_id");
-        if (id == null || !id.isTextual()) {
+        JsonTree id = json.path("session_id");
+        if (!id.isText()) {
             throw refusedInput("the hook's JSON has no \"session_id\" string");
         }
-        if (!ConversationIds.isValid(id.asText())) {
-            throw refusedInput("\"session_id\" '" + SafeText.of(id.asText(), 40) + "' is not a conversation id");
+        if (!ConversationIds.isValid(id.text())) {
+            throw refusedInput("\"session_id\" '" + SafeText.of(id.text(), 40) + "' is not a conversation id");
         }
-        return id.asText();
+        return id.text();
     }
 
     private static CliException refusedInput(String why) {

@@ -3,11 +3,14 @@ package dev.limpet.client.cli;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 
 /**
@@ -39,12 +42,12 @@ final class LauncherPage {
      * most {@code patience}, then deletes it; with {@code noatime} that is the whole wait.
      * Returns whether the read was seen.
      */
-    static boolean deleteOnceRead(Path page, java.time.Duration patience) throws IOException {
+    static boolean deleteOnceRead(Path page, Duration patience) throws IOException {
         long deadline = System.nanoTime() + patience.toNanos();
         boolean read = false;
         try {
             while (!read && System.nanoTime() < deadline) {
-                var a = Files.readAttributes(page, java.nio.file.attribute.BasicFileAttributes.class, java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                var a = Files.readAttributes(page, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                 read = a.lastAccessTime().compareTo(a.lastModifiedTime()) > 0;
                 if (!read) {
                     Thread.sleep(50);

@@ -1,12 +1,13 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SafeText;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -23,7 +24,7 @@ final class LsCommand extends Verb {
 
     @Override
     public Integer call() {
-        ArrayNode rows = ProtocolCodec.mapper().createArrayNode();
+        List<Map<String, Object>> rows = new ArrayList<>();
         List<String> problems = new ArrayList<>();
         if (allHosts) {
             List<DaemonEndpoint> endpoints = new ArrayList<>();
@@ -67,27 +68,35 @@ final class LsCommand extends Verb {
         return problems.isEmpty() ? 0 : CliException.NO_DAEMON;
     }
 
-    private static void collect(DaemonHttp daemon, ArrayNode rows) {
-        JsonNode status = daemon.get("/api/status");
-        for (JsonNode s : daemon.get("/api/sessions")) {
-            ObjectNode row = ProtocolCodec.mapper().createObjectNode();
-            row.put("host", daemon.endpoint().hostName());
-            row.put("daemon_instance_id", status.path("daemon_instance_id").asText());
-            for (String f : List.of("id", "label", "command", "state", "activity", "waiting_line", "title", "pid", "exit_code", "exit_signal",
-                    "created_at", "cwd")) {
-                row.set(f, s.path(f).isMissingNode() ? null : s.path(f));
-            }
-            rows.add(row);
+    private static void collect(DaemonHttp daemon, List<Map<String, Object>> rows) {
+        JsonTree status = daemon.get("/api/status");
+        for (JsonTree s : daemon.get("/api/sessions")) {
+            rows.add(row(daemon.endpoint().hostName(), status.path("daemon_instance_id").text(""), s));
         }
     }
 
+    /** One session's row of {@code ls --json}: its host and daemon, then the fields docs/cli.md lists, in order. */
+    static Map<String, Object> row(String host, String daemonInstanceId, JsonTree session) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("host", host);
+        row.put("daemon_instance_id", daemonInstanceId);
+        for (String f : ROW_FIELDS) {
+            JsonTree v = session.path(f);
+            row.put(f, v.isMissing() ? null : v.value());
+        }
+        return row;
+    }
+
+    static final List<String> ROW_FIELDS = List.of("id", "label", "command", "state", "activity", "waiting_line", "title", "pid",
+            "exit_code", "exit_signal", "created_at", "cwd");
+
     /** Ids, then labels that are plain words (a completion offers them as they are). */
-    private void printNames(ArrayNode rows) {
+    private void printNames(List<Map<String, Object>> rows) {
         var out = out();
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             out.println(text(r, "id"));
         }
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             String label = text(r, "label");
             if (!label.isEmpty() && label.chars().allMatch(ch -> Character.isLetterOrDigit(ch) || "@%+=:,./_-".indexOf(ch) >= 0)) {
                 out.println(label);
@@ -96,16 +105,20 @@ final class LsCommand extends Verb {
         out.flush();
     }
 
-    private void print(ArrayNode rows) {
+    private static List<JsonTree> trees(List<Map<String, Object>> rows) {
+        return rows.stream().map(JsonTree::new).toList();
+    }
+
+    private void print(List<Map<String, Object>> rows) {
         var out = out();
         List<String[]> table = new ArrayList<>();
         table.add(new String[] {"HOST", "ID", "LABEL", "STATE", "ACTIVITY", "PID", "EXIT", "CREATED", "COMMAND"});
-        for (JsonNode r : rows) {
+        for (JsonTree r : trees(rows)) {
             List<String> argv = new ArrayList<>();
-            r.path("command").forEach(a -> argv.add(a.asText()));
-            String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissingNode()
-                    ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissingNode() ? "-" : "SIG" + r.path("exit_signal").asText())
-                    : r.path("exit_code").asText();
+            r.path("command").forEach(a -> argv.add(a.text()));
+            String exit = r.path("exit_code").isNull() || r.path("exit_code").isMissing()
+                    ? (r.path("exit_signal").isNull() || r.path("exit_signal").isMissing() ? "-" : "SIG" + r.path("exit_signal").text())
+                    : r.path("exit_code").text();
             table.add(new String[] {shown(text(r, "host")), shown(text(r, "id")), clip(shown(text(r, "label")), 24), shown(text(r, "state")),
                     activityShown(text(r, "state"), text(r, "activity")), shown(text(r, "pid")), shown(exit),
                     shown(text(r, "created_at").replace("T", " ").replaceAll("\\.\\d+Z$", "Z")), commandLine(argv)});
@@ -120,7 +133,7 @@ final class LsCommand extends Verb {
      * The rows as aligned columns, two spaces apart. With a terminal's width, each line is cut to
      * it (the command, last, gives way with a "…"), so a long command never wraps into the next row.
      */
-    static List<String> table(List<String[]> rows, java.util.OptionalInt width) {
+    static List<String> table(List<String[]> rows, OptionalInt width) {
         int columns = rows.getFirst().length;
         int[] widths = new int[columns];
         for (String[] row : rows) {
@@ -158,16 +171,14 @@ final class LsCommand extends Verb {
      * The attention order every client uses (docs/ui.md): running sessions pending approval, then
      * those waiting for input, then the rest, each group in the order it came (hosts, then creation).
      */
-    static ArrayNode byAttention(ArrayNode rows) {
-        List<JsonNode> sorted = new ArrayList<>();
-        rows.forEach(sorted::add);
-        sorted.sort(java.util.Comparator.comparingInt(r -> {
-            String activity = activityShown(text(r, "state"), text(r, "activity"));
-            return dev.limpet.protocol.Activity.parse(activity).map(dev.limpet.protocol.Activity::attentionRank).orElse(2);
+    static List<Map<String, Object>> byAttention(List<Map<String, Object>> rows) {
+        List<Map<String, Object>> sorted = new ArrayList<>(rows);
+        sorted.sort(Comparator.comparingInt(r -> {
+            JsonTree t = new JsonTree(r);
+            String activity = activityShown(text(t, "state"), text(t, "activity"));
+            return Activity.parse(activity).map(Activity::attentionRank).orElse(2);
         }));
-        ArrayNode out = ProtocolCodec.mapper().createArrayNode();
-        sorted.forEach(out::add);
-        return out;
+        return sorted;
     }
 
     /**

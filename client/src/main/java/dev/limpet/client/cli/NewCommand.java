@@ -1,9 +1,9 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -40,7 +40,7 @@ final class NewCommand extends Verb {
             body.put("journal", false);
         }
         if (size != null) {
-            String[] parts = size.toLowerCase(java.util.Locale.ROOT).split("x");
+            String[] parts = size.toLowerCase(Locale.ROOT).split("x");
             try {
                 if (parts.length != 2) {
                     throw new NumberFormatException();
@@ -51,11 +51,15 @@ final class NewCommand extends Verb {
                 throw new CliException(CliException.FAILED, "--size must look like 120x40, not '" + size + "'");
             }
         }
-        JsonNode s = daemon().post("/api/sessions", body);
+        JsonTree s = daemon().post("/api/sessions", body, DaemonHttp.STARTS_A_PROGRAM);
         if (common.json) {
-            printJson(Map.of("id", s.path("id").asText(), "label", s.path("label").asText(), "pid", s.path("pid").asLong()));
+            Map<String, Object> printed = new LinkedHashMap<>();
+            printed.put("id", s.path("id").text(""));
+            printed.put("label", s.path("label").text(""));
+            printed.put("pid", s.path("pid").asLong());
+            printJson(printed);
         } else {
-            out().println(s.path("id").asText());
+            out().println(s.path("id").text(""));
             out().flush();
         }
         return 0;

@@ -1,7 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.limpet.client.connection.ClientIdentityException;
 import dev.limpet.client.connection.ClientOptions;
 import dev.limpet.client.connection.ClientSessionKeyStore;
@@ -12,9 +10,11 @@ import dev.limpet.client.connection.RelayTransport;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -30,17 +30,15 @@ final class RelaySessionList {
 
     private RelaySessionList() {}
 
-    static void collect(DaemonEndpoint endpoint, ArrayNode rows) {
+    static void collect(DaemonEndpoint endpoint, List<Map<String, Object>> rows) {
         ServerMessage.InitialState state = initialState(endpoint);
         for (SessionInfo s : state.sessions()) {
-            ObjectNode row = ProtocolCodec.mapper().createObjectNode();
-            row.put("host", endpoint.hostName());
-            row.put("daemon_instance_id", state.daemonInstanceId());
-            ObjectNode info = ProtocolCodec.mapper().valueToTree(s);
-            for (String f : List.of("id", "label", "command", "state", "pid", "exit_code", "exit_signal", "created_at", "cwd")) {
-                row.set(f, info.path(f).isMissingNode() ? null : info.path(f));
+            try {
+                // Through the protocol's codec: this path speaks the protocol anyway (the relay's transport).
+                rows.add(LsCommand.row(endpoint.hostName(), state.daemonInstanceId(), JsonTree.parse(ProtocolCodec.write(s))));
+            } catch (IOException e) {
+                throw new CliException(CliException.FAILED, "cannot read a session of " + endpoint.hostName() + ": " + e.getMessage());
             }
-            rows.add(row);
         }
     }
 

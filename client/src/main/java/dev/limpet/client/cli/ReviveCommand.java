@@ -1,6 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -18,11 +17,11 @@ final class ReviveCommand extends Verb {
 
     @Override
     public Integer call() {
-        JsonNode answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh));
-        JsonNode s = answer.path("session");
-        System.out.println("revived " + s.path("id").asText() + " (" + s.path("label").asText() + "), pid " + s.path("pid").asText());
-        for (JsonNode w : answer.path("warnings")) {
-            System.err.println("limpet: warning: " + w.asText());
+        JsonTree answer = daemon().post(sessionPath(session) + "/revive", Map.of("fresh", fresh), DaemonHttp.STARTS_A_PROGRAM);
+        JsonTree s = answer.path("session");
+        System.out.println("revived " + s.path("id").text() + " (" + s.path("label").text() + "), pid " + s.path("pid").text());
+        for (JsonTree w : answer.path("warnings")) {
+            System.err.println("limpet: warning: " + w.text());
         }
         return 0;
     }

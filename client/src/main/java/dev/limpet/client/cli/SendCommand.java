@@ -8,7 +8,8 @@ import picocli.CommandLine.Parameters;
 
 @Command(name = "send", description = {"Type TEXT into a session, then Enter (unless --no-enter).",
         "The text goes as a paste when the program turned on bracketed paste, and Enter as a key of its own, so agents"
-                + " (Claude Code, Codex, Gemini CLI) submit it."})
+                + " (Claude Code, Codex, Gemini CLI) submit it. Enter waits until the program drew the text; when it never"
+                + " does (a program still starting may drop keys), a warning says so on stderr."})
 final class SendCommand extends Verb {
     @Option(names = "--no-enter", description = "Do not press Enter after the text.")
     boolean noEnter;
@@ -22,7 +23,13 @@ final class SendCommand extends Verb {
     @Override
     public Integer call() {
         String data = text == null ? "" : String.join(" ", text);
-        daemon().post(sessionPath(session) + "/send", Map.of("text", data, "enter", !noEnter));
+        JsonTree answer = daemon().post(sessionPath(session) + "/send", Map.of("text", data, "enter", !noEnter));
+        if (!answer.path("text_shown").isMissing() && !answer.path("text_shown").asBoolean()) {
+            // Not an error: a program that reads without echo never draws what it read.
+            spec.commandLine().getErr().println("limpet: warning: the program did not draw the text before Enter was pressed;"
+                    + " if it was still starting it may have dropped it (`limpet capture " + session + "` shows its screen)");
+            spec.commandLine().getErr().flush();
+        }
         return 0;
     }
 }

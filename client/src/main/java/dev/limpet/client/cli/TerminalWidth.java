@@ -1,5 +1,6 @@
 package dev.limpet.client.cli;
 
+import java.io.Console;
 import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ final class TerminalWidth {
     private TerminalWidth() {}
 
     static OptionalInt ofOutput() {
-        java.io.Console console = System.console();
+        Console console = System.console();
         if (console == null || !console.isTerminal()) {
             return OptionalInt.empty();
         }

@@ -1,7 +1,5 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.limpet.protocol.ProtocolCodec;
 import java.io.PrintWriter;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -27,7 +25,7 @@ abstract class Verb implements Callable<Integer> {
     }
 
     void printJson(Object value) {
-        out().println(ProtocolCodec.write(value));
+        out().println(JsonTree.write(value));
         out().flush();
     }
 
@@ -35,8 +33,7 @@ abstract class Verb implements Callable<Integer> {
         return "/api/sessions/" + URLEncoder.encode(idOrLabel, StandardCharsets.UTF_8).replace("+", "%20");
     }
 
-    static String text(JsonNode node, String field) {
-        JsonNode v = node.path(field);
-        return v.isMissingNode() || v.isNull() ? "-" : v.asText();
+    static String text(JsonTree node, String field) {
+        return node.path(field).text();
     }
 }

@@ -1,10 +1,8 @@
 package dev.limpet.client.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.client.connection.ConnectionState;
 import dev.limpet.client.connection.ConnectionTransition;
 import dev.limpet.protocol.Activity;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import java.time.Duration;
@@ -17,7 +15,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code limpet wait ID --until STATE [--timeout 10m]} (issue 14): blocks a script until a session's
+ * {@code limpet wait ID --until STATE [--timeout 10m]}: blocks a script until a session's
  * activity is STATE. Exit 0 when reached, 124 on timeout (as timeout(1)), 2 for a session that does
  * not exist, 3 when the session's program ended before (unless waiting for {@code idle}), 1 when
  * the daemon cannot be reached.
@@ -53,9 +51,9 @@ final class WaitCommand extends Verb {
         DaemonEndpoint endpoint = DaemonLocator.locate(common);
         DaemonHttp daemon = new DaemonHttp(endpoint);
         // Answers at once when it is already so, and refuses an unknown session before subscribing.
-        JsonNode first = daemon.get(sessionPath(session));
-        String id = first.path("id").asText();
-        Activity last = Activity.fromWire(first.path("activity").asText("unknown"));
+        JsonTree first = daemon.get(sessionPath(session));
+        String id = first.path("id").text();
+        Activity last = Activity.fromWire(first.path("activity").text("unknown"));
         if (look(first, wanted) == Outcome.REACHED) {
             return 0;
         }
@@ -74,8 +72,8 @@ final class WaitCommand extends Verb {
                     case ConnectionTransition t when t.to() == ConnectionState.CONNECTED -> {
                         everConnected = true;
                         // Subscribed from here on: what the session is now, then every change.
-                        JsonNode now = daemon.get(sessionPath(id));
-                        last = Activity.fromWire(now.path("activity").asText("unknown"));
+                        JsonTree now = daemon.get(sessionPath(id));
+                        last = Activity.fromWire(now.path("activity").text("unknown"));
                         if (look(now, wanted) == Outcome.REACHED) {
                             return 0;
                         }
@@ -96,7 +94,7 @@ final class WaitCommand extends Verb {
                     }
                     case ServerMessage.SessionsChanged changed -> {
                         for (SessionInfo s : changed.sessions()) {
-                            if (s.id().equals(id) && look(ProtocolCodec.mapper().valueToTree(s), wanted) == Outcome.REACHED) {
+                            if (s.id().equals(id) && look(s.id(), s.state(), s.activity(), wanted) == Outcome.REACHED) {
                                 return 0;
                             }
                         }
@@ -108,15 +106,16 @@ final class WaitCommand extends Verb {
     }
 
     /** REACHED, WAITING, or a refusal (exit 3) when the session's program ended and cannot become {@code wanted}. */
-    private static Outcome look(JsonNode s, Activity wanted) {
-        Activity now = Activity.fromWire(s.path("activity").asText("unknown"));
+    private static Outcome look(JsonTree s, Activity wanted) {
+        return look(s.path("id").text(), s.path("state").text(), Activity.fromWire(s.path("activity").text("unknown")), wanted);
+    }
+
+    private static Outcome look(String id, String state, Activity now, Activity wanted) {
         if (now == wanted) {
             return Outcome.REACHED;
         }
-        String state = s.path("state").asText();
         if (!"running".equals(state) && !"starting".equals(state)) {
-            throw new CliException(CliException.FAILED, "session " + s.path("id").asText() + " is " + state
-                    + "; it will not become " + wanted.wireName());
+            throw new CliException(CliException.FAILED, "session " + id + " is " + state + "; it will not become " + wanted.wireName());
         }
         return Outcome.WAITING;
     }

@@ -1,6 +1,7 @@
 package dev.limpet.client.connection;
 
 import java.net.URI;
+import java.util.Locale;
 import java.util.Objects;
 
 /**
@@ -16,7 +17,7 @@ public record ConnectionTarget(String hostName, URI baseUrl, String token) {
 
     /** The WebSocket endpoint: {@code ws(s)://host:port/ws}, derived from the base URL. */
     public URI webSocketUri() {
-        String scheme = switch (baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(java.util.Locale.ROOT)) {
+        String scheme = switch (baseUrl.getScheme() == null ? "" : baseUrl.getScheme().toLowerCase(Locale.ROOT)) {
             case "https", "wss" -> "wss";
             case "http", "ws" -> "ws";
             default -> throw new IllegalArgumentException("unsupported URL scheme in " + baseUrl + " (use http:// or https://)");

@@ -1,5 +1,7 @@
 package dev.limpet.client.connection;
 
+import java.time.Duration;
+
 /**
  * One step of a {@link DaemonClient}: {@code from} → {@code to} on {@code event}. {@code reason} is
  * set when the step was caused by a failure; {@code attempt} counts connection attempts since the last
@@ -12,7 +14,7 @@ public record ConnectionTransition(
         ConnectionEvent event,
         TransportFailure reason,
         int attempt,
-        java.time.Duration retryIn) {
+        Duration retryIn) {
 
     /** True when the state changed (a self-transition such as the socket opening during CONNECTING is not). */
     public boolean changed() {

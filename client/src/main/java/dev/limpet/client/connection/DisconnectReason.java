@@ -22,9 +22,9 @@ public enum DisconnectReason {
     NETWORK_ERROR(true),
     /** The daemon sent something this client cannot decode. */
     PROTOCOL_ERROR(true),
-    /** Relay (issue 15): the daemon does not know this pairing (never made, revoked) or the secret is wrong. Pair again. */
+    /** Relay: the daemon does not know this pairing (never made, revoked) or the secret is wrong. Pair again. */
     PAIRING_INVALID(false),
-    /** Relay (issue 15): the relay is up but the host's daemon has no uplink to it right now. */
+    /** Relay: the relay is up but the host's daemon has no uplink to it right now. */
     HOST_OFFLINE(true),
     /** This client closed the connection on purpose. */
     CLOSED_BY_CLIENT(false),

@@ -38,7 +38,7 @@ public final class HostsConfig {
     /**
      * One configured host: reached directly ({@code url} + {@code token_file}) or through a relay
      * ({@code relay}: the pairing link's address {@code http(s)://relay/h/<hostId>}, held in
-     * {@code url}, + {@code secret_file}: the pairing secret, 0600; issue 15).
+     * {@code url}, + {@code secret_file}: the pairing secret, 0600).
      */
     public record HostEntry(String name, URI url, Path tokenFile, Path secretFile) {
         public HostEntry(String name, URI url, Path tokenFile) {

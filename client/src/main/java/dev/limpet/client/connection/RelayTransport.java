@@ -7,6 +7,7 @@ import dev.limpet.protocol.relay.E2eMessage;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayGate;
 import dev.limpet.protocol.relay.SealedSession;
+import java.net.URI;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
@@ -46,7 +47,7 @@ public final class RelayTransport implements Transport {
      * Transports to the host at {@code relayHostUrl} ({@code http(s)://relay[/prefix]/h/<hostId>}),
      * one per attempt, all with the pairing {@code secret}.
      */
-    public static Transport.Factory factory(String hostName, java.net.URI relayHostUrl, PairingSecret secret, Duration connectTimeout,
+    public static Transport.Factory factory(String hostName, URI relayHostUrl, PairingSecret secret, Duration connectTimeout,
             Duration keepAlive, Scheduler scheduler) {
         // The relay needs no token: the pairing is proved end to end. The bearer header carries a placeholder.
         Transport.Factory sockets = WebSocketTransport.factory(new ConnectionTarget(hostName, relayHostUrl, "relay"), connectTimeout,

@@ -1,6 +1,7 @@
 package dev.limpet.client.connection;
 
 import dev.limpet.protocol.net.WebSocketClients;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.UnknownHostException;
@@ -14,8 +15,11 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A direct {@link Transport} over {@code java.net.http.WebSocket}, authenticated with
@@ -60,7 +64,7 @@ public final class WebSocketTransport implements Transport {
      * A factory that asks {@code targets} where to connect on every attempt, so a daemon that came
      * back on another port (or with a new token) is found again.
      */
-    public static Transport.Factory factory(java.util.function.Supplier<ConnectionTarget> targets, Duration connectTimeout,
+    public static Transport.Factory factory(Supplier<ConnectionTarget> targets, Duration connectTimeout,
                                             Duration keepAlive, Scheduler scheduler) {
         HttpClient http = WebSocketClients.newHttpClient(connectTimeout);
         return () -> new WebSocketTransport(http, targets.get(), connectTimeout, keepAlive, scheduler);
@@ -111,7 +115,7 @@ public final class WebSocketTransport implements Transport {
         finished.set(true);
     }
 
-    private void enqueue(java.util.function.Function<WebSocket, CompletableFuture<WebSocket>> send) {
+    private void enqueue(Function<WebSocket, CompletableFuture<WebSocket>> send) {
         WebSocket ws = socket;
         if (ws == null || finished.get() && !closing) {
             return;
@@ -164,7 +168,7 @@ public final class WebSocketTransport implements Transport {
 
     static TransportFailure classify(Throwable error) {
         Throwable cause = error;
-        while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
                 && cause.getCause() != null) {
             cause = cause.getCause();
         }
@@ -192,7 +196,7 @@ public final class WebSocketTransport implements Transport {
     /** Receives the JDK callbacks; reassembles partial frames and asks for one message at a time. */
     private final class Receiver implements WebSocket.Listener {
         private final StringBuilder text = new StringBuilder();
-        private java.io.ByteArrayOutputStream binary = new java.io.ByteArrayOutputStream();
+        private ByteArrayOutputStream binary = new ByteArrayOutputStream();
 
         @Override
         public void onOpen(WebSocket webSocket) {
@@ -234,7 +238,7 @@ public final class WebSocketTransport implements Transport {
             binary.writeBytes(chunk);
             if (last) {
                 ByteBuffer frame = ByteBuffer.wrap(binary.toByteArray());
-                binary = new java.io.ByteArrayOutputStream();
+                binary = new ByteArrayOutputStream();
                 Listener l = listener;
                 if (l != null && !finished.get()) {
                     l.onBinary(frame);

@@ -1,18 +1,24 @@
 package dev.limpet.client.attach;
 
+import dev.limpet.vt.Cell;
+import dev.limpet.vt.ScreenModel;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Records what the controller shows the person. */
+/**
+ * The person's terminal: a terminal emulator of its own (the model the daemon uses) that shows what
+ * the controller paints, so a test reads the screen a person would see.
+ */
 final class FakeTerminal implements AttachTerminal {
-    final ByteArrayOutputStream screen = new ByteArrayOutputStream();
+    final ByteArrayOutputStream written = new ByteArrayOutputStream();
+    final List<String> notes = new ArrayList<>();
     final List<String> statuses = new ArrayList<>();
+    int columns = 80;
+    int rows = 24;
+    boolean interactive = true;
+    ScreenModel display = ScreenModel.create(columns, rows, 0);
     int bells;
-    int columns = 100;
-    int rows = 30;
-    String status;
 
     @Override
     public int columns() {
@@ -24,28 +30,54 @@ final class FakeTerminal implements AttachTerminal {
         return rows;
     }
 
+    /** The window changed size (call the controller's {@code resized} after). */
+    void resize(int cols, int rows) {
+        this.columns = cols;
+        this.rows = rows;
+        display.resize(cols, rows);
+    }
+
     @Override
     public void write(byte[] data) {
-        screen.writeBytes(data);
+        written.writeBytes(data);
+        display.feed(data);
+        for (byte b : data) {
+            bells += b == 7 ? 1 : 0;
+        }
+        String s = status();
+        if (s != null && (statuses.isEmpty() || !statuses.getLast().equals(s))) {
+            statuses.add(s);
+        }
     }
 
     @Override
-    public void bell() {
-        bells++;
+    public boolean interactive() {
+        return interactive;
     }
 
     @Override
-    public void showStatus(String text) {
-        status = text;
-        statuses.add(text);
+    public void note(String text) {
+        notes.add(text);
     }
 
-    @Override
-    public void clearStatus() {
-        status = null;
-    }
-
+    /** What the screen shows, rows above a status line only. */
     String screenText() {
-        return screen.toString(StandardCharsets.UTF_8);
+        String text = display.text();
+        if (status() != null) {
+            int last = text.lastIndexOf('\n');
+            text = last < 0 ? "" : text.substring(0, last).stripTrailing();
+        }
+        return text;
+    }
+
+    /** The status line (the last row, drawn in reverse video), or null. */
+    String status() {
+        Cell first = display.cell(0, display.rows() - 1);
+        if (!first.has(Cell.INVERSE)) {
+            return null;
+        }
+        String text = display.text();
+        String[] lines = text.split("\n", -1);
+        return lines.length == display.rows() ? lines[lines.length - 1].strip() : null;
     }
 }

@@ -27,6 +27,15 @@ class TerminalRepliesTest {
     }
 
     @Test
+    void theQueriesAreTakenOutOfOutputWholeAndInOrder() {
+        byte[] out = b("\033[1mvim\033[0m\033[>c\033[2J\033]11;?\007text\033P$qm\033\\\033[6n\033[H");
+        assertThat(new String(TerminalReplies.queries(out, 0, out.length), StandardCharsets.UTF_8))
+                .isEqualTo("\033[>c\033]11;?\007\033P$qm\033\\\033[6n");
+        byte[] plain = b("\033[1;31mred\033[0m \033[?1049h");
+        assertThat(TerminalReplies.queries(plain, 0, plain.length)).isEmpty();
+    }
+
+    @Test
     void ordinaryOutputHoldsNoQuery() {
         assertThat(query("\033[1;31mred\033[0m \033[2J\033[H\033[?1049h \033]0;title\007 \033[5;10H")).isFalse();
         assertThat(query("\033]11;rgb:0000/0000/0000\007")).as("setting a colour is no question").isFalse();

@@ -2,9 +2,15 @@ package dev.limpet.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +30,7 @@ class HookCommandTest {
     Run runWithStdin(Map<String, String> env, String stdin, String... args) {
         HookCommand hook = new HookCommand();
         hook.env = env::get;
-        hook.stdin = new java.io.ByteArrayInputStream(stdin.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        hook.stdin = new ByteArrayInputStream(stdin.getBytes(StandardCharsets.UTF_8));
         CommandLine cl = new CommandLine(hook);
         StringWriter err = new StringWriter();
         cl.setErr(new PrintWriter(err));
@@ -56,8 +62,8 @@ class HookCommandTest {
     }
 
     @Test
-    void aSessionNameThatIsNotAnIdExitsTwo() {
-        Run r = run(Map.of(), "working", "--session", "../x", "--data-root", noDaemonHere.toString());
+    void aSessionIdInTheEnvironmentThatIsNotOneExitsTwo() {
+        Run r = run(Map.of("LIMPET_SESSION_ID", "../x"), "working", "--data-root", noDaemonHere.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("not a session id");
     }
@@ -71,7 +77,7 @@ class HookCommandTest {
 
     @Test
     void stdinThatIsNotAHooksJsonWithAConversationIdExitsTwoWithInvalidHookInput() {
-        Map<String, String> cases = new java.util.LinkedHashMap<>();
+        Map<String, String> cases = new LinkedHashMap<>();
         cases.put("", "stdin is empty");
         cases.put("not json at all", "not JSON");
         cases.put("[1, 2]", "not a JSON object");
@@ -114,9 +120,9 @@ class HookCommandTest {
     void codexSavedAConversationOnlyWhenARolloutFileNamesIt() throws Exception {
         HookCommand hook = new HookCommand();
         hook.env = Map.of("CODEX_HOME", noDaemonHere.toString())::get;
-        String day = java.time.LocalDate.now(java.time.ZoneOffset.UTC).toString().replace('-', '/');
-        java.nio.file.Path dir = java.nio.file.Files.createDirectories(noDaemonHere.resolve("sessions").resolve(day));
-        java.nio.file.Files.writeString(dir.resolve("rollout-2026-11-27T00-11-08-01a21a57-7312-78a0-a48c-428304dbdb94.jsonl"), "{}");
+        String day = LocalDate.now(ZoneOffset.UTC).toString().replace('-', '/');
+        Path dir = Files.createDirectories(noDaemonHere.resolve("sessions").resolve(day));
+        Files.writeString(dir.resolve("rollout-2026-11-27T00-11-08-01a21a57-7312-78a0-a48c-428304dbdb94.jsonl"), "{}");
         assertThat(hook.codexSaved("01a21a57-7312-78a0-a48c-428304dbdb94")).isTrue();
         assertThat(hook.codexSaved("01a21a59-3068-7b13-8302-c4a8c6bf4e93")).as("a title thread Codex never saved").isFalse();
     }

@@ -2,7 +2,10 @@ package dev.limpet.client.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
 import org.junit.jupiter.api.Test;
 
 class LsCommandTest {
@@ -31,24 +34,23 @@ class LsCommandTest {
         List<String[]> rows = List.of(new String[] {"ID", "STATE", "COMMAND"},
                 new String[] {"k3x9q2", "running", "claude --model opus " + "x".repeat(300)},
                 new String[] {"a1", "exited", "sh"});
-        List<String> cut = LsCommand.table(rows, java.util.OptionalInt.of(40));
+        List<String> cut = LsCommand.table(rows, OptionalInt.of(40));
         assertThat(cut).allSatisfy(line -> assertThat(line.length()).isLessThanOrEqualTo(40));
         assertThat(cut.get(1)).startsWith("k3x9q2  running  claude --model").endsWith("…");
         assertThat(cut.get(2)).isEqualTo("a1      exited   sh");
-        assertThat(LsCommand.table(rows, java.util.OptionalInt.empty()).get(1)).as("piped: nothing cut").endsWith("x".repeat(300));
+        assertThat(LsCommand.table(rows, OptionalInt.empty()).get(1)).as("piped: nothing cut").endsWith("x".repeat(300));
     }
 
     @Test
     void attentionOrderPutsApprovalsThenWaitingFirstAndKeepsTheRestInOrder() {
-        var json = dev.limpet.protocol.ProtocolCodec.mapper();
-        var rows = json.createArrayNode();
+        List<Map<String, Object>> rows = new ArrayList<>();
         String[][] sessions = {{"a", "running", "working"}, {"b", "running", "waiting_input"}, {"c", "exited", "pending_approval"},
                 {"d", "running", "pending_approval"}, {"e", "running", "unknown"}, {"f", "running", "waiting_input"}};
         for (String[] s : sessions) {
-            rows.add(json.createObjectNode().put("id", s[0]).put("state", s[1]).put("activity", s[2]));
+            rows.add(Map.of("id", s[0], "state", s[1], "activity", s[2]));
         }
-        List<String> order = new java.util.ArrayList<>();
-        LsCommand.byAttention(rows).forEach(r -> order.add(r.path("id").asText()));
+        List<String> order = new ArrayList<>();
+        LsCommand.byAttention(rows).forEach(r -> order.add((String) r.get("id")));
         assertThat(order).containsExactly("d", "b", "f", "a", "c", "e");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.ByteArrayInputStream;
 import java.io.InputStream;
+import java.net.InetAddress;
 import java.net.ProtocolException;
 import java.net.ServerSocket;
 import java.net.Socket;
@@ -47,7 +48,7 @@ class PlainHttpTest {
 
     @Test
     void sendsTheTokenTheBodyAndConnectionCloseToTheServer() throws Exception {
-        try (ServerSocket server = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket server = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             CompletableFuture<String> request = CompletableFuture.supplyAsync(() -> {
                 try (Socket s = server.accept()) {
                     byte[] buf = new byte[4096];

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A client verb is a JVM of its own, started per call: every class its graph reaches is start-up
- * time. These rules keep the server and the heavy JDK client out of it (issue 18).
+ * time. These rules keep the server and the heavy JDK client out of it.
  */
 class VerbClassGraphTest {
     // ArchUnit's plain API under JUnit Jupiter: its own JUnit 5 engine is not needed for two rules.
@@ -24,6 +24,15 @@ class VerbClassGraphTest {
                         "dev.limpet.daemon..", "dev.limpet.web..", "dev.limpet.worker..", "dev.limpet.app..",
                         "io.javalin..", "org.eclipse.jetty..", "org.sqlite..", "ch.qos.logback..")
                 .because("a verb's JVM should load only what talking to a daemon takes")
+                .check(CLIENT);
+    }
+
+    @Test
+    void theDailyRestVerbsAndTheirPlumbingNeedNoJacksonDatabind() {
+        noClasses().that().belongToAnyOf(LsCommand.class, StatusCommand.class, SendCommand.class, CaptureCommand.class, Verb.class,
+                        DaemonHttp.class, DaemonLocator.class, JsonTree.class, PlainHttp.class, CommonOptions.class, CliException.class)
+                .should().dependOnClassesThat().resideInAPackage("com.fasterxml.jackson.databind..")
+                .because("databind's ~700 classes were the largest part of a verb's start-up; JsonTree reads with the streaming core")
                 .check(CLIENT);
     }
 

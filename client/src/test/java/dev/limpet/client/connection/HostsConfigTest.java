@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.limpet.terminal.os.Posix;
-
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.SecureRandom;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,7 +128,7 @@ class HostsConfigTest {
         Path file = dir.resolve("cfg").resolve("hosts.json");
         Files.createDirectories(file.getParent());
         Files.writeString(file, "{\"hosts\":[{\"name\":\"laptop\",\"url\":\"http://127.0.0.1:7420\",\"token_file\":\"/etc/t\"}]}");
-        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new SecureRandom());
         URI host = URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz");
         Path secretFile = HostsConfig.addRelayHost(file, "box", host, secret);
         HostsConfig config = HostsConfig.load(file);
@@ -139,7 +139,7 @@ class HostsConfigTest {
         assertThat(box.readSecret()).isEqualTo(secret);
         assertThat(config.require("laptop").relay()).isFalse();
         assertThat(Files.readString(file)).doesNotContain(secret.encoded());
-        assertThat(java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(secretFile))).isEqualTo("rw-------");
         HostsConfig.addRelayHost(file, "box", host, secret);
         assertThat(HostsConfig.load(file).all()).hasSize(2);
     }
@@ -154,7 +154,7 @@ class HostsConfigTest {
     @Test
     void aHostsFileOrSecretAnotherUserOwnsIsRefusedNamingIt() throws Exception {
         assumeTrue(Posix.getuid() == 0, "needs root to give a file to another uid (chown)");
-        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new SecureRandom());
         Path file = dir.resolve("cfg").resolve("hosts.json");
         Path secretFile = HostsConfig.addRelayHost(file, "box", URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz"), secret);
         Files.setAttribute(secretFile, "unix:uid", STRANGER);
@@ -167,7 +167,7 @@ class HostsConfigTest {
 
     @Test
     void aSecretOthersMayReadAHostsFileOthersMayWriteOrASymlinkIsRefused() throws Exception {
-        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new java.security.SecureRandom());
+        var secret = dev.limpet.protocol.relay.PairingSecret.generate(new SecureRandom());
         Path file = dir.resolve("cfg").resolve("hosts.json");
         Path secretFile = HostsConfig.addRelayHost(file, "box", URI.create("https://relay.example/h/abcdefghijklmnopqrstuvwxyz"), secret);
         Files.setPosixFilePermissions(secretFile, PosixFilePermissions.fromString("rw-r--r--"));

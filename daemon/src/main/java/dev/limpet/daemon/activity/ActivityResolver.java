@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Turns the evidence about one session into its {@link Activity} (issue 14). Pure: no I/O, no
+ * Turns the evidence about one session into its {@link Activity}. Pure: no I/O, no
  * threads, no timers of its own; time comes from the injected {@link Clock}. The caller feeds
  * evidence as it arrives and, because a quiet period can change the answer with no new evidence,
  * asks {@link #nextChange()} when to call {@link #resolve()} again. Not thread-safe: one owner
@@ -35,14 +35,12 @@ import java.util.Optional;
  * no evidence until a person types into it (or a hook reports), so it stays {@code unknown}
  * instead of flipping between {@code working} and {@code waiting_input} on redraws.
  *
- * <p>A person who submits a line (Enter) to an agent a hook last said waits for input has answered
- * it: that report no longer holds, and the heuristics speak until the next report. Agents whose only
- * hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input} for good.
- *
  * <p>A person typing into a session that waits for them ({@link #typed()}) answers it: the session
  * is {@code working} from then on until newer evidence says otherwise (the agent's next report, a
- * title it sets, or, for an agent known only by its output, a quiet period after the echo). No
- * client clears a waiting state on its own: every client sees the same answer, decided here.
+ * title it sets, or, for an agent known only by its output, a quiet period after the echo). Agents
+ * whose only hook is the end of a turn (Codex's notify) would otherwise show {@code waiting_input}
+ * for good. No client clears a waiting state on its own: every client sees the same answer,
+ * decided here. A terminal's automatic reply to a query is not a person and is never fed here.
  *
  * <p>Why a grace after each hook: the hook runs as a separate process while the agent's own title
  * and output travel through the PTY, so a spinner frame written just before a Stop hook can arrive
@@ -92,7 +90,7 @@ public final class ActivityResolver {
 
     /**
      * Starts from a stored activity (a session recovered across a daemon restart). A state the
-     * reconciliation rule keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
+     * store's recovery keeps ({@code waiting_input}, {@code pending_approval}) counts as a hook
      * report made now, so it holds until newer evidence; any other starts with no evidence, so
      * output and the title can move it (a {@code working} set by the rule is a guess, not a report).
      */
@@ -104,25 +102,16 @@ public final class ActivityResolver {
         return r;
     }
 
-    /** A revived agent: its output counts as work only once a person typed into it ({@link #input()}). */
+    /** A revived agent: its output counts as work only once a person typed into it ({@link #typed()}). */
     public static ActivityResolver revived(Clock clock, Settings settings, boolean agent) {
         ActivityResolver r = new ActivityResolver(clock, settings, agent);
         r.outputCounts = false;
         return r;
     }
 
-    /** A person typed into the program; {@code submitted}: what they typed holds Enter. */
-    public void input(boolean submitted) {
-        outputCounts = true;
-        if (submitted && hookState == Activity.WAITING_INPUT) {
-            hookState = null;
-            hookAt = null;
-        }
-    }
-
-    /** Whether a keystroke would change anything (so the caller need not report every one). */
-    public boolean awaitsInput() {
-        return !outputCounts || hookState == Activity.WAITING_INPUT;
+    /** Whether a person's keystroke would change anything (so the caller need not report every one). */
+    public boolean awaitsPerson() {
+        return !outputCounts || resolve().needsPerson();
     }
 
     /** A hook reported {@code state}. */
@@ -152,12 +141,14 @@ public final class ActivityResolver {
     }
 
     /**
-     * A person typed into the session (not a terminal's automatic reply). While the session waits
-     * for a person, this is the answer: it is {@code working} until newer evidence. Otherwise nothing changes.
+     * A person typed into the session (not a terminal's automatic reply). A revived agent's output
+     * counts as evidence from now on. While the session waits for a person, this is the answer: it
+     * is {@code working} until newer evidence. Otherwise nothing changes.
      */
     public void typed() {
+        outputCounts = true;
         Activity now = resolve();
-        if (now != Activity.WAITING_INPUT && now != Activity.PENDING_APPROVAL) {
+        if (!now.needsPerson()) {
             return;
         }
         Instant at = clock.instant();

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The Claude Code settings file limpet passes with {@code claude --settings FILE} (issue 14), so the
+ * The Claude Code settings file limpet passes with {@code claude --settings FILE}, so the
  * agent reports its states through {@code limpet hook} without limpet touching the person's own
  * {@code ~/.claude/settings.json}: Claude merges a {@code --settings} file over its own settings.
  *

@@ -49,7 +49,12 @@ public interface Backend {
         input(sessionId, data, InputOrigin.NONE);
     }
 
-    void resize(String sessionId, int cols, int rows);
+    /**
+     * Resizes the session's terminal; returns the stream offset from which its output is at the new
+     * size (where the screen model resized, and where viewers must), or -1 when the data plane
+     * cannot tell (viewers then resize at once).
+     */
+    long resize(String sessionId, int cols, int rows);
 
     /** Sends a signal to the session's whole process group. */
     void signal(String sessionId, Signal signal);

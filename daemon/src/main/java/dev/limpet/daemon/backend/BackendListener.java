@@ -16,7 +16,7 @@ public interface BackendListener {
     }
 
     /**
-     * The session's program wrote output (issue 14's evidence; not the bytes). May come as often as
+     * The session's program wrote output (evidence of what an agent does; not the bytes). May come as often as
      * every chunk, from a data plane's thread: implementations must be cheap and coalesce.
      */
     default void outputSeen(String sessionId) {}

@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * Passes what the screen model of a session held inside the daemon (embedded, tmux) saw to the
- * backend's listener: output seen and title changes, the evidence of what an agent does (issue
- * 14). The worker backend gets the same from its workers' {@code state} events.
+ * backend's listener: output seen and title changes, the evidence of what an agent does.
+ * The worker backend gets the same from its workers' {@code state} events.
  */
 public final class ScreenEvidence implements ScreenWatcher {
     private final String sessionId;

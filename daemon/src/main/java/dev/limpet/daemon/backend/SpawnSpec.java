@@ -1,12 +1,15 @@
 package dev.limpet.daemon.backend;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Everything a backend needs to start a session's program. The id is already validated.
- * {@code journal} (issue 13) is null when the session keeps no journal.
+ * {@code journal} (what a revive shows as history) is null when the session keeps no journal.
  */
 public record SpawnSpec(String sessionId, List<String> argv, Map<String, String> env, Path cwd, int cols, int rows, Journal journal) {
     public SpawnSpec {
@@ -30,8 +33,8 @@ public record SpawnSpec(String sessionId, List<String> argv, Map<String, String>
 
         /** The stream's first bytes: history, then the marker. */
         public byte[] prelude() {
-            byte[] m = marker == null ? new byte[0] : marker.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            byte[] out = java.util.Arrays.copyOf(history, history.length + m.length);
+            byte[] m = marker == null ? new byte[0] : marker.getBytes(StandardCharsets.UTF_8);
+            byte[] out = Arrays.copyOf(history, history.length + m.length);
             System.arraycopy(m, 0, out, history.length, m.length);
             return out;
         }
@@ -39,12 +42,12 @@ public record SpawnSpec(String sessionId, List<String> argv, Map<String, String>
         @Override
         public boolean equals(Object o) {
             return o instanceof Journal j && file.equals(j.file) && limitBytes == j.limitBytes
-                    && java.util.Arrays.equals(history, j.history) && java.util.Objects.equals(marker, j.marker);
+                    && Arrays.equals(history, j.history) && Objects.equals(marker, j.marker);
         }
 
         @Override
         public int hashCode() {
-            return java.util.Objects.hash(file, limitBytes, java.util.Arrays.hashCode(history), marker);
+            return Objects.hash(file, limitBytes, Arrays.hashCode(history), marker);
         }
 
         @Override

@@ -3,6 +3,7 @@ package dev.limpet.daemon.files;
 import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -38,7 +39,7 @@ public final class AuthToken {
                 Files.setPosixFilePermissions(path, PrivateFiles.FILE_0600);
                 return new AuthToken(existing);
             }
-        } catch (NoSuchFileException | java.nio.charset.MalformedInputException e) {
+        } catch (NoSuchFileException | MalformedInputException e) {
             // fall through: create a fresh token
         }
         byte[] bytes = new byte[32];

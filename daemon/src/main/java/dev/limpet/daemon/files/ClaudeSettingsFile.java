@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code <data_root>/hooks/claude-settings.json} (issue 14): the Claude Code settings whose hooks
+ * {@code <data_root>/hooks/claude-settings.json}: the Claude Code settings whose hooks
  * run {@code limpet hook}, written at every daemon start so it always names this daemon's runtime.
  * The directory is private (0700, ours, no symbolic link on the way); the file is written 0600 to a
  * temporary file and renamed over the old one, so a symbolic link put in its place is replaced,

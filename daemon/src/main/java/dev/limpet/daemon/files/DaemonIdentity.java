@@ -3,6 +3,7 @@ package dev.limpet.daemon.files;
 import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
+import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -36,7 +37,7 @@ public final class DaemonIdentity {
             LOG.warn("daemon-id at {} is corrupt; writing a new daemon_instance_id", path);
         } catch (NoSuchFileException e) {
             LOG.info("no daemon-id yet at {}; creating one", path);
-        } catch (java.nio.charset.MalformedInputException e) {
+        } catch (MalformedInputException e) {
             LOG.warn("daemon-id at {} is not text; writing a new daemon_instance_id", path);
         }
         byte[] bytes = new byte[8];

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.files;
 
-import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.ProtocolCodec;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 
@@ -11,7 +11,7 @@ import java.nio.file.Files;
  * client finds nothing listening and says so).
  */
 public final class DaemonInfoFile {
-    /** {@code relay}: the relay URL of {@code --relay} (issue 15), null without one; {@code limpet pair} builds its link from it. */
+    /** {@code relay}: the relay URL of {@code --relay}, null without one; {@code limpet pair} builds its link from it. */
     public record Info(long pid, String url, int port, String daemonInstanceId, String version, String backend, String relay) {}
 
     private DaemonInfoFile() {}

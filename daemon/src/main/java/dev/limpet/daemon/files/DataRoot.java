@@ -43,11 +43,11 @@ public record DataRoot(Path dir) {
     public Path database() { return dir.resolve("limpet.db"); }
     public Path daemonInfo() { return dir.resolve("daemon.json"); }
     public Path runtime() { return dir.resolve("runtime"); }
-    /** Each session's journal of its output (issue 13): {@code journal/<session_id>.log}. */
+    /** Each session's journal of its output (a revived session's history): {@code journal/<session_id>.log}. */
     public Path journal() { return dir.resolve("journal"); }
     /** The tmux backend's private server: socket, generated config, checkpoint. */
     public Path tmux() { return dir.resolve("tmux"); }
-    /** Settings files that wire agents' hooks to {@code limpet hook} (issue 14), e.g. {@code claude-settings.json}. */
+    /** Settings files that wire agents' hooks to {@code limpet hook}, e.g. {@code claude-settings.json}. */
     public Path hooks() { return dir.resolve("hooks"); }
     public Path workers(String daemonInstanceId) { return dir.resolve("workers").resolve(daemonInstanceId); }
 }

@@ -6,10 +6,13 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Set;
 
 /**
  * {@code <data_root>/daemon.pid}: an exclusive file lock held for the daemon's lifetime, so a second
@@ -35,12 +38,12 @@ public final class PidLock implements AutoCloseable {
     public static PidLock acquire(DataRoot root) throws IOException {
         var path = root.pidLock();
         PathTrust.forThisProcess().ownFileIfPresent(path);
-        FileChannel channel = FileChannel.open(path, java.util.Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
-                StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+        FileChannel channel = FileChannel.open(path, Set.of(StandardOpenOption.CREATE, StandardOpenOption.READ,
+                StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         FileLock lock;
         try {
             lock = channel.tryLock();
-        } catch (java.nio.channels.OverlappingFileLockException e) {
+        } catch (OverlappingFileLockException e) {
             lock = null; // held by this very process (tests run two daemons in one JVM)
         }
         if (lock == null) {

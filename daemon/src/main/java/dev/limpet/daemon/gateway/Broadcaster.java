@@ -4,9 +4,11 @@ import dev.limpet.daemon.sessions.SessionEvents;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /** Pushes session events to every connection that has completed its handshake. */
 final class Broadcaster implements SessionEvents {
@@ -33,7 +35,7 @@ final class Broadcaster implements SessionEvents {
         return sum;
     }
 
-    void forEach(java.util.function.Consumer<ClientConnection> action) {
+    void forEach(Consumer<ClientConnection> action) {
         connections.forEach(action);
     }
 
@@ -60,8 +62,19 @@ final class Broadcaster implements SessionEvents {
         toAll(new ServerMessage.SessionState(sessionId, activity, waitingLine));
     }
 
+    /** Only to the connections attached to the session: their terminals follow its size. */
     @Override
-    public void warning(String code, String message) {
-        toAll(new ServerMessage.Warning(code, message));
+    public void sessionResized(String sessionId, int cols, int rows, long offset) {
+        ServerMessage m = new ServerMessage.SessionResized(sessionId, cols, rows, offset);
+        for (ClientConnection c : connections) {
+            if (c.streams().containsKey(sessionId)) {
+                c.send(m);
+            }
+        }
+    }
+
+    @Override
+    public void warning(WarningCode code, String message) {
+        toAll(ServerMessage.Warning.of(code, message));
     }
 }

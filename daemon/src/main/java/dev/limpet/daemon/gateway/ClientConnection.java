@@ -1,13 +1,8 @@
 package dev.limpet.daemon.gateway;
 
-import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.metrics.DaemonMetrics;
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameException;
-import dev.limpet.protocol.frame.FrameKind;
-import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
@@ -15,14 +10,21 @@ import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameException;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.log.ClientErrorLog;
+import dev.limpet.protocol.stream.OutboundQueue;
 import java.nio.ByteBuffer;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -74,7 +76,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
-    private final java.time.Clock clock;
+    private final Clock clock;
     private final OutboundQueue<Object> queue = new OutboundQueue<>();
     private final Map<String, SessionStream> streams = new ConcurrentHashMap<>();
     private final Commands commands;
@@ -84,18 +86,18 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     private volatile boolean closed;
     /** When this connection was told to close (nanoTime); 0 while it serves. */
     private volatile long closingSinceNanos;
-    private final java.util.concurrent.atomic.AtomicBoolean pumping = new java.util.concurrent.atomic.AtomicBoolean();
-    private final java.util.concurrent.atomic.AtomicInteger sending = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicBoolean pumping = new AtomicBoolean();
+    private final AtomicInteger sending = new AtomicInteger();
     /** When a send last completed (or the first pending one started); read by the deadline check. */
     private volatile long lastProgressNanos = System.nanoTime();
     private final DaemonMetrics metrics;
     private final CommandLanes lanes = new CommandLanes(r -> Thread.ofVirtual().name("command-lane").start(r));
 
-    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock) {
+    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, Clock clock) {
         this(sink, commands, clientSessions, clock, new ClientErrorLog(LOG, clock), new DaemonMetrics());
     }
 
-    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, java.time.Clock clock, ClientErrorLog errorLog,
+    ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, Clock clock, ClientErrorLog errorLog,
             DaemonMetrics metrics) {
         this.metrics = metrics;
         this.sink = sink;
@@ -121,7 +123,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     }
 
     @Override
-    public java.time.Clock clock() {
+    public Clock clock() {
         return clock;
     }
 

@@ -1,6 +1,7 @@
 package dev.limpet.daemon.gateway;
 
 import dev.limpet.protocol.ServerMessage.ClientAttachment;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
@@ -11,7 +12,6 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The daemon's client sessions, keyed {@code session:<clientSessionKey>}: which sessions a client

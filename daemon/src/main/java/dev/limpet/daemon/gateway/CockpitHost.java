@@ -1,5 +1,6 @@
 package dev.limpet.daemon.gateway;
 
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -37,12 +38,12 @@ public record CockpitHost(String name, String kind, String url, String token, St
         Listing read();
     }
 
-    public record Listing(java.util.List<CockpitHost> hosts, java.util.List<String> problems) {
-        public static final Listing NONE = new Listing(java.util.List.of(), java.util.List.of());
+    public record Listing(List<CockpitHost> hosts, List<String> problems) {
+        public static final Listing NONE = new Listing(List.of(), List.of());
 
         public Listing {
-            hosts = java.util.List.copyOf(hosts);
-            problems = java.util.List.copyOf(problems);
+            hosts = List.copyOf(hosts);
+            problems = List.copyOf(problems);
         }
     }
 }

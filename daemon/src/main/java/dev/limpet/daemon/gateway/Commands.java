@@ -3,18 +3,32 @@ package dev.limpet.daemon.gateway;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.sessions.Sizes;
 import dev.limpet.daemon.sessions.SpawnRequest;
 import dev.limpet.protocol.ClientMessage;
-import dev.limpet.protocol.ClientMessage.*;
+import dev.limpet.protocol.ClientMessage.AttachSession;
+import dev.limpet.protocol.ClientMessage.DetachSession;
+import dev.limpet.protocol.ClientMessage.Hello;
+import dev.limpet.protocol.ClientMessage.KillSession;
+import dev.limpet.protocol.ClientMessage.ListSessions;
+import dev.limpet.protocol.ClientMessage.PtyAck;
+import dev.limpet.protocol.ClientMessage.PtyFlow;
+import dev.limpet.protocol.ClientMessage.PtyInput;
+import dev.limpet.protocol.ClientMessage.PtyResize;
+import dev.limpet.protocol.ClientMessage.RemoveSession;
+import dev.limpet.protocol.ClientMessage.RenameSession;
+import dev.limpet.protocol.ClientMessage.ReviveSession;
+import dev.limpet.protocol.ClientMessage.SpawnSession;
+import dev.limpet.protocol.ClientMessage.TakeSize;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionIds;
-import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.pty.Signal;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -30,19 +44,19 @@ final class Commands {
     private final ClientSessions clientSessions;
     private final Supplier<ServerMessage.InitialState> initialState;
     private final FlowSettings flow;
-    private final QueryAnswerer answerer = new QueryAnswerer();
+    private final ActiveViewers<SessionStream> viewers = new ActiveViewers<>(SessionStream::isClosed);
 
     /**
      * Lossless flow: the window a client gets unless it asks for another ({@code defaultWindow}),
      * the largest it may ask for ({@code maxWindow}: never more than the ring, so a client can always
      * resume from what it acknowledged), and how long unacknowledged bytes may wait.
      */
-    record FlowSettings(long defaultWindow, long maxWindow, java.time.Duration ackTimeout) {
+    record FlowSettings(long defaultWindow, long maxWindow, Duration ackTimeout) {
         static final long MIN_WINDOW = 64 * 1024;
         static final long DEFAULT_WINDOW = 4L << 20;
 
         /** Settings for a data plane whose ring holds {@code ringBytes}. */
-        static FlowSettings forRing(long ringBytes, java.time.Duration ackTimeout) {
+        static FlowSettings forRing(long ringBytes, Duration ackTimeout) {
             // One PTY read may pass a limit: keep that much of the ring in reserve.
             long max = Math.max(MIN_WINDOW, ringBytes - 64 * 1024);
             return new FlowSettings(Math.min(DEFAULT_WINDOW, max), max, ackTimeout);
@@ -81,6 +95,7 @@ final class Commands {
             case AttachSession m -> attach(c, m);
             case DetachSession m -> detach(c, m);
             case PtyResize m -> resize(c, m);
+            case TakeSize m -> takeSize(c, m);
             case KillSession m -> {
                 String id = validId(m.sessionId());
                 c.later(m, () -> kill(c, id, m));
@@ -90,7 +105,7 @@ final class Commands {
                 c.later(m, () -> {
                     sessions.remove(id);
                     clientSessions.sessionRemoved(id);
-                    answerer.forget(id);
+                    viewers.forget(id);
                     c.send(new ServerMessage.Ack(m.reqId(), m.type()));
                 });
             }
@@ -150,8 +165,8 @@ final class Commands {
 
     /**
      * The stream is this connection's attachment from the moment the command is read (keys typed
-     * after it see whether it is read-only); the backend's part (revive, resize, replay) runs on
-     * the session's lane.
+     * after it see whether it is read-only); the backend's part (revive, replay) runs on the
+     * session's lane.
      */
     private void attach(ClientConnection c, AttachSession m) {
         String id = validId(m.sessionId());
@@ -159,15 +174,16 @@ final class Commands {
         SessionStream.Flow asked = flow(m.flow(), m.window());
         SessionStream stream = new SessionStream(id, readOnly, c, flow.ackTimeout());
         if (m.cols() != null && m.rows() != null) {
+            Sizes.requireValid(m.cols(), m.rows());
             stream.rememberSize(m.cols(), m.rows());
         }
         SessionStream previous = c.streams().get(id);
         if (previous != null) {
-            answerer.detached(id, previous);
+            viewers.detached(id, previous);
         }
         c.track(stream);
         if (!readOnly) {
-            answerer.attached(id, stream);
+            viewers.attached(id, stream);
         }
         c.later(m, () -> {
             if (previous != null) {
@@ -177,7 +193,7 @@ final class Commands {
                 attachBackend(c, m, id, stream, asked);
             } catch (RuntimeException e) {
                 if (c.streams().remove(id, stream)) {
-                    answerer.detached(id, stream);
+                    viewers.detached(id, stream);
                 }
                 stream.close();
                 throw e;
@@ -187,11 +203,9 @@ final class Commands {
 
     private void attachBackend(ClientConnection c, AttachSession m, String id, SessionStream stream, SessionStream.Flow asked) {
         boolean readOnly = stream.readOnly();
-        // Revive on open (issue 13): a recoverable session starts again, at this client's size.
+        // Revive on open: a recoverable session starts again, at this client's size.
+        // Otherwise opening never resizes: the size is the person's viewer's (see ActiveViewers).
         boolean revived = sessions.reviveOnOpen(id, m.cols(), m.rows());
-        if (!readOnly && m.cols() != null && m.rows() != null && sessions.info(id).running()) {
-            sessions.resizeIfChanged(id, m.cols(), m.rows());
-        }
         long since = m.since() == null ? -1 : m.since();
         Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         var info = attachment.info();
@@ -240,7 +254,7 @@ final class Commands {
         if (stream == null) {
             throw new ProtocolException(ErrorCode.NOT_ATTACHED, "this connection is not attached to " + id);
         }
-        answerer.detached(id, stream);
+        viewers.detached(id, stream);
         clientSessions.detached(c.clientSession(), id);
         c.later(m, () -> {
             stream.close();
@@ -263,38 +277,67 @@ final class Commands {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
         }
         if (reply) {
-            if (!answerer.answers(id, stream)) {
+            if (!viewers.answers(id, stream)) {
                 // Another viewer's terminal answers this session's queries: one answer, not one per viewer.
                 LOG.debug("connection {}: a terminal reply for {} from an attachment that does not answer; dropped", c.id(), id);
                 return;
             }
+        } else if (stream != null) {
+            use(c, id, stream); // the person types here: the session takes this viewer's size
+        }
+        // Queued for the program, never awaited here: c hears if the keys wait or never arrive.
+        if (reply) {
+            sessions.reply(id, data, c);
         } else {
-            if (stream != null) {
-                answerer.typed(id, stream);
-            }
-            sessions.personTyped(id);
+            sessions.input(id, data, c);
         }
-        if (stream != null && stream.cols() > 0) {
-            // Resize policy "latest": the client that types sets the size (asked, never awaited).
-            sessions.resizeIfChanged(id, stream.cols(), stream.rows());
-        }
-        sessions.input(id, data, c);
     }
 
+    /**
+     * A viewer's size. An attachment's is remembered and applied only while it holds the session's
+     * size; a connection not attached (a script) resizes the session at once.
+     */
     private void resize(ClientConnection c, PtyResize m) {
         String id = validId(m.sessionId());
         SessionStream stream = c.streams().get(id);
-        if (stream != null && stream.readOnly()) {
+        if (stream == null) {
+            int cols = m.cols() == null ? -1 : m.cols();
+            int rows = m.rows() == null ? -1 : m.rows();
+            c.later(m, () -> sessions.resize(id, cols, rows));
+            return;
+        }
+        if (stream.readOnly()) {
             throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
         }
-        int cols = m.cols() == null ? -1 : m.cols();
-        int rows = m.rows() == null ? -1 : m.rows();
-        c.later(m, () -> {
-            sessions.resize(id, cols, rows);
-            if (stream != null) {
-                stream.rememberSize(cols, rows);
-            }
-        });
+        Sizes.requireValid(m.cols(), m.rows());
+        stream.rememberSize(m.cols(), m.rows());
+        if (viewers.holdsSize(id, stream)) {
+            applySize(c, id, stream);
+        }
+    }
+
+    /** A person uses this attachment (it was focused, or they asked): the session takes its size. */
+    private void takeSize(ClientConnection c, TakeSize m) {
+        String id = validId(m.sessionId());
+        SessionStream stream = attached(c, id);
+        if (stream.readOnly()) {
+            throw new ProtocolException(ErrorCode.READ_ONLY, "this attachment to " + id + " is read-only");
+        }
+        use(c, id, stream);
+    }
+
+    private void use(ClientConnection c, String id, SessionStream stream) {
+        viewers.used(id, stream);
+        applySize(c, id, stream);
+    }
+
+    /** The session takes {@code stream}'s size, on the session's lane (asked, never awaited here). */
+    private void applySize(ClientConnection c, String id, SessionStream stream) {
+        int cols = stream.cols();
+        int rows = stream.rows();
+        if (cols > 0) {
+            c.later(new PtyResize(null, id, cols, rows), () -> sessions.resizeIfChanged(id, cols, rows));
+        }
     }
 
     private void kill(ClientConnection c, String id, KillSession m) {

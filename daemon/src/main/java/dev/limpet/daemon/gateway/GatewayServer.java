@@ -1,6 +1,5 @@
 package dev.limpet.daemon.gateway;
 
-import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
@@ -9,16 +8,25 @@ import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.WarningCode;
+import dev.limpet.protocol.log.ClientErrorLog;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
+import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.session.NullSessionCache;
@@ -53,7 +61,7 @@ public final class GatewayServer implements AutoCloseable {
     private final Clock clock;
     private final DaemonMetrics metrics;
     private final RestApi rest;
-    private final java.util.concurrent.ScheduledExecutorService ackTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+    private final ScheduledExecutorService ackTimer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("ack-timeouts").factory());
 
     /** {@code ringBytes}: the data planes' ring (caps the lossless window); {@code ackTimeout}: how long a lossless client may leave bytes unacknowledged. */
@@ -72,7 +80,7 @@ public final class GatewayServer implements AutoCloseable {
                 Commands.FlowSettings.forRing(settings.ringBytes(), settings.ackTimeout()));
         this.clock = clock;
         this.ackTimer.scheduleWithFixedDelay(() -> broadcaster.forEach(ClientConnection::tick), 250, 250,
-                java.util.concurrent.TimeUnit.MILLISECONDS);
+                TimeUnit.MILLISECONDS);
         sessions.setEvents(broadcaster);
         RestApi rest = new RestApi(sessions, barrier, status, new ClientErrorLog(LoggerFactory.getLogger(RestApi.class), clock));
         this.rest = rest;
@@ -99,12 +107,13 @@ public final class GatewayServer implements AutoCloseable {
                 f.setIdleTimeout(Duration.ofMinutes(10));
             });
             config.routes.before(this::requireOwnHost);
-            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
             config.routes.before("/api/*", this::requireToken);
             config.routes.before("/metrics", this::requireToken);
             config.routes.get("/metrics", ctx -> ctx.contentType(DaemonMetrics.contentType()).result(metrics.scrape()));
             rest.register(config.routes);
+            // Last: a route above wins over a file of the bundle with the same name.
+            WebUi.register(config, () -> rest.hosts().hosts());
             config.routes.exception(HttpResponseException.class, (e, ctx) -> ctx.status(e.getStatus())
                     .json(Map.of("code", e.getDetails().getOrDefault("code", "error"), "message", e.getMessage())));
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -116,7 +125,7 @@ public final class GatewayServer implements AutoCloseable {
             config.routes.ws("/ws", ws -> {
                 ws.onConnect(ctx -> {
                     ctx.session.setIdleTimeout(Duration.ofMinutes(10));
-                    ctx.enableAutomaticPings(20, java.util.concurrent.TimeUnit.SECONDS);
+                    ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
                     ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock, commandErrors, metrics);
                     metrics.connectionOpened();
                     ctx.attribute(CONNECTION, c);
@@ -174,7 +183,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
-    public void warnAll(String code, String message) {
+    public void warnAll(WarningCode code, String message) {
         broadcaster.warning(code, message);
     }
 
@@ -196,7 +205,7 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     private void requireOwnHost(Context ctx) {
-        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        List<String> hosts = Collections.list(ctx.req().getHeaders("Host"));
         switch (auth.host(hosts, listenHost)) {
             case OURS -> { }
             case AMBIGUOUS -> {
@@ -219,7 +228,7 @@ public final class GatewayServer implements AutoCloseable {
      * exception alone would leave the body empty on this path.
      */
     private void checkUpgrade(Context ctx) {
-        List<String> hosts = java.util.Collections.list(ctx.req().getHeaders("Host"));
+        List<String> hosts = Collections.list(ctx.req().getHeaders("Host"));
         switch (auth.host(hosts, listenHost)) {
             case OURS -> { }
             case AMBIGUOUS -> {
@@ -231,7 +240,7 @@ public final class GatewayServer implements AutoCloseable {
                 refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(hosts.getFirst(), 100));
             }
         }
-        List<String> protocols = java.util.Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
+        List<String> protocols = Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
         if (!auth.authorized(ctx.header("Authorization"), ctx.queryParam("token"), protocols)) {
             refusals.info("refused a WebSocket upgrade from {}: missing or invalid token", ctx.ip());
             refuse(ctx, 401, ErrorCode.UNAUTHORIZED, "missing or invalid token");
@@ -266,14 +275,14 @@ public final class GatewayServer implements AutoCloseable {
             ctx.res().setStatus(status);
             ctx.res().setContentType("application/json");
             ctx.res().setHeader("Sec-WebSocket-Protocol", null);
-            Map<String, String> body = new java.util.LinkedHashMap<>();
+            Map<String, String> body = new LinkedHashMap<>();
             body.put("code", code.wire());
             body.put("message", message);
-            byte[] json = ProtocolCodec.write(body).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            byte[] json = ProtocolCodec.write(body).getBytes(StandardCharsets.UTF_8);
             ctx.res().setContentLength(json.length);
             ctx.res().getOutputStream().write(json);
             ctx.res().flushBuffer();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             // the client went away: nothing to answer
         }
         throw new HttpResponseException(status, message, Map.of("code", code.wire()));

@@ -1,15 +1,16 @@
 package dev.limpet.daemon.gateway;
 
-import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.sessions.SpawnRequest;
+import dev.limpet.daemon.sessions.TypedText;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.terminal.pty.Signal;
 import io.javalin.config.RoutesConfig;
 import io.javalin.http.Context;
@@ -80,10 +81,8 @@ final class RestApi {
             if (b.data() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "input needs \"data\"");
             }
-            String id = resolve(ctx);
-            sessions.personTyped(id);
             // Queued for the program: a script is not told later, the daemon's log says what never arrived.
-            sessions.input(id, b.data().getBytes(StandardCharsets.UTF_8), InputOrigin.NONE);
+            sessions.input(resolve(ctx), b.data().getBytes(StandardCharsets.UTF_8), InputOrigin.NONE);
             ctx.json(Map.of("ok", true));
         });
         routes.post("/api/sessions/{id}/send", ctx -> {
@@ -91,10 +90,11 @@ final class RestApi {
             if (b.text() == null) {
                 throw new ProtocolException(ErrorCode.BAD_REQUEST, "send needs \"text\"");
             }
-            sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
-            ctx.json(Map.of("ok", true));
+            TypedText typed = sessions.send(resolve(ctx), b.text(), !Boolean.FALSE.equals(b.enter()));
+            ctx.json(typed == TypedText.NOT_WATCHED ? Map.of("ok", true) : Map.of("ok", true, "text_shown", typed == TypedText.SHOWN));
         });
         routes.get("/api/sessions/{id}/capture", ctx -> ctx.json(Map.of("text", sessions.capture(resolve(ctx)))));
+        routes.get("/api/sessions/{id}/screen", ctx -> ctx.json(sessions.captureScreen(resolve(ctx))));
         routes.post("/api/sessions/{id}/kill", ctx -> {
             String id = resolve(ctx);
             KillBody b = ctx.body().isBlank() ? new KillBody(null) : body(ctx, KillBody.class);
@@ -115,10 +115,9 @@ final class RestApi {
             ctx.json(Map.of("session", r.session(), "warnings", r.warnings()));
         });
         routes.post("/api/sessions/{id}/activity", ctx -> {
-            // Issue 14: what `limpet hook <state>` calls. By id only: a hook names its own session.
-            barrier.check();
-            String id = ctx.pathParam("id");
-            dev.limpet.protocol.SessionIds.requireValid(id);
+            // What `limpet hook <state>` calls: a hook names its own session by id ($LIMPET_SESSION_ID),
+            // a person with --session by id or label, as every other verb takes it.
+            String id = resolve(ctx);
             ActivityBody b = body(ctx, ActivityBody.class);
             ctx.json(Map.of("activity", sessions.hookReport(id, b.activity(), b.conversationId())));
         });

@@ -104,6 +104,10 @@ final class SessionStream implements OutputListener {
         return readOnly;
     }
 
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
     synchronized void rememberSize(int cols, int rows) {
         this.cols = cols;
         this.rows = rows;

@@ -12,11 +12,13 @@ import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
@@ -58,7 +60,20 @@ public final class DaemonMetrics {
                 .labelNames("outcome").register(registry);
         recoverySeconds = Gauge.builder().name("limpet_recovery_duration_seconds")
                 .help("how long the last start-up recovery took, barrier up to barrier lifted").register(registry);
-        JvmMetrics.builder().register(registry);
+    }
+
+    private final AtomicBoolean jvmMetrics = new AtomicBoolean();
+
+    /**
+     * The JVM's own metrics (memory pools, GC, threads), registered when first scraped: they read
+     * the JVM through JMX, whose platform server and beans (with Prometheus' collectors, ~250
+     * classes) would otherwise load at every start and stay in an idle daemon that nobody scrapes.
+     */
+    private PrometheusRegistry withJvmMetrics() {
+        if (jvmMetrics.compareAndSet(false, true)) {
+            JvmMetrics.builder().register(registry);
+        }
+        return registry;
     }
 
     /**
@@ -103,11 +118,9 @@ public final class DaemonMetrics {
 
     /** The start-up recovery's outcome and duration. */
     public void recovered(RecoveryReport report, Duration took) {
-        recoveries.labelValues("recovered").inc(report.recovered().size());
-        recoveries.labelValues("pruned").inc(report.pruned());
-        recoveries.labelValues("missing").inc(report.missing());
-        recoveries.labelValues("failed").inc(report.failed());
-        recoveries.labelValues("quarantined").inc(report.quarantined());
+        for (RecoveryReport.Count c : RecoveryReport.Count.values()) {
+            recoveries.labelValues(c.label()).inc(report.count(c));
+        }
         recoverySeconds.set(took.toNanos() / 1e9);
     }
 
@@ -115,11 +128,11 @@ public final class DaemonMetrics {
     public String scrape() {
         ByteArrayOutputStream out = new ByteArrayOutputStream(16 * 1024);
         try {
-            PrometheusTextFormatWriter.create().write(out, registry.scrape());
+            PrometheusTextFormatWriter.create().write(out, withJvmMetrics().scrape());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return out.toString(java.nio.charset.StandardCharsets.UTF_8);
+        return out.toString(StandardCharsets.UTF_8);
     }
 
     public static String contentType() {
@@ -128,7 +141,7 @@ public final class DaemonMetrics {
 
     /** For an exporter that serves this registry on a port of its own. */
     public PrometheusRegistry registry() {
-        return registry;
+        return withJvmMetrics();
     }
 
     static Map<String, Long> countByState(List<SessionInfo> sessions) {

@@ -141,8 +141,18 @@ public record AgentProfile(String name, List<String> programs, List<String> argu
     List<String> kept(List<String> argv) {
         List<String> out = new ArrayList<>();
         out.add(argv.getFirst());
-        out.addAll(parse(argv).options);
+        out.addAll(keptArguments(argv));
         return out;
+    }
+
+    /**
+     * The arguments a revive keeps. A profile that names none of its agent's options (a user's
+     * minimal profile) cannot tell a prompt from a program's own argument or an option's value
+     * ({@code java -cp X Main}), so it keeps them all rather than start a broken command line.
+     */
+    private List<String> keptArguments(List<String> argv) {
+        boolean readsOptions = !sessionFlags.isEmpty() || !valueOptions.isEmpty() || !promptOptions.isEmpty();
+        return readsOptions ? parse(argv).options : argv.subList(1, argv.size());
     }
 
     /** The last id the agent printed in {@code output}, if any. */
@@ -165,7 +175,7 @@ public record AgentProfile(String name, List<String> programs, List<String> argu
                 case "{argv}" -> out.addAll(argv);
                 case "{program}" -> out.add(argv.getFirst());
                 case "{args}" -> out.addAll(argv.subList(1, argv.size()));
-                case "{options}" -> out.addAll(parse(argv).options);
+                case "{options}" -> out.addAll(keptArguments(argv));
                 default -> out.add(id == null ? t : t.replace("{id}", id));
             }
         }

@@ -1,6 +1,7 @@
 package dev.limpet.daemon.revive;
 
 import dev.limpet.vt.ScreenModel;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
@@ -28,7 +29,7 @@ public final class RestoreMarker {
         StringBuilder out = new StringBuilder();
         if (screen.isAlternateScreen()) {
             out.append("\u001b[?1049l"); // back to the main screen and the cursor it saved
-            screen.feed("\u001b[?1049l".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            screen.feed("\u001b[?1049l".getBytes(StandardCharsets.US_ASCII));
         }
         out.append("\u001b[r\u001b[0m\u001b[?25h");
         int lastText = lastRowWithText(screen);

@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
@@ -12,7 +13,7 @@ import java.util.function.Supplier;
  */
 public final class Revivals<T> {
     private final Map<String, CompletableFuture<T>> running = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger joined = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger joined = new AtomicInteger();
 
     /** What a caller got: the result, and whether this caller ran the revive or joined one. */
     public record Outcome<T>(T result, boolean ranHere) {}

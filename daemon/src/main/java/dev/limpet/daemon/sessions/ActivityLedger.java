@@ -21,7 +21,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The activity of every session as clients and the store see it (issue 14): hook reports and
+ * The activity of every session as clients and the store see it: hook reports and
  * data-plane evidence go to {@link SessionActivity}; each change it decides is told to clients at
  * once and written to the store soon; sessions read through here show what was last published.
  *
@@ -35,7 +35,7 @@ final class ActivityLedger {
     private final SessionStore store;
     private final ScheduledExecutorService scheduler;
     private final Supplier<SessionEvents> events;
-    /** The activity of every running session (issue 14). */
+    /** The activity of every running session. */
     private final SessionActivity activity;
     /** Activities published but not yet stored (see {@link #publish}). */
     private final Map<String, Activity> unstoredActivity = new ConcurrentHashMap<>();
@@ -67,21 +67,16 @@ final class ActivityLedger {
         }
     }
 
-    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    /** Evidence from the data plane of what an agent does: cheap, coalesced, only agents take it. */
     void outputSeen(String id) {
         activity.outputSeen(id);
-    }
-
-    /** A person typed into the session (a revived agent's output counts from then on). */
-    void inputSeen(String id, byte[] data) {
-        activity.inputSeen(id, data);
     }
 
     void titleChanged(String id, String title) {
         activity.titleChanged(id, title);
     }
 
-    /** A person typed into the session: a waiting session is answered (see {@link ActivityResolver#typed()}). */
+    /** A person typed into the session: a waiting session is answered, a revived agent's output counts (see {@link ActivityResolver#typed()}). */
     void typed(String id) {
         activity.typed(id);
     }
@@ -92,7 +87,7 @@ final class ActivityLedger {
     }
 
     /**
-     * A hook's report (issue 14, {@code limpet hook <state>}): authoritative for the session's
+     * A hook's report ({@code limpet hook <state>}): authoritative for the session's
      * activity. A report that does not change the resolved activity writes nothing and tells no
      * one, so a flood of identical reports costs a map lookup each and never touches the store or
      * the clients. Refused, with nothing changed: a name that is not a reportable state
@@ -117,7 +112,7 @@ final class ActivityLedger {
     }
 
     /**
-     * A hook's report (issue 14): a state, the agent's conversation id, or both. Everything is
+     * A hook's report: a state, the agent's conversation id, or both. Everything is
      * checked before anything changes: a report with neither is {@code bad_request}, a conversation
      * id that is not one {@code invalid_conversation_id}, a state that is not one
      * {@code invalid_activity}.
@@ -169,7 +164,7 @@ final class ActivityLedger {
     }
 
     /** A revived session runs a new program: nothing is known of what it does until it shows it. */
-    void restarted(String id, boolean agent, Activity before) {
+    void revived(String id, boolean agent, Activity before) {
         activity.trackRevived(id, agent);
         if (before != Activity.UNKNOWN) {
             publish(id, before, Activity.UNKNOWN, "revive");

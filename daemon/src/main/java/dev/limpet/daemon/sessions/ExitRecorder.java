@@ -4,9 +4,16 @@ import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +35,8 @@ final class ExitRecorder {
     private final Runnable broadcastList;
     private final UntouchedRevivals untouched;
     private volatile boolean stopping;
+    /** Sessions this daemon saw lost (their data plane died under them), with why: said until they run again or go. */
+    private final Map<String, String> lostHere = new ConcurrentHashMap<>();
 
     ExitRecorder(SessionStore store, Clock clock, ActivityLedger activity, Supplier<SessionEvents> events, Runnable broadcastList,
             UntouchedRevivals untouched) {
@@ -110,9 +119,34 @@ final class ExitRecorder {
         } catch (RuntimeException e) {
             LOG.error("session {}: cannot record its loss in the store: {}", sessionId, e.getMessage());
         }
+        lostHere.put(sessionId, reason);
         LOG.warn("session {} running -> recoverable (lost: {})", sessionId, reason);
-        events.get().warning("session_lost", "session " + sessionId + ": " + reason);
+        events.get().warning(WarningCode.SESSION_LOST, "session " + sessionId + ": " + reason);
         broadcastList.run();
+    }
+
+    /**
+     * One warning per reason for the sessions this daemon saw lost that are still recoverable
+     * ({@code session_lost}, naming them), for {@code limpet status} and clients that connect later:
+     * a host's crash stays visible until its sessions are revived or removed.
+     */
+    List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+        Map<String, List<String>> byReason = new TreeMap<>();
+        for (var e : lostHere.entrySet()) {
+            boolean stillLost = store.find(e.getKey()).map(s -> SessionInfo.RECOVERABLE.equals(s.state())).orElse(false);
+            if (stillLost) {
+                byReason.computeIfAbsent(e.getValue(), k -> new ArrayList<>()).add(e.getKey());
+            } else {
+                lostHere.remove(e.getKey(), e.getValue());
+            }
+        }
+        List<dev.limpet.protocol.ServerMessage.Warning> out = new ArrayList<>();
+        byReason.forEach((reason, ids) -> {
+            Collections.sort(ids);
+            out.add(new dev.limpet.protocol.ServerMessage.Warning(WarningCode.SESSION_LOST.wire(), (ids.size() == 1 ? "session " : "sessions ")
+                    + String.join(", ", ids) + ": " + reason));
+        });
+        return out;
     }
 
     /** The name of signal {@code number} as stored and shown ({@code TERM}), or the number when it has none here. */

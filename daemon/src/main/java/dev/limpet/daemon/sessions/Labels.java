@@ -3,6 +3,7 @@ package dev.limpet.daemon.sessions;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
+import java.util.List;
 
 /**
  * Session labels: 1–128 characters, no control characters and no invisible format characters
@@ -31,7 +32,7 @@ final class Labels {
     }
 
     /** A default label for a command: the program's base name. */
-    static String fromCommand(java.util.List<String> argv) {
+    static String fromCommand(List<String> argv) {
         String program = argv.isEmpty() ? "session" : argv.getFirst();
         int slash = program.lastIndexOf('/');
         String base = slash >= 0 ? program.substring(slash + 1) : program;

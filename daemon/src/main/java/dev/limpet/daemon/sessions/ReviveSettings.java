@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.time.ZoneId;
 
 /**
- * How sessions are made revivable (issue 13).
+ * How sessions are made revivable after their program was lost (reboot, crash).
  *
  * @param journalDir    {@code <data_root>/journal} (private); null: no session keeps a journal ({@code --no-journal})
  * @param journalLimit  the cap of one session's journal

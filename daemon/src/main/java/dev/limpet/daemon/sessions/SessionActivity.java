@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The activity of every running session (issue 14): each session's {@link ActivityResolver} fed
+ * The activity of every running session: each session's {@link ActivityResolver} fed
  * with its evidence, re-resolved when a quiet period ends, and published only when the answer
  * changes.
  *
@@ -44,7 +44,8 @@ final class SessionActivity {
         final boolean agent;
         final AtomicBoolean outputPending = new AtomicBoolean();
         final AtomicReference<String> titlePending = new AtomicReference<>();
-        volatile boolean awaitsInput;
+        /** Whether a person's key would change anything: read without the lock on every keystroke. */
+        volatile boolean awaitsPerson;
         Activity published;
         ScheduledFuture<?> timer;
         boolean ended;
@@ -53,7 +54,7 @@ final class SessionActivity {
             this.resolver = resolver;
             this.agent = agent;
             this.published = published;
-            this.awaitsInput = resolver.awaitsInput();
+            this.awaitsPerson = resolver.awaitsPerson();
         }
     }
 
@@ -86,27 +87,6 @@ final class SessionActivity {
             }
             return new Tracked(ActivityResolver.revived(clock, settings, agent), agent, Activity.UNKNOWN);
         });
-    }
-
-    /**
-     * A person typed {@code data} into the session: costs a map look-up unless the session waits
-     * for that (a revived agent, or one a hook said waits for input).
-     */
-    void inputSeen(String sessionId, byte[] data) {
-        Tracked t = sessions.get(sessionId);
-        if (t == null || !t.awaitsInput) {
-            return;
-        }
-        boolean submitted = false;
-        for (byte b : data) {
-            submitted |= b == '\r';
-        }
-        synchronized (t) {
-            if (!t.ended) {
-                t.resolver.input(submitted);
-                settle(sessionId, t, "input");
-            }
-        }
     }
 
     /** Whether the session is followed (it runs). */
@@ -162,18 +142,13 @@ final class SessionActivity {
 
     /**
      * A person typed into the session (a terminal's automatic reply is not a person). Cheap when the
-     * session waits for no one: a look-up and a read under the session's lock; otherwise resolved on
+     * session waits for no one (a look-up and a volatile read, per keystroke); otherwise resolved on
      * the scheduler like other evidence.
      */
     void typed(String sessionId) {
         Tracked t = sessions.get(sessionId);
-        if (t == null) {
+        if (t == null || !t.awaitsPerson) {
             return;
-        }
-        synchronized (t) {
-            if (!t.published.needsPerson()) {
-                return;
-            }
         }
         scheduler.execute(() -> {
             synchronized (t) {
@@ -224,7 +199,7 @@ final class SessionActivity {
 
     /** Resolves, publishes a change, and arms the timer for the next change without evidence. Under t's lock. */
     private void settle(String sessionId, Tracked t, String cause) {
-        t.awaitsInput = t.resolver.awaitsInput();
+        t.awaitsPerson = t.resolver.awaitsPerson();
         Activity now = t.resolver.resolve();
         if (now != t.published) {
             Activity before = t.published;

@@ -15,7 +15,7 @@ import java.util.Map;
 /**
  * What a session's program starts with besides its command: the environment (the daemon's own,
  * without another daemon's or tmux's variables, with what leads {@code limpet hook} back to this
- * daemon and session), an agent's hook arguments (issue 14), and the shell run when no command is given.
+ * daemon and session), an agent's hook arguments, and the shell run when no command is given.
  */
 final class SessionEnvironment {
     /** The data root, given to every session as LIMPET_HOME so that {@code limpet hook} finds this daemon. */

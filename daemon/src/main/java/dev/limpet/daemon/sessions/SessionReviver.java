@@ -5,9 +5,9 @@ import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.daemon.revive.RestoreMarker;
+import dev.limpet.daemon.revive.Revivals;
 import dev.limpet.daemon.revive.RevivePlan;
 import dev.limpet.daemon.revive.RevivePlanner;
-import dev.limpet.daemon.revive.Revivals;
 import dev.limpet.daemon.sessions.SessionService.Revived;
 import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
@@ -15,20 +15,25 @@ import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.journal.JournalFormat;
 import dev.limpet.terminal.journal.JournalReader;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Revive (issue 13): starts a {@code recoverable} session's program again from its launch intent,
+ * Revive: starts a {@code recoverable} session's program again from its launch intent,
  * with its journal's tail as history, one revive per session at a time. Also what makes a session
  * revivable while it runs: its launch plan, its journal, its sampled working directory.
  */
@@ -155,7 +160,7 @@ final class SessionReviver {
         // Recorded before the spawn: a program that ends at once may be reported before spawn returns.
         store.saveIntent(next.revived(now, warning));
         store.updateRuntime(id, SessionInfo.RUNNING, null, null, null);
-        activity.restarted(id, plan.agentKind() != null, s.activity());
+        activity.revived(id, plan.agentKind() != null, s.activity());
         untouched.revived(id);
         RuntimeInfo runtime;
         try {
@@ -180,7 +185,7 @@ final class SessionReviver {
         LOG.info("session {} recoverable -> running (revive{}) argv0={} cwd={}{}", id, fresh ? ", fresh" : "",
                 Path.of(plan.argv().getFirst()).getFileName(), plan.cwd(), warning == null ? "" : " warnings: " + warning);
         if (warning != null) {
-            events.get().warning("session_revived_with_warnings", "session " + id + ": " + warning);
+            events.get().warning(WarningCode.SESSION_REVIVED_WITH_WARNINGS, "session " + id + ": " + warning);
         }
         return new Revived(started.broadcast(id), warnings);
     }
@@ -195,7 +200,7 @@ final class SessionReviver {
             return null;
         }
         Instant started = intent.revivedAt() != null ? intent.revivedAt() : s.createdAt();
-        java.util.Set<String> taken = new java.util.HashSet<>();
+        Set<String> taken = new HashSet<>();
         for (StoredSession other : store.list()) {
             String id = other.id().equals(s.id()) ? null : store.intent(other.id()).conversationId();
             if (id != null) {
@@ -213,7 +218,7 @@ final class SessionReviver {
         }
         JournalReader.Tail all = JournalReader.tail(JournalFormat.file(revive.journalDir(), intent.sessionId()),
                 (int) Math.min(Integer.MAX_VALUE, revive.journalLimit()));
-        return profile.get().findId(new String(all.data(), java.nio.charset.StandardCharsets.ISO_8859_1)).orElse(null);
+        return profile.get().findId(new String(all.data(), StandardCharsets.ISO_8859_1)).orElse(null);
     }
 
     void deleteJournal(String id) {
@@ -224,7 +229,7 @@ final class SessionReviver {
         for (Path f : List.of(file, JournalFormat.previous(file))) {
             try {
                 Files.deleteIfExists(f);
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 LOG.warn("session {}: cannot delete its journal {}: {}", id, f, e.toString());
             }
         }
@@ -247,7 +252,7 @@ final class SessionReviver {
                 if (store.find(r.sessionId()).isPresent() && !cwd.toString().equals(intent.lastCwd())) {
                     store.saveIntent(intent.withLastCwd(cwd.toString()));
                 }
-            } catch (java.io.IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException e) {
                 // gone meanwhile, or not ours to read: the last known cwd stays
             }
         }

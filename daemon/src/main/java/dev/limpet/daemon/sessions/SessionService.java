@@ -1,5 +1,6 @@
 package dev.limpet.daemon.sessions;
 
+import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
@@ -15,13 +16,13 @@ import dev.limpet.daemon.revive.RevivePlanner;
 import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
-import dev.limpet.daemon.activity.AgentHooks;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
-import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
 import java.nio.file.Files;
@@ -58,13 +59,14 @@ public final class SessionService implements BackendListener {
     /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
     private final Map<String, String> titles = new ConcurrentHashMap<>();
     private final SessionReviver reviver;
+    private final LineTyping lineTyping;
     private final SessionCloser closer;
     private final ExitRecorder exits;
     private final UntouchedRevivals untouched = new UntouchedRevivals();
     private volatile SessionEvents events = new SessionEvents() {
         public void sessionsChanged(List<SessionInfo> s) {}
         public void sessionExited(String id, Integer c, String sig) {}
-        public void warning(String code, String message) {}
+        public void warning(WarningCode code, String message) {}
     };
 
     public SessionService(SessionStore store, Backend backend, RecoveryBarrier barrier, Clock clock,
@@ -77,6 +79,7 @@ public final class SessionService implements BackendListener {
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
         this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
+        this.lineTyping = new LineTyping(backend, this::input, this::screenText);
         this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
             public void running(String id, int cols, int rows) {
@@ -102,12 +105,12 @@ public final class SessionService implements BackendListener {
         this.events = events;
     }
 
-    /** The hook wiring agents get at spawn and revive (issue 14); before the first spawn. */
+    /** The hook wiring agents get at spawn and revive; before the first spawn. */
     public void setAgentHooks(AgentHooks agentHooks) {
         environment.setAgentHooks(agentHooks);
     }
 
-    /** Journal, agent profiles and the cwd sampler (issue 13); before {@link #recoverAndReconcile}. */
+    /** Journal, agent profiles and the cwd sampler that make sessions revivable; before {@link #recover}. */
     public void setRevive(ReviveSettings settings) {
         reviver.setSettings(settings);
     }
@@ -123,11 +126,11 @@ public final class SessionService implements BackendListener {
         return backend;
     }
 
-    /** Start-up steps 4–5: recover the backend's live sessions and reconcile the store with them. */
-    public RecoveryReport recoverAndReconcile() {
+    /** Start-up recovery: the backend re-adopts the sessions still alive, then the store is made to agree with them. */
+    public RecoveryReport recover() {
         backend.start(this);
         RecoveryReport report = backend.recover();
-        report = report.withMissing(new StoreReconciler(store, clock).reconcile(report));
+        report = report.withMissing(new StoreRecovery(store, clock).run(report));
         for (RuntimeInfo live : report.recovered()) {
             orphans.detached(live.sessionId());
             store.find(live.sessionId()).ifPresent(s -> activity.track(s.id(), store.intent(s.id()).agentKind() != null, s.activity()));
@@ -209,17 +212,17 @@ public final class SessionService implements BackendListener {
                 running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
-    /** A hook's report of a state (issue 14); see {@link ActivityLedger#report}. */
+    /** A hook's report of a state; see {@link ActivityLedger#report}. */
     public Activity reportActivity(String id, String stateName) {
         return activity.report(id, stateName);
     }
 
-    /** A hook's report of a state, the agent's conversation id or both (issue 14); see {@link ActivityLedger#hookReport}. */
+    /** A hook's report of a state, the agent's conversation id or both; see {@link ActivityLedger#hookReport}. */
     public Activity hookReport(String id, String stateName, String conversationId) {
         return activity.hookReport(id, stateName, conversationId);
     }
 
-    /** Evidence from the data plane (issue 14): cheap, coalesced, only agents take it. */
+    /** Evidence from the data plane of what an agent does: cheap, coalesced, only agents take it. */
     @Override
     public void outputSeen(String sessionId) {
         activity.outputSeen(sessionId);
@@ -267,7 +270,7 @@ public final class SessionService implements BackendListener {
     }
 
     /**
-     * Revive on open (issue 13): a {@code recoverable} session is started again from its launch
+     * Revive on open: a {@code recoverable} session is started again from its launch
      * intent before it is attached; anything else is left alone (a live session is never revived).
      * Single flight: an open while another revives the same session waits for that revive.
      *
@@ -299,22 +302,16 @@ public final class SessionService implements BackendListener {
     }
 
     /**
-     * A person typed into the session (the client's own input, or {@code limpet send}; not a
-     * terminal's automatic reply): a session waiting for them is answered. Cheap, per keystroke.
-     */
-    public void personTyped(String id) {
-        activity.typed(id);
-    }
-
-    /**
-     * The keystroke path: no store look-up (the backend knows its sessions), and no waiting for the
-     * data plane: the keys are queued, and {@code origin} hears if they wait or never arrive.
+     * A person's keys (a client's typing, {@code limpet send}): to the program, and they count as a
+     * person at the session: one waiting for them is answered, a revived program has been used
+     * (see {@link ActivityLedger#typed}). The keystroke path: no store look-up (the backend knows its
+     * sessions).
      */
     public void input(String id, byte[] data, InputOrigin origin) {
         barrier.check();
         SessionIds.requireValid(id);
         untouched.typed(id);
-        activity.inputSeen(id, data);
+        activity.typed(id);
         backend.input(id, data, origin);
     }
 
@@ -323,51 +320,50 @@ public final class SessionService implements BackendListener {
         input(id, data, InputOrigin.NONE);
     }
 
-    /** ESC [ 200 ~ and ESC [ 201 ~: the start and end of a bracketed paste. */
-    static final byte[] PASTE_START = {0x1b, '[', '2', '0', '0', '~'};
-    static final byte[] PASTE_END = {0x1b, '[', '2', '0', '1', '~'};
+    /**
+     * A terminal's automatic answer to a query the program printed (a cursor position, colours):
+     * to the program only. No one typed it, so it answers no waiting session and does not count as
+     * use of a revived one (a viewer's terminal answers an agent's queries as soon as it attaches).
+     */
+    public void reply(String id, byte[] data, InputOrigin origin) {
+        barrier.check();
+        SessionIds.requireValid(id);
+        backend.input(id, data, origin);
+    }
+
+    /** {@link #reply(String, byte[], InputOrigin)} for a caller nobody can tell later. */
+    public void reply(String id, byte[] data) {
+        reply(id, data, InputOrigin.NONE);
+    }
 
     /**
-     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text,
-     * then Enter as a write of its own. A program that turned on bracketed paste gets the text as
-     * a paste; one that did not gets it as keys. Text and Enter in one write are a paste to Codex
-     * and Gemini CLI (they take a burst of keys as pasted, and a pasted newline is not a submit),
-     * so the text would sit in their input box.
+     * Types a line for a person ({@code limpet send}, {@code POST /api/sessions/ID/send}): the text
+     * (a bracketed paste when the program turned that on), then Enter on its own once the program
+     * has taken the text ({@link LineTyping}). Blocks until the Enter is written; says whether the
+     * program drew the text before it.
      */
-    public void send(String id, String text, boolean enter) {
+    public TypedText send(String id, String text, boolean enter) {
         barrier.check();
         SessionIds.requireValid(id);
         if (text.indexOf('\u001b') >= 0 && text.contains("[201~")) {
             // It would end the paste early and the rest would be typed as keys.
             throw new ProtocolException(ErrorCode.BAD_REQUEST, "the text holds the end of a bracketed paste (ESC [201~)");
         }
-        if (!text.isEmpty()) {
-            byte[] bytes = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-            boolean paste = backend instanceof dev.limpet.daemon.backend.PasteMode p && p.bracketedPaste(id);
-            if (paste) {
-                byte[] framed = new byte[PASTE_START.length + bytes.length + PASTE_END.length];
-                System.arraycopy(PASTE_START, 0, framed, 0, PASTE_START.length);
-                System.arraycopy(bytes, 0, framed, PASTE_START.length, bytes.length);
-                System.arraycopy(PASTE_END, 0, framed, PASTE_START.length + bytes.length, PASTE_END.length);
-                bytes = framed;
-            }
-            input(id, bytes);
-        }
-        if (enter) {
-            input(id, new byte[] {'\r'});
-        }
+        return lineTyping.type(id, text, enter);
     }
 
+    /** Resizes the session's terminal and tells its viewers from which offset of its output the size holds. */
     public void resize(String id, int cols, int rows) {
         barrier.check();
         Sizes.requireValid(cols, rows);
         requireKnown(id);
-        backend.resize(id, cols, rows);
+        long offset = backend.resize(id, cols, rows);
         appliedSize.put(id, packSize(cols, rows));
+        events.sessionResized(id, cols, rows, offset);
     }
 
     /**
-     * Resize policy "latest": applies the size of the client that types or attaches, unless it is
+     * Applies the size of the viewer a person uses (it typed or took the size), unless it is
      * already the session's size. Cheap enough for every keystroke (no store, no backend call).
      */
     public void resizeIfChanged(String id, int cols, int rows) {
@@ -432,11 +428,29 @@ public final class SessionService implements BackendListener {
         return info(id);
     }
 
+    /** The session's screen as text for {@link LineTyping}; empty when it has none. */
+    private String screenText(String id) {
+        try {
+            return backend instanceof ScreenCapture capture ? capture.captureText(id) : "";
+        } catch (RuntimeException e) {
+            return "";
+        }
+    }
+
     public String capture(String id) {
+        return screenCapture(id).captureText(id);
+    }
+
+    /** The session's screen cell by cell, as its model holds it. */
+    public dev.limpet.protocol.ScreenDump captureScreen(String id) {
+        return screenCapture(id).captureScreen(id);
+    }
+
+    private ScreenCapture screenCapture(String id) {
         barrier.check();
         requireKnown(id);
         if (backend instanceof ScreenCapture capture && backend.list().stream().anyMatch(r -> r.sessionId().equals(id))) {
-            return capture.captureText(id);
+            return capture;
         }
         throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " has no screen to capture");
     }
@@ -470,6 +484,11 @@ public final class SessionService implements BackendListener {
     @Override
     public void sessionLost(String sessionId, String reason) {
         exits.lost(sessionId, reason);
+    }
+
+    /** Sessions lost while this daemon ran and not revived yet, one warning per reason (see {@link ExitRecorder#lostWarnings}). */
+    public List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+        return exits.lostWarnings();
     }
 
     /** The launch intent shown with a session: a recoverable session's reason (or a running one's revive warning), its last cwd. */

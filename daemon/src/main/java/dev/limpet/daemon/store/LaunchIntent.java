@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 /**
- * What it takes to start a session's program again after its runtime was lost (issue 13), beside
+ * What it takes to start a session's program again after its runtime was lost, beside
  * the {@link StoredSession}'s argv and launch cwd.
  *
  * @param lastCwd         the program's working directory when last seen (OSC 7 or {@code /proc/<pid>/cwd}); null: unknown

@@ -25,7 +25,7 @@ final class Migrations {
                       exit_signal TEXT
                     )""",
                     "CREATE INDEX sessions_label ON sessions(label)"),
-            // 2 (issue 13): what it takes to start a session again after a reboot. The argv and the
+            // 2: what it takes to start a session again after a reboot. The argv and the
             // launch cwd are the sessions row's command and cwd; never the full environment.
             List.of("""
                     CREATE TABLE launch_intent (
@@ -41,7 +41,7 @@ final class Migrations {
                       reason            TEXT,
                       revived_at        TEXT
                     )"""),
-            // 3 (issue 14): what the program is doing (dev.limpet.protocol.Activity), apart from the
+            // 3: what the program is doing (dev.limpet.protocol.Activity), apart from the
             // runtime state. Rows that kept an activity in the state column (the rule before this
             // column existed) move it here and become running.
             List.of("ALTER TABLE sessions ADD COLUMN activity TEXT NOT NULL DEFAULT 'unknown'",

@@ -3,7 +3,10 @@ package dev.limpet.daemon.store;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.limpet.protocol.Activity;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -13,6 +16,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,8 +43,8 @@ public final class SessionStore implements AutoCloseable {
         Connection c = null;
         try {
             // SQLite gives its -wal and -shm files the main file's mode: create it private first.
-            if (!java.nio.file.Files.exists(file)) {
-                java.nio.file.Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+            if (!Files.exists(file)) {
+                Files.createFile(file, PosixFilePermissions.asFileAttribute(
                         dev.limpet.terminal.os.PrivateFiles.FILE_0600));
             }
             c = DriverManager.getConnection("jdbc:sqlite:" + file);
@@ -55,12 +59,12 @@ public final class SessionStore implements AutoCloseable {
             }
             for (String suffix : List.of("", "-wal", "-shm")) {
                 Path f = Path.of(file + suffix);
-                if (java.nio.file.Files.exists(f)) {
-                    java.nio.file.Files.setPosixFilePermissions(f, dev.limpet.terminal.os.PrivateFiles.FILE_0600);
+                if (Files.exists(f)) {
+                    Files.setPosixFilePermissions(f, dev.limpet.terminal.os.PrivateFiles.FILE_0600);
                 }
             }
             return new SessionStore(c);
-        } catch (SQLException | java.io.IOException e) {
+        } catch (SQLException | IOException e) {
             closeQuietly(c);
             throw new StoreException("cannot open the session store " + file + ": " + e.getMessage()
                     + ". limpet does not run without its store. Move the file aside (mv " + file + " " + file
@@ -103,7 +107,7 @@ public final class SessionStore implements AutoCloseable {
         });
     }
 
-    /** Records what the program in session {@code id} is doing (issue 14). */
+    /** Records what the program in session {@code id} is doing. */
     public synchronized void updateActivity(String id, Activity activity) {
         run("UPDATE sessions SET activity=? WHERE id=?", ps -> {
             ps.setString(1, activity.wireName());
@@ -151,7 +155,7 @@ public final class SessionStore implements AutoCloseable {
                 }
                 String revived = rs.getString("revived_at");
                 return new LaunchIntent(id, rs.getString("last_cwd"),
-                        JSON.readValue(rs.getString("env"), new TypeReference<java.util.Map<String, String>>() {}),
+                        JSON.readValue(rs.getString("env"), new TypeReference<Map<String, String>>() {}),
                         rs.getString("agent_kind"), rs.getString("conversation_id"), rs.getInt("cols"), rs.getInt("rows"),
                         rs.getInt("closed_on_purpose") != 0, rs.getInt("journal") != 0, rs.getString("reason"),
                         revived == null ? null : Instant.parse(revived));

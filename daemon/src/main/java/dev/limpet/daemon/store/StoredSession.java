@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * A session's durable metadata. {@code state} is the last known runtime state ({@code running},
  * {@code exited}, {@code recoverable}, {@code closed}); the backend is authoritative for live facts.
- * {@code activity} is the last resolved activity (issue 14), kept so that a live agent waiting for a
+ * {@code activity} is the last resolved activity, kept so that a live agent waiting for a
  * person is still shown waiting after a daemon restart.
  */
 public record StoredSession(

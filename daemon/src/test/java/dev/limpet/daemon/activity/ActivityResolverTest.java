@@ -337,6 +337,32 @@ class ActivityResolverTest {
     }
 
     @Test
+    void aRevivedAgentsOutputCountsOnceAPersonTyped() {
+        ActivityResolver r = ActivityResolver.revived(clock, new Settings(QUIET, GRACE), true);
+        r.output();
+        assertThat(r.resolve()).isEqualTo(Activity.UNKNOWN);
+        assertThat(r.awaitsPerson()).isTrue();
+        r.typed();
+        assertThat(r.awaitsPerson()).isFalse();
+        r.output();
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+    }
+
+    @Test
+    void aSubmittedPromptToAnAgentWhoseOnlyHookIsTheTurnsEndIsWorkingUntilThatHookRunsAgain() {
+        ActivityResolver r = agent();
+        r.hook(Activity.WAITING_INPUT);
+        assertThat(r.awaitsPerson()).isTrue();
+        r.typed();
+        r.output();
+        pass(Duration.ofMinutes(2));
+        assertThat(r.resolve()).isEqualTo(Activity.WORKING);
+        assertThat(r.awaitsPerson()).isFalse();
+        r.hook(Activity.WAITING_INPUT);
+        assertThat(r.resolve()).isEqualTo(Activity.WAITING_INPUT);
+    }
+
+    @Test
     void typingIntoAShellAHookSetWaitingAnswersIt() {
         ActivityResolver r = shell();
         r.hook(Activity.WAITING_INPUT);

@@ -20,6 +20,7 @@ import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.ExitWith;
 import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
+import dev.limpet.vt.ScreenModel;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -41,13 +42,13 @@ class BackendContractTest {
     static final Duration T = Duration.ofSeconds(30);
 
     enum Kind {
-        EMBEDDED, WORKER, DENSE_WORKER, TMUX;
+        EMBEDDED, ISOLATED_WORKER, DENSE_WORKER, TMUX;
 
         Backend open(Path dir) throws Exception {
             return switch (this) {
                 case EMBEDDED -> new EmbeddedBackend(1 << 16);
-                case WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
-                        "d-00000000000000aa", WorkerSettings.defaults(1 << 16).withStandby(0));
+                case ISOLATED_WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
+                        "d-00000000000000aa", WorkerSettings.defaults(1 << 16).isolated().withStandby(0));
                 // Two sessions per host: the suite's spawns fill hosts and start new ones.
                 case DENSE_WORKER -> new WorkerBackend(dir.resolve("workers").resolve("d-00000000000000aa"), dir.resolve("runtime"),
                         "d-00000000000000aa", WorkerSettings.defaults(1 << 16).withHostSessions(2));
@@ -177,7 +178,7 @@ class BackendContractTest {
         Backend b = backend(kind);
         b.spawn(spec("count", TestPrograms.command(Counter.class, "40", "5")));
         Collect first = new Collect();
-        try (Attachment a = b.attach("count", -1, Long.MAX_VALUE, first)) {
+        try (Attachment a = b.attach("count", 0, Long.MAX_VALUE, first)) {
             first.prime(a.info());
             await().atMost(T).until(() -> first.text().contains("line 40\r\n"));
         }
@@ -195,6 +196,27 @@ class BackendContractTest {
             second.prime(a.info());
         }
         assertThat(second.text()).isEqualTo(all.substring((int) since));
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
+    void aClientWithNothingGetsTheCurrentScreenAndNotTheRingToReplay(Kind kind) throws Exception {
+        Backend b = backend(kind);
+        b.spawn(spec("screen", List.of("/bin/sh", "-c", "i=1; while [ $i -le 60 ]; do echo line $i; i=$((i+1)); done; sleep 30")));
+        Collect all = new Collect();
+        try (Attachment a = b.attach("screen", 0, Long.MAX_VALUE, all)) {
+            all.prime(a.info());
+            await().atMost(T).until(() -> all.text().contains("line 60\r\n"));
+        }
+        try (Attachment a = b.attach("screen", -1, Long.MAX_VALUE, new Collect())) {
+            AttachInfo info = a.info();
+            assertThat(info.replay()).as("bytes replayed").isEmpty();
+            assertThat(info.snapshot()).isNotNull();
+            assertThat(info.replayFrom()).isGreaterThanOrEqualTo(all.end);
+            ScreenModel screen = ScreenModel.create(80, 24, 100);
+            screen.feed(info.snapshot());
+            assertThat(screen.text()).contains("line 60").doesNotContain("line 30\n");
+        }
     }
 
     @ParameterizedTest
@@ -238,7 +260,7 @@ class BackendContractTest {
         b.spawn(new SpawnSpec("env", List.of("/bin/sh", "-c", "echo cwd=$(pwd); env; echo env-done; sleep 30"), Map.of("PATH", System.getenv("PATH"), "LIMPET_PROBE", "seen-here"),
                 tmp, 80, 24));
         Collect out = new Collect();
-        try (Attachment a = b.attach("env", -1, Long.MAX_VALUE, out)) {
+        try (Attachment a = b.attach("env", 0, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             await().atMost(T).until(() -> out.text().contains("env-done"));
         }
@@ -246,12 +268,12 @@ class BackendContractTest {
     }
 
     @ParameterizedTest
-    @EnumSource(value = Kind.class, names = {"WORKER", "DENSE_WORKER", "TMUX"})
+    @EnumSource(value = Kind.class, names = {"ISOLATED_WORKER", "DENSE_WORKER", "TMUX"})
     void aNewBackendRecoversLiveSessionsWithTheSamePidAndResumesTheStreamExactlyWhereAClientStopped(Kind kind) throws Exception {
         Backend first = backend(kind);
         RuntimeInfo r = first.spawn(spec("stay", TestPrograms.command(Counter.class, "0", "20")));
         Collect before = new Collect();
-        Attachment a = first.attach("stay", -1, Long.MAX_VALUE, before);
+        Attachment a = first.attach("stay", 0, Long.MAX_VALUE, before);
         before.prime(a.info());
         await().atMost(T).until(() -> before.text().contains("line 5\r\n"));
         a.close();
@@ -262,7 +284,7 @@ class BackendContractTest {
         Backend second = backend(kind);
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::pid).containsExactly(r.pid());
-        assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
+        assertThat(report.launches()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
         Collect after = new Collect();
         try (Attachment b = second.attach("stay", since, Long.MAX_VALUE, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A daemon never adopts a data root someone else could control: the probe of finding 1 (a user
- * prepares a world-writable directory with their own auth-token, root starts a daemon on it) and
- * its symlink variant, played with real ownership (chown, as root).
+ * A daemon never adopts a data root someone else could control: the attack (a user
+ * prepares a world-writable directory with their own auth-token and
+ * root starts a daemon on it), and its symlink variant, played with real ownership (chown, as root).
  */
 class DataRootTrustTest {
     static final int STRANGER = 61_778;

@@ -1,6 +1,5 @@
 package dev.limpet.daemon.gateway;
 
-import dev.limpet.protocol.log.ClientErrorLog;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
@@ -9,6 +8,7 @@ import ch.qos.logback.core.read.ListAppender;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.testkit.ManualClock;
 import java.nio.ByteBuffer;
 import java.time.Duration;

@@ -2,9 +2,9 @@ package dev.limpet.daemon.gateway;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limpet.testkit.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
-import dev.limpet.testkit.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class ClientSessionsTest {

@@ -13,13 +13,13 @@ import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.stream.OutputChunk;
+import dev.limpet.testkit.ManualClock;
 import java.nio.ByteBuffer;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import dev.limpet.testkit.ManualClock;
 import org.junit.jupiter.api.Test;
 
 class SessionStreamTest {

@@ -23,7 +23,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 14: hook reports through the daemon's REST API, against real PTYs (the CLI end to end is still to come). */
+/** Hook reports through the daemon's REST API, against real PTYs ({@code limpet hook} end to end: {@code AgentActivityIT}). */
 class ActivityHooksTest {
     @TempDir
     Path root;
@@ -82,6 +82,18 @@ class ActivityHooksTest {
         report(s.id(), "pending_approval");
         c.await(ServerMessage.SessionState.class, e -> e.sessionId().equals(s.id()) && e.activity() == Activity.PENDING_APPROVAL);
         assertThat(listed(s.id()).activity()).isEqualTo(Activity.PENDING_APPROVAL);
+    }
+
+    @Test
+    void aReportMayNameItsSessionByLabelAsEveryVerbTakesIt() throws Exception {
+        SessionInfo s = sleeper();
+        HttpResponse<String> renamed = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + "/api/sessions/"
+                + s.id() + "/rename")).header("Authorization", "Bearer " + d.token()).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"label\":\"agent-10\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(renamed.statusCode()).as(renamed.body()).isEqualTo(200);
+        assertThat(report("agent-10", "waiting_input").status()).isEqualTo(200);
+        assertThat(listed(s.id()).activity()).isEqualTo(Activity.WAITING_INPUT);
+        assertThat(report("no-such-label", "working").body().path("code").asText()).isEqualTo("session_not_found");
     }
 
     @Test

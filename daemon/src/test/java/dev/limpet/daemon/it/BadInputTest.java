@@ -3,15 +3,15 @@ package dev.limpet.daemon.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.testkit.EchoLines;
-import java.util.List;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -170,7 +170,7 @@ class BadInputTest {
 
     @Test
     void spawnOfAMissingProgramFailsClearly() {
-        c.send(new ClientMessage.SpawnSession("sp", java.util.List.of("/nonexistent/program"), null, null, null, null, null));
+        c.send(new ClientMessage.SpawnSession("sp", List.of("/nonexistent/program"), null, null, null, null, null));
         assertThat(c.awaitError("spawn_failed").message()).contains("/nonexistent/program");
         assertStillServing();
     }

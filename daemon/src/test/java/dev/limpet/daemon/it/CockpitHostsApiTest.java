@@ -10,7 +10,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,7 +31,7 @@ class CockpitHostsApiTest {
             assertThat(none.statusCode()).isEqualTo(200);
             assertThat(ProtocolCodec.mapper().readTree(none.body()).path("hosts").size()).as("no source: no other host").isZero();
 
-            List<CockpitHost> hosts = new java.util.ArrayList<>(List.of(CockpitHost.direct("box", "http://10.0.0.2:7420", "t0ken")));
+            List<CockpitHost> hosts = new ArrayList<>(List.of(CockpitHost.direct("box", "http://10.0.0.2:7420", "t0ken")));
             d.daemon.setCockpitHosts(() -> new CockpitHost.Listing(hosts, List.of("hosts[1] ('gone'): cannot read its token")));
             hosts.add(CockpitHost.relay("far", "https://relay.example/h/abcdefghijklmnopqrstuvwxyz", "s".repeat(43)));
             HttpResponse<String> ok = http.send(HttpRequest.newBuilder(uri).header("Authorization", "Bearer " + d.token()).build(),
@@ -52,7 +54,7 @@ class CockpitHostsApiTest {
     void thePageMayConnectToTheOriginsOfTheOtherHostsAndToNothingElse() throws Exception {
         try (DaemonHarness d = new DaemonHarness(root)) {
             HttpClient http = HttpClient.newHttpClient();
-            java.util.function.Function<String, String> csp = path -> {
+            Function<String, String> csp = path -> {
                 try {
                     return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port() + path)).build(),
                             HttpResponse.BodyHandlers.ofString()).headers().firstValue("Content-Security-Policy").orElseThrow();

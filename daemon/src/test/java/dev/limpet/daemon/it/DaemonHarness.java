@@ -7,9 +7,15 @@ import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.testkit.TestPrograms;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 
 /** A real daemon in this JVM (real PTYs, real SQLite, real sockets) on a private data root. */
@@ -38,7 +44,7 @@ final class DaemonHarness implements AutoCloseable {
 
     DaemonHarness(DaemonConfig config) throws IOException {
         // Never the person's own data root: a test daemon with none would take ~/.limpet.
-        this.root = java.util.Objects.requireNonNull(config.dataRoot(), "a test daemon needs a data root of its own");
+        this.root = Objects.requireNonNull(config.dataRoot(), "a test daemon needs a data root of its own");
         this.daemon = Daemon.start(config);
     }
 
@@ -88,11 +94,24 @@ final class DaemonHarness implements AutoCloseable {
 
     /** The session's screen as {@code limpet capture} prints it (through the REST API). */
     String daemonCapture(String id) {
+        return get("/api/sessions/" + id + "/capture").path("text").asText();
+    }
+
+    /** The session's screen cell by cell (through the REST API). */
+    dev.limpet.protocol.ScreenDump daemonScreen(String id) {
         try {
-            var res = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + port() + "/api/sessions/" + id + "/capture"))
-                    .header("Authorization", "Bearer " + token()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
-            return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body()).path("text").asText();
+            return dev.limpet.protocol.ProtocolCodec.mapper().treeToValue(get("/api/sessions/" + id + "/screen"), dev.limpet.protocol.ScreenDump.class);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private com.fasterxml.jackson.databind.JsonNode get(String path) {
+        try {
+            var res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + port() + path))
+                    .header("Authorization", "Bearer " + token()).build(), HttpResponse.BodyHandlers.ofString());
+            return dev.limpet.protocol.ProtocolCodec.mapper().readTree(res.body());
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
@@ -101,8 +120,8 @@ final class DaemonHarness implements AutoCloseable {
     @Override
     public void close() {
         daemon.close();
-        java.nio.file.Path socket = root.resolve("tmux").resolve("limpet.sock");
-        if (java.nio.file.Files.exists(socket)) {
+        Path socket = root.resolve("tmux").resolve("limpet.sock");
+        if (Files.exists(socket)) {
             dev.limpet.daemon.backend.TmuxTestServers.kill(socket);
         }
     }

@@ -7,8 +7,8 @@ import dev.limpet.protocol.SessionInfo;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** A flood never wedges a session: after it, typing still works and its output arrives. */
 class FloodTest {

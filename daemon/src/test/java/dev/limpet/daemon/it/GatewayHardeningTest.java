@@ -105,6 +105,27 @@ class GatewayHardeningTest {
     }
 
     @Test
+    void theWebUiIsServedFromTheBundleWithItsHeadersAndOnlyItsOwnFiles() throws Exception {
+        String host = "127.0.0.1:" + port();
+        RawHttp.Answer page = RawHttp.exchange(port(), RawHttp.get("/", host, ""));
+        assertThat(page.status()).isEqualTo(200);
+        assertThat(page.header("Content-Type")).startsWith("text/html");
+        assertThat(page.header("X-Content-Type-Options")).isEqualTo("nosniff");
+        assertThat(page.header("Referrer-Policy")).isEqualTo("no-referrer");
+        assertThat(page.header("Cache-Control")).isEqualTo("no-cache");
+        assertThat(page.body()).contains("app.js");
+        RawHttp.Answer script = RawHttp.exchange(port(), RawHttp.get("/app.js", host, ""));
+        assertThat(script.status()).isEqualTo(200);
+        assertThat(script.header("Content-Type")).startsWith("text/javascript");
+        RawHttp.Answer again = RawHttp.exchange(port(), RawHttp.get("/app.js", host, "If-None-Match: " + script.header("ETag") + "\r\n"));
+        assertThat(again.status()).as("unchanged since the tab loaded it").isEqualTo(304);
+        for (String path : List.of("/nosuch.js", "/..%2fpom.xml", "/.hidden", "/api")) {
+            assertThat(RawHttp.exchange(port(), RawHttp.get(path, host, "")).status()).as(path).isEqualTo(404);
+        }
+        assertThat(RawHttp.exchange(port(), RawHttp.get("/healthz", host, "")).body()).contains("\"ok\":true");
+    }
+
+    @Test
     void aRequestWithTwoHostHeadersIsRefusedWhicheverComesFirst() throws Exception {
         String bearer = "Authorization: Bearer " + d.token() + "\r\n";
         String own = "127.0.0.1:" + port();

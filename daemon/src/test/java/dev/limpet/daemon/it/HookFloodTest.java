@@ -14,11 +14,12 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14's bad input: a flood of hook calls (1,000 in about a second) does not slow the session's
+ * Bad input from hooks: a flood of hook calls (1,000 in about a second) does not slow the session's
  * output. Measured in one run as a ratio: the session's output throughput to an attached client
  * while the burst runs, against the same without a burst (before and after). Every report changes
  * the state (working and waiting_input alternate), so each is a store write and a session_state to
@@ -108,7 +109,7 @@ class HookFloodTest {
                     long due = t0 + n * 1_000_000L;
                     long wait = due - System.nanoTime();
                     if (wait > 0) {
-                        java.util.concurrent.locks.LockSupport.parkNanos(wait);
+                        LockSupport.parkNanos(wait);
                     }
                     String state = numbers.getAndIncrement() % 2 == 0 ? "working" : "waiting_input";
                     try {

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.it;
 
-import static org.awaitility.Awaitility.await;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.SessionInfo;

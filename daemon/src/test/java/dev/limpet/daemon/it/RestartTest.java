@@ -12,6 +12,8 @@ import dev.limpet.protocol.SessionInfo;
 import dev.limpet.testkit.Counter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +49,7 @@ class RestartTest {
     void aSecondDaemonOnTheSameRootIsRefused() throws Exception {
         try (DaemonHarness d = new DaemonHarness(root)) {
             assertThatThrownBy(() -> Daemon.start(new DaemonConfig(root, "127.0.0.1", 0, "embedded", 1 << 20,
-                    java.time.Duration.ZERO, java.time.Duration.ofMinutes(1), java.time.Duration.ofSeconds(1), java.util.Set.of())))
+                    Duration.ZERO, Duration.ofMinutes(1), Duration.ofSeconds(1), Set.of())))
                     .isInstanceOf(PidLock.AlreadyRunningException.class)
                     .hasMessageContaining(root.toString());
         }

@@ -11,6 +11,7 @@ import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.Flood;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -88,7 +89,7 @@ class ResumeAndViewersTest {
     void anOrphanedSessionIsClosedAfterTheGraceWhenOneIsSet() throws Exception {
         try (DaemonHarness short_ = new DaemonHarness(root.resolve("short"), Duration.ofSeconds(1), 1 << 20);
                 WsTestClient c = short_.client("orphan-grace-key")) {
-            SessionInfo s = short_.spawn(c, java.util.List.of("sleep", "1000"));
+            SessionInfo s = short_.spawn(c, List.of("sleep", "1000"));
             // Nobody attaches: after the grace the session is closed and reported exited.
             ServerMessage.SessionExited exited = c.await(ServerMessage.SessionExited.class, e -> e.sessionId().equals(s.id()));
             assertThat(exited.exitSignal()).isEqualTo("HUP");
@@ -111,23 +112,38 @@ class ResumeAndViewersTest {
     }
 
     @Test
-    void theLastClientThatTypesOrAttachesSetsTheSize() {
+    void theViewerAPersonUsesSetsTheSizeAndOpeningOneNeverDoes() {
         WsTestClient a = d.client("size-a-key");
         WsTestClient b = d.client("size-b-key");
         SessionInfo s = d.spawn(a, DaemonHarness.program(dev.limpet.testkit.SizeReporter.class), 80, 24);
         a.send(new ClientMessage.AttachSession("aa", s.id(), -1L, 100, 30, false));
-        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).contains("size 100x30"));
-        b.send(new ClientMessage.AttachSession("ab", s.id(), -1L, 120, 40, false));
-        await().atMost(Duration.ofSeconds(15)).until(() -> a.outputOf(s.id()).contains("size 120x40"));
+        a.await(ServerMessage.AttachResult.class, r -> "aa".equals(r.reqId()));
+        b.send(new ClientMessage.AttachSession("ab", s.id(), -1L, 47, 30, false));
+        b.await(ServerMessage.AttachResult.class, r -> "ab".equals(r.reqId()));
+        b.send(new ClientMessage.PtyResize(null, s.id(), 50, 30)); // a viewer that only opened: remembered, not applied
+        // Typing takes the size, and every viewer is told from which offset it holds.
         a.send(new ClientMessage.PtyInput(null, s.id(), "x"));
         await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("100x30"));
+        assertThat(a.outputOf(s.id())).doesNotContain("size 47x30").doesNotContain("size 50x30");
+        ServerMessage.SessionResized toB = b.await(ServerMessage.SessionResized.class, r -> r.cols() == 100);
+        assertThat(toB.rows()).isEqualTo(30);
+        assertThat(toB.offset()).as("the data plane says where the size holds from").isNotNegative();
+        // take_size (focus) takes it at the size the viewer gave last; the holder's resizes apply, the other's do not.
+        b.send(new ClientMessage.TakeSize(null, s.id()));
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("50x30"));
+        b.send(new ClientMessage.PtyResize(null, s.id(), 60, 25));
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("60x25"));
+        a.send(new ClientMessage.PtyResize(null, s.id(), 110, 35));
+        a.await(ServerMessage.SessionResized.class, r -> r.cols() == 60 && r.rows() == 25);
         // A read-only viewer never imposes its size.
         WsTestClient ro = d.client("size-ro-key");
-        ro.send(new ClientMessage.AttachSession("ar", s.id(), -1L, 60, 20, true));
+        ro.send(new ClientMessage.AttachSession("ar", s.id(), -1L, 70, 20, true));
         ro.await(ServerMessage.AttachResult.class, r -> "ar".equals(r.reqId()));
-        b.send(new ClientMessage.PtyInput(null, s.id(), "y"));
-        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("120x40"));
-        assertThat(a.outputOf(s.id())).doesNotContain("size 60x20");
+        ro.send(new ClientMessage.TakeSize("rt", s.id()));
+        assertThat(ro.awaitError("read_only").reqId()).isEqualTo("rt");
+        a.send(new ClientMessage.PtyInput(null, s.id(), "y"));
+        await().atMost(Duration.ofSeconds(15)).until(() -> lastSize(a.outputOf(s.id())).equals("110x35"));
+        assertThat(a.outputOf(s.id())).doesNotContain("size 70x20");
         a.close();
         b.close();
         ro.close();

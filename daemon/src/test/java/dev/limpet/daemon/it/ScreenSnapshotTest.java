@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** When replaying bytes cannot rebuild the screen, the daemon sends a VT snapshot instead. */
+/** A viewer with nothing (or whose bytes left the ring) gets the screen as a VT snapshot; scripts read it cell by cell. */
 class ScreenSnapshotTest {
     @TempDir
     Path root;
@@ -48,6 +48,27 @@ class ScreenSnapshotTest {
             fresh.feed(c.snapshots.get(s.id()));
             assertThat(fresh.text()).contains("line 1000").contains("line 980");
             assertThat(fresh.scrollbackLength()).isGreaterThan(300);
+        }
+    }
+
+    @Test
+    void theScreenReadsCellByCellWithItsAttributesCursorAndTitle() throws Exception {
+        try (DaemonHarness d = new DaemonHarness(root); WsTestClient c = d.client("snapshot-key-3")) {
+            SessionInfo s = d.spawn(c, List.of("bash", "--norc", "-c",
+                    "printf '\\033]2;the title\\007\\033[2;3H\\033[1;4:3;38;5;208;48;2;1;2;3mX\\033[0m\\033[7m\\344\\270\\200\\033[0m'; sleep 100"), 20, 4);
+            await().atMost(Duration.ofSeconds(15)).until(() -> capture(d, s.id()).contains("X"));
+            dev.limpet.protocol.ScreenDump screen = d.daemonScreen(s.id());
+            assertThat(screen.cols()).isEqualTo(20);
+            assertThat(screen.lines()).hasSize(4).allSatisfy(line -> assertThat(line).hasSize(20));
+            assertThat(screen.title()).isEqualTo("the title");
+            assertThat(screen.lines().get(1).get(2)).isEqualTo(new dev.limpet.protocol.ScreenDump.Cell("X", 1, "p256:208", "rgb:010203",
+                    List.of("bold", "curly-underline")));
+            assertThat(screen.lines().get(1).get(3)).isEqualTo(new dev.limpet.protocol.ScreenDump.Cell("一", 2, "default", "default",
+                    List.of("inverse")));
+            assertThat(screen.lines().get(1).get(4).width()).isZero();
+            assertThat(screen.cursorX()).isEqualTo(5);
+            assertThat(screen.cursorY()).isEqualTo(1);
+            assertThat(screen.alternateScreen()).isFalse();
         }
     }
 

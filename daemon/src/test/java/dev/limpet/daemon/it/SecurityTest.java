@@ -7,10 +7,12 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.WebSocket;
 import java.net.http.WebSocketHandshakeException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -78,10 +80,10 @@ class SecurityTest {
 
     @Test
     void webSocketAcceptsTheTokenAsASubprotocol() throws Exception {
-        var done = new java.util.concurrent.CompletableFuture<String>();
+        var done = new CompletableFuture<String>();
         var socket = http.newWebSocketBuilder()
                 .subprotocols("limpet.v1", "limpet.token." + d.token())
-                .buildAsync(URI.create("ws://127.0.0.1:" + d.port() + "/ws"), new java.net.http.WebSocket.Listener() {})
+                .buildAsync(URI.create("ws://127.0.0.1:" + d.port() + "/ws"), new WebSocket.Listener() {})
                 .join();
         done.complete(socket.getSubprotocol());
         assertThat(done.join()).isEqualTo("limpet.v1");

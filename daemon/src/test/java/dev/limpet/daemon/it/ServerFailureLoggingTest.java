@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class ServerFailureLoggingTest {
             SessionInfo s = d.spawn(c, DaemonHarness.program(EchoLines.class));
             // The worker is the parent of the session's program (read from the kernel, not from a file it may still rewrite).
             ProcessHandle worker = ProcessHandle.of(s.pid()).orElseThrow().parent().orElseThrow();
-            assertThat(java.nio.file.Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
+            assertThat(Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
             workerPid = worker.pid();
             Posix.kill(workerPid, Signal.STOP);
             // A capture asks the worker and waits for its answer (input would be queued: it never waits).

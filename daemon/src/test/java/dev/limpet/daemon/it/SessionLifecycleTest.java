@@ -50,6 +50,7 @@ class SessionLifecycleTest {
         SessionInfo s = d.spawn(c, DaemonHarness.program(SizeReporter.class), 80, 24);
         d.attach(c, s.id(), -1L);
         await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(s.id()).contains("size 80x24"));
+        c.send(new ClientMessage.TakeSize(null, s.id())); // the viewer a person uses: its resizes apply
         c.send(new ClientMessage.PtyResize(null, s.id(), 132, 43));
         await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(s.id()).contains("size 132x43"));
     }

@@ -8,6 +8,10 @@ import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.testkit.Counter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,9 +49,9 @@ class TmuxDaemonTest {
     @Test
     void statusNamesTheBackendAndTheTmuxVersion() throws Exception {
         try (DaemonHarness d = new DaemonHarness(root, Duration.ZERO, 1 << 20, "tmux")) {
-            var res = java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create("http://127.0.0.1:" + d.port() + "/api/status"))
-                    .header("Authorization", "Bearer " + d.token()).build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+            var res = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                    URI.create("http://127.0.0.1:" + d.port() + "/api/status"))
+                    .header("Authorization", "Bearer " + d.token()).build(), HttpResponse.BodyHandlers.ofString());
             assertThat(res.body()).contains("\"backend\":\"tmux\"").contains("\"backend_details\":\"tmux 3.").contains("limpet.sock");
         }
     }

@@ -1,28 +1,38 @@
 package dev.limpet.daemon.it;
 
-import dev.limpet.protocol.frame.Frame;
-import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.net.WebSocketClients;
 import java.io.ByteArrayOutputStream;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.WebSocket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
-/** A protocol client for tests: records text messages and reassembles each session's output stream. */
+/**
+ * A protocol client for tests: records text messages and reassembles each session's output stream.
+ * Its listener runs as the product's clients' do ({@link WebSocketClients}: inline, on the HTTP
+ * client's I/O thread), so it never blocks: a slow or stopped reader is played by asking for the
+ * next message later, or not at all, and what it sends itself (acknowledgements) is queued.
+ */
 public final class WsTestClient implements AutoCloseable {
     public final BlockingQueue<ServerMessage> messages = new LinkedBlockingQueue<>();
     public final Map<String, ByteArrayOutputStream> output = new ConcurrentHashMap<>();
@@ -35,20 +45,24 @@ public final class WsTestClient implements AutoCloseable {
     /** The latest pty_desync offset per session, kept even when an await skips the message. */
     public final Map<String, Long> desyncs = new ConcurrentHashMap<>();
     /** Command errors seen while awaiting something else (for failure messages). */
-    public final java.util.List<ServerMessage.CommandError> errors = new java.util.concurrent.CopyOnWriteArrayList<>();
+    public final List<ServerMessage.CommandError> errors = new CopyOnWriteArrayList<>();
     /** Sessions this client acknowledges (lossless): the offset last acknowledged per session. */
     public final Map<String, Long> acked = new ConcurrentHashMap<>();
     private volatile long ackEvery = 256 * 1024;
     private volatile long readDelayNanos;
     private volatile boolean paused;
+    /** A message was delivered while paused: the next is asked for once reading resumes. */
+    private boolean owed;
     private final WebSocket ws;
+    private final Object sendLock = new Object();
+    private CompletableFuture<?> lastSend = CompletableFuture.completedFuture(null);
     private final boolean manualFlow;
     private final StringBuilder text = new StringBuilder();
     private ByteArrayOutputStream binary = new ByteArrayOutputStream();
 
     private WsTestClient(URI uri, String token, String origin, boolean manualFlow) {
         this.manualFlow = manualFlow;
-        WebSocket.Builder b = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
+        WebSocket.Builder b = WebSocketClients.newHttpClient(Duration.ofSeconds(5)).newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5));
         if (token != null) {
             b.header("Authorization", "Bearer " + token);
         }
@@ -85,14 +99,25 @@ public final class WsTestClient implements AutoCloseable {
         sendText(ProtocolCodec.encode(m));
     }
 
-    // The JDK WebSocket allows one outstanding send: acknowledgements sent from the listener
-    // thread and commands sent by the test take turns.
-    public synchronized void sendText(String s) {
-        ws.sendText(s, true).join();
+    /** Sends {@code s} and waits until it is written (never from the listener). */
+    public void sendText(String s) {
+        queue(w -> w.sendText(s, true)).join();
     }
 
-    public synchronized void sendBinary(byte[] b) {
-        ws.sendBinary(ByteBuffer.wrap(b), true).join();
+    /** Sends {@code b} and waits until it is written (never from the listener). */
+    public void sendBinary(byte[] b) {
+        queue(w -> w.sendBinary(ByteBuffer.wrap(b), true)).join();
+    }
+
+    /**
+     * Queues a send behind the ones before it: the JDK WebSocket allows one outstanding send, and
+     * acknowledgements sent from the listener and commands sent by the test take turns.
+     */
+    private CompletableFuture<?> queue(Function<WebSocket, CompletableFuture<WebSocket>> send) {
+        synchronized (sendLock) {
+            lastSend = lastSend.handle((r, e) -> null).thenCompose(x -> send.apply(ws));
+            return lastSend;
+        }
     }
 
     /**
@@ -125,21 +150,31 @@ public final class WsTestClient implements AutoCloseable {
 
     /** Stops reading (as a client whose tab froze would) until {@code false}: the daemon's queue and the socket fill up. */
     public WsTestClient pauseReading(boolean pause) {
-        this.paused = pause;
+        boolean resume;
+        synchronized (this) {
+            this.paused = pause;
+            resume = !pause && owed;
+            owed = false;
+        }
+        if (resume) {
+            ws.request(1);
+        }
         return this;
     }
 
-    /** A slow reader: sleeps this long after every binary frame. */
+    /** A slow reader: asks for the next message this long after every binary frame. */
     public WsTestClient readDelay(Duration d) {
         this.readDelayNanos = d.toNanos();
         return this;
     }
 
+    /** On the listener: acknowledges what arrived once a batch did (queued, never waited for). */
     private void maybeAck(String sessionId, long offset) {
         Long last = acked.get(sessionId);
         if (last != null && offset - last >= ackEvery) {
             acked.put(sessionId, offset);
-            send(new ClientMessage.PtyAck(null, sessionId, offset));
+            String ack = ProtocolCodec.encode(new ClientMessage.PtyAck(null, sessionId, offset));
+            queue(w -> w.sendText(ack, true));
         }
     }
 
@@ -206,7 +241,7 @@ public final class WsTestClient implements AutoCloseable {
         }
         if (left > 0) {
             throw new AssertionError(left + " of " + matches.length + " awaited messages did not come within 20 s; came: "
-                    + java.util.Arrays.toString(found) + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
+                    + Arrays.toString(found) + (errors.isEmpty() ? "" : "; errors meanwhile: " + errors));
         }
         return List.of(found);
     }
@@ -234,12 +269,32 @@ public final class WsTestClient implements AutoCloseable {
         ws.abort();
     }
 
+    /** After each message (part): asks for the next one now, after the read delay, or once reading resumes. */
+    private void next(WebSocket webSocket, boolean frameEnded) {
+        if (manualFlow) {
+            return; // the test asks (request)
+        }
+        synchronized (this) {
+            if (paused) {
+                owed = true;
+                return;
+            }
+        }
+        long delay = frameEnded ? readDelayNanos : 0;
+        if (delay > 0) {
+            DELAYS.schedule(() -> webSocket.request(1), delay, TimeUnit.NANOSECONDS);
+        } else {
+            webSocket.request(1);
+        }
+    }
+
+    private static final ScheduledExecutorService DELAYS = Executors.newSingleThreadScheduledExecutor(
+            Thread.ofPlatform().daemon().name("ws-test-read-delay").factory());
+
     private final class Listener implements WebSocket.Listener {
         @Override
         public void onOpen(WebSocket webSocket) {
-            if (!manualFlow) {
-                webSocket.request(Long.MAX_VALUE);
-            }
+            next(webSocket, false);
         }
 
         @Override
@@ -258,14 +313,12 @@ public final class WsTestClient implements AutoCloseable {
                     protocolError = s;
                 }
             }
+            next(webSocket, false);
             return null;
         }
 
         @Override
         public CompletionStage<?> onBinary(WebSocket webSocket, ByteBuffer data, boolean last) {
-            while (paused) {
-                java.util.concurrent.locks.LockSupport.parkNanos(5_000_000);
-            }
             byte[] b = new byte[data.remaining()];
             data.get(b);
             binary.writeBytes(b);
@@ -289,10 +342,8 @@ public final class WsTestClient implements AutoCloseable {
                     }
                     maybeAck(id, f.offset());
                 }
-                if (readDelayNanos > 0) {
-                    java.util.concurrent.locks.LockSupport.parkNanos(readDelayNanos);
-                }
             }
+            next(webSocket, last);
             return null;
         }
 

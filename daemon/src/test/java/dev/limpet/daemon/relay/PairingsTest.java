@@ -85,23 +85,4 @@ class PairingsTest {
         assertThatThrownBy(() -> RelayCredential.load(root.resolve("absent"))).hasMessageContaining("relay add-host");
         Files.delete(moved);
     }
-
-    @Test
-    void theUplinkAddressFollowsTheRelayUrlsSchemeAndPrefix() {
-        assertThat(RelayUplink.uplinkUri(java.net.URI.create("https://relay.example/"), "h"))
-                .hasToString("wss://relay.example/relay/uplink/h");
-        assertThat(RelayUplink.uplinkUri(java.net.URI.create("ws://127.0.0.1:7421/limpet"), "h"))
-                .hasToString("ws://127.0.0.1:7421/limpet/relay/uplink/h");
-        assertThat(RelayUplink.clientBase(java.net.URI.create("wss://relay.example"), "h")).hasToString("https://relay.example/h/h");
-        assertThatThrownBy(() -> RelayUplink.uplinkUri(java.net.URI.create("ftp://x/"), "h")).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void aRelayListIsCommaSeparatedUrlsInOrderAndABadOneIsRefusedByName() {
-        assertThat(RelayUplink.parseList("ws://127.0.0.1:1/, http://127.0.0.1:2 ,wss://relay.example"))
-                .extracting(java.net.URI::toString).containsExactly("ws://127.0.0.1:1/", "http://127.0.0.1:2", "wss://relay.example");
-        assertThat(RelayUplink.parseList("https://relay.example")).hasSize(1);
-        assertThatThrownBy(() -> RelayUplink.parseList("ws://a:1,,ws://b:2")).hasMessageContaining("empty URL");
-        assertThatThrownBy(() -> RelayUplink.parseList("ws://a:1,ftp://b/")).hasMessageContaining("ftp://b/");
-    }
 }

@@ -12,6 +12,8 @@ import dev.limpet.protocol.relay.E2eHandshake;
 import dev.limpet.protocol.relay.E2eMessage;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.SealedSession;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +77,7 @@ class RelayChannelTest {
                 }
 
                 @Override
-                public void onBinary(java.nio.ByteBuffer data) {
+                public void onBinary(ByteBuffer data) {
                 }
 
                 @Override
@@ -102,7 +104,7 @@ class RelayChannelTest {
 
             // The real client proves the keys with its first sealed message: now it is connected, once.
             SealedSession session = client.accept(sent.get(0));
-            real.received(session.seal(E2eMessage.TEXT, "{\"type\":\"hello\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            real.received(session.seal(E2eMessage.TEXT, "{\"type\":\"hello\"}".getBytes(StandardCharsets.UTF_8)));
             await().atMost(Duration.ofSeconds(10)).until(() -> opened.size() == 2);
             assertThat(opened).containsExactly("connection", "{\"type\":\"hello\"}");
             assertThat(logged.list).filteredOn(e -> e.getFormattedMessage().contains("connected")).hasSize(1)

@@ -5,12 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limpet.daemon.gateway.FrameSink;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.retry.Backoff;
 import io.javalin.Javalin;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,7 +28,7 @@ class RelayUplinkTest {
     @TempDir
     Path root;
     final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
-    final List<String> warnings = new CopyOnWriteArrayList<>();
+    final List<WarningCode> warnings = new CopyOnWriteArrayList<>();
     final RelayUplink.Gateway gateway = new RelayUplink.Gateway() {
         @Override
         public GatewayServer.RelayedConnection openRelayed(FrameSink sink) {
@@ -34,7 +36,7 @@ class RelayUplinkTest {
         }
 
         @Override
-        public void warnAll(String code, String message) {
+        public void warnAll(WarningCode code, String message) {
             warnings.add(code);
         }
     };
@@ -85,8 +87,8 @@ class RelayUplinkTest {
 
         relay.stop();
         await().atMost(Duration.ofSeconds(30)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.WAITING);
-        assertThat(Duration.between(java.time.Instant.now(), uplink.snapshot().nextAttemptAt())).isGreaterThan(Duration.ofSeconds(30));
-        assertThat(warnings).contains(RelayUplink.WARNING_CODE);
+        assertThat(Duration.between(Instant.now(), uplink.snapshot().nextAttemptAt())).isGreaterThan(Duration.ofSeconds(30));
+        assertThat(warnings).contains(WarningCode.RELAY_UPLINK_DOWN);
 
         relay = relayOn(port);
         await().atMost(Duration.ofSeconds(15)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.CONNECTED);

@@ -3,8 +3,11 @@ package dev.limpet.daemon.revive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +19,7 @@ class RevivalsTest {
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger runs = new AtomicInteger();
         // Threads of their own: the common pool may have a single worker on a small machine.
-        java.util.concurrent.ExecutorService threads = java.util.concurrent.Executors.newFixedThreadPool(2);
+        ExecutorService threads = Executors.newFixedThreadPool(2);
         CompletableFuture<Revivals.Outcome<String>> first = CompletableFuture.supplyAsync(() -> revivals.run("s1", () -> {
             runs.incrementAndGet();
             started.countDown();
@@ -50,7 +53,7 @@ class RevivalsTest {
 
     @Test
     void onlyLocaleTimeZoneAndEditorSettingsAreKeptOfTheEnvironment() {
-        assertThat(EnvAllowList.keep(java.util.Map.of("LANG", "de_DE.UTF-8", "LC_TIME", "C", "GITHUB_TOKEN", "secret", "AWS_SECRET_ACCESS_KEY",
+        assertThat(EnvAllowList.keep(Map.of("LANG", "de_DE.UTF-8", "LC_TIME", "C", "GITHUB_TOKEN", "secret", "AWS_SECRET_ACCESS_KEY",
                 "x", "EDITOR", "vim"))).containsOnlyKeys("LANG", "LC_TIME", "EDITOR");
     }
 

@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
@@ -93,12 +95,12 @@ class RevivePlannerTest {
     @Test
     void aConversationTheAgentNeverSavedIsStartedAgainUnderItsIdNotResumed() {
         Conversations neverSaved = new Conversations() {
-            public java.util.Optional<Boolean> saved(AgentProfile p, String id) {
-                return java.util.Optional.of(false);
+            public Optional<Boolean> saved(AgentProfile p, String id) {
+                return Optional.of(false);
             }
 
-            public java.util.Optional<String> find(AgentProfile p, Path cwd, java.time.Instant after, Set<String> taken) {
-                return java.util.Optional.empty();
+            public Optional<String> find(AgentProfile p, Path cwd, Instant after, Set<String> taken) {
+                return Optional.empty();
             }
         };
         RevivePlanner p = new RevivePlanner(AgentProfiles.builtIn(), Set.of(HOME, PROJECT)::contains, HOME, neverSaved);
@@ -152,5 +154,14 @@ class RevivePlannerTest {
         assertThat(custom.plan("s1", List.of("java", "-cp", "x", "Agent.class"), PROJECT, null, null, "c-1", false).argv())
                 .containsExactly("java", "-cp", "x", "Agent.class", "--resume", "c-1");
         assertThat(p.findId("conversation a\r\nconversation b\r\n")).contains("b");
+    }
+
+    @Test
+    void aFreshReviveUnderAUserProfileThatNamesNoOptionsKeepsEveryArgument() {
+        AgentProfile p = new AgentProfile("test-agent", List.of(), List.of("Agent.class"), List.of(), "conversation (\\S+)",
+                List.of("{argv}", "--resume", "{id}"), null);
+        RevivePlanner custom = new RevivePlanner(new AgentProfiles(List.of(p), List.of()), d -> true, HOME);
+        assertThat(custom.plan("s1", List.of("java", "-cp", "x", "Agent.class", "state"), PROJECT, null, null, "c-1", true).argv())
+                .containsExactly("java", "-cp", "x", "Agent.class", "state");
     }
 }

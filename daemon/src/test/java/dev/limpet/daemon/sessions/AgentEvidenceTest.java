@@ -14,6 +14,7 @@ import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.testkit.TitleSpinner;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Issue 14: the title and output of an agent's session move its activity with no hook, on every
+ * The title and output of an agent's session move its activity with no hook, on every
  * data plane (real PTYs, real worker processes, a real private tmux server, real SQLite); a plain
  * program takes no such evidence.
  */
@@ -78,12 +79,12 @@ class AgentEvidenceTest {
         sessions.setEvents(new SessionEvents() {
             public void sessionsChanged(List<SessionInfo> s) {}
             public void sessionExited(String id, Integer c, String sig) {}
-            public void warning(String code, String message) {}
+            public void warning(WarningCode code, String message) {}
             public void sessionState(String id, Activity a, String waitingLine) {
                 published.add(id + " " + a.wireName());
             }
         });
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
         return sessions;
     }
@@ -172,7 +173,9 @@ class AgentEvidenceTest {
         await().atMost(T).until(() -> activityOf(s.id()) == Activity.WORKING);
         assertThat(sessions.reportActivity(s.id(), "pending_approval")).isEqualTo(Activity.PENDING_APPROVAL);
         assertThat(activityOf(s.id())).isEqualTo(Activity.PENDING_APPROVAL);
-        type(s.id(), "stop"); // the title stops spinning within the hook's grace: the report holds
+        // The title stops spinning within the hook's grace: the report holds. (Sent as a terminal's
+        // reply would be: a person's keys would answer the approval, which is not what is tested here.)
+        sessions.reply(s.id(), "stop\r".getBytes(StandardCharsets.UTF_8));
         await().atMost(T).until(() -> sessions.capture(s.id()).contains("done 2"));
         assertThat(activityOf(s.id())).isEqualTo(Activity.PENDING_APPROVAL);
     }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 14: an agent whose profile asks for Claude hooks gets {@code --settings FILE} at spawn and
+ * An agent whose profile asks for Claude hooks gets {@code --settings FILE} at spawn and
  * at revive, and the conversation id a hook records (SessionStart) is the one a revive continues.
  * Real PTYs (embedded backend) and a real store; the "agent" is a shell script that prints its
  * arguments.
@@ -61,7 +61,7 @@ class AgentHooksWiringTest {
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
         sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
         sessions.setAgentHooks(new AgentHooks(settings));
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 

@@ -8,6 +8,7 @@ import dev.limpet.protocol.ProtocolException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +45,8 @@ class RecoveryBarrierTest {
         Instant t0 = Instant.parse("2026-11-25T22:00:00Z");
         Instant[] now = {t0};
         Clock clock = new Clock() {
-            public java.time.ZoneId getZone() { return ZoneOffset.UTC; }
-            public Clock withZone(java.time.ZoneId zone) { return this; }
+            public ZoneId getZone() { return ZoneOffset.UTC; }
+            public Clock withZone(ZoneId zone) { return this; }
             public Instant instant() { return now[0]; }
         };
         OrphanPolicy keep = new OrphanPolicy(Duration.ZERO, clock);

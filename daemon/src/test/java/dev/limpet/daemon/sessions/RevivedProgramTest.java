@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What a revived program's session becomes: a revive that did not take is recoverable again
  * (however long the program took to fail), a recoverable session has no pid, and a revived agent
- * that only redraws is not taken for working. Real PTYs (embedded backend), a real store; the
+ * that only redraws is not taken for working, nor used by a terminal's automatic reply. Real PTYs (embedded backend), a real store; the
  * "agents" are shell scripts named by user profiles.
  */
 class RevivedProgramTest {
@@ -51,7 +51,7 @@ class RevivedProgramTest {
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
         sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10),
                 ZoneId.of("UTC"), Conversations.UNKNOWN));
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 
@@ -106,6 +106,17 @@ class RevivedProgramTest {
     }
 
     @Test
+    void aTerminalsReplyIsNotAPersonTypingIntoARevivedProgram() throws Exception {
+        String id = lostAgent("slow-fail");
+        sessions.revive(id, false, null, null);
+        await().atMost(T).until(() -> sessions.capture(id).contains("cannot-continue"));
+        // A viewer's terminal answers the program's cursor query as soon as it attaches.
+        sessions.reply(id, "\u001b[24;1R".getBytes());
+        await().atMost(T).until(() -> !SessionInfo.RUNNING.equals(sessions.info(id).state()));
+        assertThat(sessions.info(id).state()).isEqualTo(SessionInfo.RECOVERABLE);
+    }
+
+    @Test
     void aRevivedProgramThatEndsAfterAPersonTypedIntoItHasExited() throws Exception {
         String id = lostAgent("used");
         sessions.revive(id, false, null, null);
@@ -122,6 +133,11 @@ class RevivedProgramTest {
         await().atMost(T).until(() -> backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst()
                 .map(r -> r.endOffset() > 200).orElse(false));
         assertThat(sessions.info(id).activity()).as("redraws of a revived agent are not work").isEqualTo(Activity.UNKNOWN);
+        sessions.reply(id, "\u001b[24;1R".getBytes());
+        long end = backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst().orElseThrow().endOffset();
+        await().atMost(T).until(() -> backend.list().stream().filter(r -> r.sessionId().equals(id)).findFirst()
+                .map(r -> r.endOffset() > end + 200).orElse(false));
+        assertThat(sessions.info(id).activity()).as("a terminal's reply is not a person").isEqualTo(Activity.UNKNOWN);
         sessions.input(id, "x".getBytes());
         await().atMost(T).until(() -> sessions.info(id).activity() == Activity.WORKING);
     }

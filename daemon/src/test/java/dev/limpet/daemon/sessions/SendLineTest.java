@@ -9,11 +9,13 @@ import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.testkit.EnterGuard;
 import dev.limpet.testkit.InputRecorder;
 import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -38,7 +40,7 @@ class SendLineTest {
         store = SessionStore.open(tmp.resolve("limpet.db"));
         RecoveryBarrier barrier = new RecoveryBarrier();
         sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.recoverAndReconcile();
+        sessions.recover();
         barrier.lift();
     }
 
@@ -76,6 +78,45 @@ class SendLineTest {
         await().atMost(T).until(() -> read(id).equals("ls -la<CR>"));
         sessions.send(id, "no enter", false);
         await().atMost(T).until(() -> read(id).equals("ls -la<CR>no enter"));
+    }
+
+    String guard(String... args) {
+        SessionInfo s = sessions.spawn(new SpawnRequest(TestPrograms.command(EnterGuard.class, args), tmp.toString(), null, 120, 24,
+                Map.of()));
+        await().atMost(T).until(() -> sessions.capture(s.id()).contains("ready"));
+        return s.id();
+    }
+
+    /** Like Gemini CLI, the program takes an Enter within 40 ms of a paste as a newline: the Enter waits until it drew the paste and went quiet. */
+    @Test
+    void anEnterRightBehindAPasteWouldBeANewlineSoItWaitsUntilTheProgramDrewThePaste() {
+        String id = guard("--bracketed-paste");
+        assertThat(sessions.send(id, "fix the bug", true)).isEqualTo(TypedText.SHOWN);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: fix the bug"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+        sessions.send(id, "and the next one", true);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: and the next one"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+    }
+
+    @Test
+    void anEnterRightBehindTypedKeysWaitsUntilTheProgramDrewThemToo() {
+        String id = guard();
+        sessions.send(id, "make test", true);
+        await().atMost(T).until(() -> sessions.capture(id).contains("submitted: make test"));
+        assertThat(sessions.capture(id)).doesNotContain("newline, not submitted");
+    }
+
+    /** A program still starting can drop keys (Gemini CLI while it resumes): the caller learns the text never showed. */
+    @Test
+    void aProgramThatDrawsSomethingElseInsteadOfTheTextIsReportedAsNotShowingIt() {
+        SessionInfo s = sessions.spawn(new SpawnRequest(List.of("sh", "-c",
+                "stty -echo -icanon; echo ready; dd bs=1 count=1 >/dev/null 2>&1; echo busy-elsewhere; exec sleep 60"), tmp.toString(),
+                null, 120, 24, Map.of()));
+        await().atMost(T).until(() -> sessions.capture(s.id()).contains("ready"));
+        assertThat(sessions.send(s.id(), "lost words", true)).isEqualTo(TypedText.NOT_SHOWN);
+        assertThat(sessions.capture(s.id())).contains("busy-elsewhere").doesNotContain("lost words");
+        assertThat(sessions.send(s.id(), "", false)).isEqualTo(TypedText.NOT_WATCHED);
     }
 
     @Test

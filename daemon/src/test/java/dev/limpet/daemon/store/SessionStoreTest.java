@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.DriverManager;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,7 +116,7 @@ class SessionStoreTest {
         try (SessionStore store = SessionStore.open(db, Migrations.STEPS)) {
             store.insert(session("a1"));
         }
-        List<List<String>> withNext = new java.util.ArrayList<>(Migrations.STEPS);
+        List<List<String>> withNext = new ArrayList<>(Migrations.STEPS);
         withNext.add(List.of("ALTER TABLE sessions ADD COLUMN note TEXT"));
         try (SessionStore store = SessionStore.open(db, withNext)) {
             assertThat(store.find("a1")).isPresent();
@@ -140,7 +141,7 @@ class SessionStoreTest {
     @Test
     void aStoreFromANewerLimpetIsRefused() {
         Path db = dir.resolve("limpet.db");
-        List<List<String>> newer = new java.util.ArrayList<>(Migrations.STEPS);
+        List<List<String>> newer = new ArrayList<>(Migrations.STEPS);
         newer.add(List.of("CREATE TABLE future (x INTEGER)"));
         SessionStore.open(db, newer).close();
         assertThatThrownBy(() -> SessionStore.open(db))

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.it.LimpetCli;
 import dev.limpet.testkit.agents.AgentClis;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -54,7 +56,7 @@ class AgentCliVersionsIT {
         List<String> cmd = new ArrayList<>(List.of(AgentClis.bin().resolve(command).toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("HOME", java.nio.file.Files.createTempDirectory(java.nio.file.Path.of("/var/tmp"), "limpet-cli-").toString());
+        pb.environment().put("HOME", Files.createTempDirectory(Path.of("/var/tmp"), "limpet-cli-").toString());
         pb.environment().putAll(Map.of("GEMINI_CLI_NO_RELAUNCH", "true", "DISABLE_AUTOUPDATER", "1", "DISABLE_UPDATES", "1"));
         LimpetCli.Result r = LimpetCli.run(pb, String.join(" ", cmd));
         return r.out() + r.err();

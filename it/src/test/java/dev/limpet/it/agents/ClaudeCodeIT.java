@@ -7,6 +7,7 @@ import dev.limpet.testkit.agents.ModelApi;
 import dev.limpet.testkit.agents.ModelRequest;
 import java.nio.file.Files;
 import java.util.List;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /** Claude Code (the pinned version) through limpet, offline. */
@@ -18,7 +19,7 @@ class ClaudeCodeIT extends RealAgentSuite {
 
     /** Its input line: {@code ❯} at the start of a row (a question's choices are indented). */
     @Override
-    java.util.function.Predicate<String> ready() {
+    Predicate<String> ready() {
         return s -> s.lines().anyMatch(l -> l.startsWith("❯"));
     }
 

@@ -40,12 +40,14 @@ class GeminiIT extends RealAgentSuite {
 
     @Test
     void afterKillDashNineEverySessionIsRecoverableAndReviveContinuesItsOwnConversationWithItsFlags() throws Exception {
+        // One after the other: Gemini CLI's start deletes the chat file of any conversation in its directory that
+        // holds no prompt yet (its session retention), another running Gemini's included, which then cannot be resumed.
         String a = start("gemini-a", "gemini", "-m", "gemini-limpet-a", "--approval-mode", "auto_edit");
-        String b = start("gemini-b", "gemini", "-m", "gemini-limpet-b");
         awaitReady(a);
-        awaitReady(b);
         assertThat(argvOf(a)).as("the id limpet chose").contains("--session-id");
         assertThat(prompt(a, "first alpha-gemini").path()).contains("/models/gemini-limpet-a:");
+        String b = start("gemini-b", "gemini", "-m", "gemini-limpet-b");
+        awaitReady(b);
         assertThat(prompt(b, "first bravo-gemini").path()).contains("/models/gemini-limpet-b:");
 
         killEverythingAndRestart();
@@ -56,13 +58,25 @@ class GeminiIT extends RealAgentSuite {
         }
 
         revive(a, b);
-        awaitReady(a);
-        awaitReady(b);
+        awaitResumed(a, "first alpha-gemini");
+        awaitResumed(b, "first bravo-gemini");
         assertThat(argvOf(a)).contains("-m", "gemini-limpet-a", "--approval-mode", "auto_edit", "--resume").doesNotContain("--session-id");
         ModelRequest againA = prompt(a, "second alpha-gemini");
         assertThat(againA.conversationText()).contains("first alpha-gemini").doesNotContain("bravo-gemini");
         assertThat(againA.path()).contains("/models/gemini-limpet-a:");
         ModelRequest againB = prompt(b, "second bravo-gemini");
         assertThat(againB.conversationText()).contains("first bravo-gemini").doesNotContain("alpha-gemini");
+    }
+
+    /**
+     * Waits until the revived Gemini CLI has its conversation back and takes input again, as a person
+     * sees it: its resume clears the screen (the restore marker and the old program's last screen go),
+     * draws the conversation, and shows its input box only once the resume is done. Keys typed before
+     * that are lost to it (while "Resuming session..." shows, no input box reads them), so a prompt
+     * sent on the old screen, which shows the same box, could vanish.
+     */
+    private void awaitResumed(String id, String earlierPrompt) throws Exception {
+        awaitScreen(id, s -> !s.contains("── restored") && !s.contains("Resuming session") && s.contains(earlierPrompt)
+                && s.indexOf("Type your message") > s.indexOf(earlierPrompt), "its conversation resumed and its input box");
     }
 }

@@ -16,8 +16,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,6 +36,14 @@ import org.junit.jupiter.api.TestInstance;
 abstract class RealAgentSuite {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration WAIT = Duration.ofSeconds(120);
+    /**
+     * The attempts a pinned CLI makes whatever its configuration says, each with why: every other
+     * attempt fails the suite. Each entry is a fact of one version, to be checked again on upgrade.
+     */
+    static final Map<String, String> NO_SWITCH = Map.of("dns raw.githubusercontent.com",
+            "Codex 0.171's TUI fetches its announcement tip (openai/codex/main/announcement_tip.toml) at every start,"
+                    + " unconditionally and past any proxy; no setting stops it (show_tooltips only hides tips); it fails"
+                    + " here at the name lookup and Codex carries on");
     private static NetworkTrap trap;
 
     FakeModelServer model;
@@ -83,12 +93,17 @@ abstract class RealAgentSuite {
             if (model != null) {
                 model.close();
             }
+            if (Boolean.getBoolean("limpet.keepAgentFiles")) {
+                System.err.println("kept the agents' homes, projects and the daemon's root: " + tmp);
+                return;
+            }
             try (var files = Files.walk(tmp)) {
-                files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
             }
         } finally {
             if (trap != null) {
-                assertThat(trap.attempts()).as("what the agents tried to reach outside loopback").isEmpty();
+                assertThat(trap.attempts().stream().filter(a -> !NO_SWITCH.containsKey(a)).toList())
+                        .as("what the agents tried to reach outside loopback").isEmpty();
             }
         }
     }
@@ -134,6 +149,7 @@ abstract class RealAgentSuite {
     void send(String id, String text) throws Exception {
         LimpetCli.Result r = limpet("send", id, text);
         assertThat(r.exitCode()).as(r.err()).isZero();
+        assertThat(r.err()).as("the agent drew the text before Enter").isEmpty();
     }
 
     /** {@code limpet wait ID --until STATE}, which must return 0. */
@@ -185,7 +201,7 @@ abstract class RealAgentSuite {
     /** Sessions revived at once, in parallel (each agent takes seconds to start). */
     void revive(String... ids) throws Exception {
         List<Thread> threads = new ArrayList<>();
-        List<AssertionError> failed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        List<AssertionError> failed = new CopyOnWriteArrayList<>();
         for (String id : ids) {
             threads.add(Thread.ofVirtual().start(() -> {
                 try {

@@ -1,6 +1,7 @@
 package dev.limpet.protocol.log;
 
 import java.time.InstantSource;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -114,7 +115,7 @@ public final class ClientErrorLog {
         if (left == 0) {
             return args;
         }
-        Object[] out = java.util.Arrays.copyOf(args, args.length + 1);
+        Object[] out = Arrays.copyOf(args, args.length + 1);
         out[args.length] = left;
         return out;
     }

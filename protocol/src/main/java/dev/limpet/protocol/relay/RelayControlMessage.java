@@ -44,9 +44,8 @@ public sealed interface RelayControlMessage {
     record CloseChannel(long channel, int status, String reason) implements RelayControlMessage {
         public CloseChannel {
             requireChannel(channel);
-            status = sendable(status) ? status : 1000;
-            String printable = reason == null ? "" : reason.replaceAll("[^\\x20-\\x7e]", "?");
-            reason = printable.length() > MAX_REASON_CHARS ? printable.substring(0, MAX_REASON_CHARS) : printable;
+            status = sendableStatus(status);
+            reason = printableReason(reason);
         }
     }
 
@@ -161,8 +160,21 @@ public sealed interface RelayControlMessage {
         return keys;
     }
 
-    /** Whether a WebSocket endpoint may send {@code status} in a close frame (RFC 6455 7.4). */
-    private static boolean sendable(int status) {
-        return (status >= 1000 && status <= 1003) || (status >= 1007 && status <= 1014) || (status >= 3000 && status <= 4999);
+    /**
+     * {@code status} when a WebSocket endpoint may send it in a close frame (RFC 6455 7.4), else
+     * 1000: whatever another party asks a relay to close a socket with, the close is one it may send.
+     */
+    static int sendableStatus(int status) {
+        boolean sendable = (status >= 1000 && status <= 1003) || (status >= 1007 && status <= 1014) || (status >= 3000 && status <= 4999);
+        return sendable ? status : 1000;
+    }
+
+    /**
+     * A close reason another party gave, as a relay passes it on: printable ASCII only (anything
+     * else becomes {@code ?}, one per code point), cut to {@link #MAX_REASON_CHARS}.
+     */
+    static String printableReason(String reason) {
+        String printable = reason == null ? "" : reason.replaceAll("[^\\x20-\\x7e]", "?");
+        return printable.length() > MAX_REASON_CHARS ? printable.substring(0, MAX_REASON_CHARS) : printable;
     }
 }

@@ -2,7 +2,9 @@ package dev.limpet.protocol.stream;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -46,7 +48,7 @@ public final class OutboundQueue<T> {
      * @return false when refused; true when queued, or when the queue is closed (nothing to refuse)
      */
     public boolean offer(T item, long bytes, Object stream, long limit) {
-        java.util.Objects.requireNonNull(stream, "stream");
+        Objects.requireNonNull(stream, "stream");
         lock.lock();
         try {
             if (closed) {
@@ -85,7 +87,7 @@ public final class OutboundQueue<T> {
      * Takes everything queued, up to {@code maxBytes} (at least one item when any), without
      * waiting: for a writer that runs on the producers' threads. Returns whether it took anything.
      */
-    public boolean pollAll(java.util.List<T> into, long maxBytes) {
+    public boolean pollAll(List<T> into, long maxBytes) {
         int taken;
         lock.lock();
         try {
@@ -104,7 +106,7 @@ public final class OutboundQueue<T> {
      * asynchronous socket): the items' bytes keep counting against their streams until
      * {@link #done} is called for each, so a peer that stops reading fills its streams' limits.
      */
-    public void pollInFlight(java.util.List<InFlight<T>> into) {
+    public void pollInFlight(List<InFlight<T>> into) {
         lock.lock();
         try {
             while (!entries.isEmpty()) {
@@ -140,7 +142,7 @@ public final class OutboundQueue<T> {
     }
 
     /** Moves queued items into {@code into}, at least one and at most {@code maxBytes} worth; under the lock. */
-    private int removeUpTo(java.util.List<T> into, long maxBytes) {
+    private int removeUpTo(List<T> into, long maxBytes) {
         long taken = 0;
         int count = 0;
         while (!entries.isEmpty() && (count == 0 || taken + entries.peekFirst().bytes() <= maxBytes)) {

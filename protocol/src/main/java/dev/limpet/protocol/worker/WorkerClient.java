@@ -89,7 +89,7 @@ public final class WorkerClient implements AutoCloseable {
         this.events = handler;
     }
 
-    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2) and ACK frames (1.5); runs on the reader thread, so it must not block. */
+    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2) and ACK frames (1.6); runs on the reader thread, so it must not block. */
     public void onFrame(Consumer<Frame> handler) {
         this.frames = handler;
     }
@@ -271,12 +271,12 @@ public final class WorkerClient implements AutoCloseable {
 
     /**
      * Sends {@code data[off, off + len)} as an INPUT frame of {@code stream} ending at input offset
-     * {@code endOffset} (rpc 1.5). Nothing answers it; the worker's ACK frames say how far the input
+     * {@code endOffset} (rpc 1.6). Nothing answers it; the worker's ACK frames say how far the input
      * was written. False when the connection is broken (it is then closed).
      */
     public boolean input(String stream, long endOffset, byte[] data, int off, int len) {
         if (!WorkerRpc.inputFrames(minor())) {
-            throw new IllegalStateException("input frames need rpc 1.5");
+            throw new IllegalStateException("input frames need rpc 1.6");
         }
         try {
             channel.writeFrame(FrameKind.INPUT, stream, endOffset, ByteBuffer.wrap(data, off, len));

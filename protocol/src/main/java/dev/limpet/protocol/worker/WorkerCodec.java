@@ -6,8 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import dev.limpet.protocol.ProtocolCodec;
 import com.fasterxml.jackson.databind.node.NullNode;
+import dev.limpet.protocol.ProtocolCodec;
 
 /**
  * Encodes and decodes worker RPC lines. Unknown fields are ignored (a newer minor may add them);

@@ -1,5 +1,7 @@
 package dev.limpet.protocol.worker;
 
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -12,7 +14,7 @@ import java.util.Map;
  * @param rpcMinor        the RPC minor the worker speaks (tests run previous-minor workers); null: current
  * @param exitTtlSeconds  after the child exits, clean up when no connection is attached for this long
  * @param orphanTtlSeconds with no daemon connected for this long, end the session and clean up
- * @param journalPath     where the worker appends the session's output (issue 13); null: no journal
+ * @param journalPath     where the worker appends the session's output (a revive's history); null: no journal
  * @param journalLimitBytes the journal's cap (the file and its one rotated predecessor together)
  * @param restoredHistory a revived session's history (the journal's tail), shown before its output; may be null
  * @param restoredMarker  the line shown after the history and written to the journal, e.g.
@@ -38,7 +40,7 @@ public record WorkerLaunch(
         long orphanTtlSeconds,
         boolean probe,
         Integer rpcMinor,
-        // Added with issue 13 (additive: an absent field is no journal and no history).
+        // Additive: an absent field (an older daemon's launch) is no journal and no history.
         String journalPath,
         long journalLimitBytes,
         byte[] restoredHistory,
@@ -76,9 +78,9 @@ public record WorkerLaunch(
     }
 
     private List<Object> toComparable() {
-        return java.util.Arrays.asList(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
+        return Arrays.asList(version, daemonInstanceId, sessionId, argv, env, cwd, cols, rows, ringBytes, registryPath, socketPath,
                 controlToken, ownerPid, ownerStartedAt, ownerNonce, exitTtlSeconds, orphanTtlSeconds, probe, rpcMinor, journalPath,
-                journalLimitBytes, restoredHistory == null ? null : java.util.HexFormat.of().formatHex(restoredHistory), restoredMarker);
+                journalLimitBytes, restoredHistory == null ? null : HexFormat.of().formatHex(restoredHistory), restoredMarker);
     }
 
     @Override

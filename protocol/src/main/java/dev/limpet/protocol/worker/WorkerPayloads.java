@@ -50,7 +50,7 @@ public final class WorkerPayloads {
      * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and
      * {@code exitSignal} 0 while running (see {@code running}). {@code title} (since 1.4): the
      * screen's window title, "" when none; null from an older worker (unknown). {@code inputEnd}
-     * (since 1.5): the end of the input written to the PTY so far; null from an older worker.
+     * (since 1.6): the end of the input written to the PTY so far; null from an older worker.
      */
     public record Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows,
             long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title,
@@ -59,7 +59,7 @@ public final class WorkerPayloads {
             argv = argv == null ? List.of() : List.copyOf(argv);
         }
 
-        /** An info without the input's end, as a worker before 1.5 sends it. */
+        /** An info without the input's end, as a worker before 1.6 sends it. */
         public Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows, long workerPid, long childPid,
                 long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title) {
             this(sessionId, running, argv, cwd, cols, rows, workerPid, childPid, endOffset, exitCode, exitSignal, startedAt, attached, title,
@@ -136,16 +136,26 @@ public final class WorkerPayloads {
 
     public record ResizeParams(int cols, int rows) {}
 
+    /**
+     * The answer to {@code resize} (1.5; before it the answer was empty): the stream offset from
+     * which output is at the new size, null from an older worker.
+     */
+    public record ResizeResult(Long offset) {}
+
     /** A signal name as {@code Signal.parse} reads it: {@code "HUP"}, {@code "SIGKILL"}, {@code "15"}. */
     public record SignalParams(String signal) {}
 
+    /** {@code capture}'s parameters (1.5; absent before): {@code cells} asks for the screen cell by cell too. */
+    public record CaptureParams(Boolean cells) {}
+
     /**
-     * The {@code capture} answer: the visible screen as text and, since 1.4 (additive, null from
-     * an older worker), whether the program turned on bracketed paste.
+     * The {@code capture} answer: the visible screen as text; since 1.4 (additive, null from an
+     * older worker) whether the program turned on bracketed paste; since 1.5, when asked for, the
+     * screen cell by cell (null otherwise, and from an older worker).
      */
-    public record CaptureResult(String text, Boolean bracketedPaste) {
+    public record CaptureResult(String text, Boolean bracketedPaste, dev.limpet.protocol.ScreenDump screen) {
         public CaptureResult(String text) {
-            this(text, null);
+            this(text, null, null);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.limpet.protocol.worker;
 
+import java.util.HashSet;
 import java.util.Set;
 
 /**
@@ -8,7 +9,8 @@ import java.util.Set;
  * minor may add methods, events and optional fields; anything else needs a new major and a
  * drain/migration plan.
  *
- * <p>History:
+ * <p>What each minor adds. Workers outlive the daemon that started them, so a daemon still meets
+ * workers of every minor in the window below and behaves as the entry of the minor it agreed on says:
  * <ul>
  *   <li>1.0: hello, info, attach, detach, input, resize, signal, remove, health.</li>
  *   <li>1.1: adds {@code watch} (the worker pushes state and exit) and {@code capture} (screen as
@@ -33,7 +35,7 @@ import java.util.Set;
  *       daemon sends the token hello only to a worker whose registry entry says it speaks 1.2 or
  *       older, and only after the peer's {@code SO_PEERCRED} showed our own user. Frames start
  *       after the hello's answer, as in 1.2 ({@code authenticate} is the first CONTROL frame).</li>
- *   <li>1.4 (issue 14): {@code info} (and so {@code state} and the {@code watch} answer) carries
+ *   <li>1.4: {@code info} (and so {@code state} and the {@code watch} answer) carries
  *       the screen's window {@code title} (OSC 0/2, at most 256 characters, "" when none); a
  *       watcher whose connection speaks 1.4 also gets a {@code state} when the title changed (at
  *       most five a second, the latest always sent). Older daemons ignore the field and get no
@@ -41,20 +43,24 @@ import java.util.Set;
  *       1.4: the {@code capture} answer carries {@code bracketed_paste}, whether the program turned
  *       on DECSET 2004 (how {@code limpet send} frames its text); missing from an older worker, read
  *       as off.</li>
- *   <li>1.5: keys are frames. The daemon sends a session's input as INPUT frames on a framed
+ *   <li>1.5: {@code resize} answers with the stream {@code offset} from which output is at the new
+ *       size (the screen model resizes there, and the daemon tells viewers to). An older worker
+ *       answers with nothing: its viewers resize at once. {@code capture} takes {@code cells} and
+ *       then answers with the {@code screen} cell by cell too.</li>
+ *   <li>1.6: keys are frames. The daemon sends a session's input as INPUT frames on a framed
  *       connection, stream id the session id, offset the end of these bytes in the session's input
  *       stream; nothing answers a frame, but the worker sends an ACK frame (same stream, offset
  *       the input written to the PTY so far) after writing, and skips bytes it has written already
  *       (a frame resent after a relink is written once). {@code info} carries {@code input_end}
  *       (where the input stream stands) so a daemon that links again resends exactly what is
- *       missing. A 1.4 worker still takes the {@code input} request.</li>
+ *       missing. An older worker still takes the {@code input} request.</li>
  * </ul>
  *
- * <p>The window stays 1.1–1.5: 1.3 changed the handshake only, 1.4 and 1.5 only add, and 1.1 workers may still run.
+ * <p>The window stays 1.1–1.6: 1.3 changed the handshake only, 1.4, 1.5 and 1.6 only add, and 1.1 workers may still run.
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 5;
+    public static final int RPC_MINOR = 6;
     /**
      * Oldest minor this build still talks to: the previous minor and, since 1.3 changed only the
      * handshake, the one before it.
@@ -65,7 +71,7 @@ public final class WorkerRpc {
     /** From this minor on {@code info} carries the title and title changes are pushed to watchers. */
     public static final int TITLE_MINOR = 4;
     /** From this minor on input travels as INPUT frames, acknowledged by ACK frames. */
-    public static final int INPUT_FRAMES_MINOR = 5;
+    public static final int INPUT_FRAMES_MINOR = 6;
 
     public static final String HELLO = "hello";
     public static final String INFO = "info";
@@ -144,7 +150,7 @@ public final class WorkerRpc {
     }
 
     private static Set<String> union(Set<String> a, Set<String> b) {
-        java.util.HashSet<String> all = new java.util.HashSet<>(a);
+        HashSet<String> all = new HashSet<>(a);
         all.addAll(b);
         return Set.copyOf(all);
     }

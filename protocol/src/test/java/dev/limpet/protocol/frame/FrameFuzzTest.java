@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
@@ -49,7 +50,7 @@ class FrameFuzzTest {
         for (int i = 0; i < n; i++) {
             id[i] = ID_CHARS[r.nextInt(ID_CHARS.length)];
         }
-        return new String(id, java.nio.charset.StandardCharsets.US_ASCII);
+        return new String(id, StandardCharsets.US_ASCII);
     }
 
     static long randomOffset(Random r) {

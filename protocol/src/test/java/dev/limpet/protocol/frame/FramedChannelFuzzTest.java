@@ -7,6 +7,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Random;
 
@@ -38,7 +39,7 @@ class FramedChannelFuzzTest {
             if (lineFirst) {
                 String line = framed.readLine();
                 assertThat(line).doesNotContain("\n");
-                consumed.write(line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                consumed.write(line.getBytes(StandardCharsets.UTF_8));
                 consumed.write('\n');
             }
             while (true) {

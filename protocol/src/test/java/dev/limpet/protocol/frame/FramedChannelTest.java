@@ -6,8 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ByteChannel;
+import java.nio.channels.ClosedChannelException;
 import java.nio.channels.GatheringByteChannel;
 import java.nio.channels.Pipe;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +110,7 @@ class FramedChannelTest {
                 boolean first = true;
 
                 @Override
-                public int read(ByteBuffer dst) throws java.nio.channels.ClosedChannelException {
+                public int read(ByteBuffer dst) throws ClosedChannelException {
                     if (first) {
                         first = false;
                         ByteBuffer limited = dst.slice(dst.position(), Math.min(dst.remaining(), s));
@@ -339,7 +341,7 @@ class FramedChannelTest {
                 writes.to(writer);
                 writer.close();
             } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
+                throw new UncheckedIOException(e);
             }
         }, r -> Thread.ofPlatform().daemon().start(r));
     }
@@ -469,7 +471,7 @@ class FramedChannelTest {
                         }
                     }
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }));
         }

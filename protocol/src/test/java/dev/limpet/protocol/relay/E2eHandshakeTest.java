@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.protocol.ErrorCode;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.security.SecureRandom;
 import java.util.Map;
@@ -144,7 +145,7 @@ class E2eHandshakeTest {
 
     @Test
     void aPairingLinkKeepsTheSecretInTheFragmentAndParsesBack() {
-        java.net.URI host = java.net.URI.create("https://relay.example/limpet/h/abcdefghijklmnopqrstuvwxyz");
+        URI host = URI.create("https://relay.example/limpet/h/abcdefghijklmnopqrstuvwxyz");
         PairingLink link = PairingLink.of(host, secret);
         assertThat(link.link()).startsWith("https://relay.example/limpet/h/abcdefghijklmnopqrstuvwxyz#").endsWith(secret.encoded());
         PairingLink back = PairingLink.parse(link.link());

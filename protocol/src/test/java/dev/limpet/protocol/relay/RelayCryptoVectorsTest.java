@@ -5,6 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.spec.NamedParameterSpec;
+import java.security.spec.XECPrivateKeySpec;
 import java.util.HexFormat;
 import javax.crypto.Cipher;
 import javax.crypto.spec.GCMParameterSpec;
@@ -47,10 +53,10 @@ class RelayCryptoVectorsTest {
     @Test
     void x25519MatchesRfc7748() throws Exception {
         for (JsonNode v : vectors().get("x25519")) {
-            java.security.KeyFactory kf = java.security.KeyFactory.getInstance("XDH");
-            java.security.PrivateKey alice = kf.generatePrivate(new java.security.spec.XECPrivateKeySpec(
-                    java.security.spec.NamedParameterSpec.X25519, HEX.parseHex(v.get("alice_private").asText())));
-            byte[] shared = RelayCrypto.x25519(new java.security.KeyPair(null, alice), HEX.parseHex(v.get("bob_public").asText()));
+            KeyFactory kf = KeyFactory.getInstance("XDH");
+            PrivateKey alice = kf.generatePrivate(new XECPrivateKeySpec(
+                    NamedParameterSpec.X25519, HEX.parseHex(v.get("alice_private").asText())));
+            byte[] shared = RelayCrypto.x25519(new KeyPair(null, alice), HEX.parseHex(v.get("bob_public").asText()));
             assertThat(HEX.formatHex(shared)).isEqualTo(v.get("shared").asText());
         }
     }
@@ -72,7 +78,7 @@ class RelayCryptoVectorsTest {
                 HEX.parseHex(k.get("x25519_shared").asText()), hello, acceptBody);
         assertThat(HEX.formatHex(keys.clientToDaemon())).isEqualTo(k.get("client_to_daemon").asText());
         assertThat(HEX.formatHex(keys.daemonToClient())).isEqualTo(k.get("daemon_to_client").asText());
-        assertThat(HEX.formatHex(RelayCrypto.hmac(secret.authKey(), "limpet accept".getBytes(java.nio.charset.StandardCharsets.US_ASCII),
+        assertThat(HEX.formatHex(RelayCrypto.hmac(secret.authKey(), "limpet accept".getBytes(StandardCharsets.US_ASCII),
                 hello, acceptBody))).isEqualTo(k.get("accept_mac").asText());
     }
 

@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 
 /**
  * A fake worker that another user runs: listens on a Unix socket, prints "listening", and appends
@@ -30,7 +31,7 @@ public final class ListenAndRecord {
                     ByteBuffer b = ByteBuffer.allocate(65536);
                     while (c.read(b) > 0) {
                         b.flip();
-                        Files.write(record, java.util.Arrays.copyOf(b.array(), b.limit()), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+                        Files.write(record, Arrays.copyOf(b.array(), b.limit()), StandardOpenOption.CREATE, StandardOpenOption.APPEND);
                         b.clear();
                     }
                 }

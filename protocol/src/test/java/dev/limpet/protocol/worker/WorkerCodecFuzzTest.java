@@ -4,7 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.limpet.protocol.worker.WorkerPayloads.*;
+import dev.limpet.protocol.worker.WorkerPayloads.AttachParams;
+import dev.limpet.protocol.worker.WorkerPayloads.AttachResult;
+import dev.limpet.protocol.worker.WorkerPayloads.CaptureResult;
+import dev.limpet.protocol.worker.WorkerPayloads.DetachParams;
+import dev.limpet.protocol.worker.WorkerPayloads.Empty;
+import dev.limpet.protocol.worker.WorkerPayloads.ExitEvent;
+import dev.limpet.protocol.worker.WorkerPayloads.HealthResult;
+import dev.limpet.protocol.worker.WorkerPayloads.Hello;
+import dev.limpet.protocol.worker.WorkerPayloads.HelloResult;
+import dev.limpet.protocol.worker.WorkerPayloads.Info;
+import dev.limpet.protocol.worker.WorkerPayloads.InputParams;
+import dev.limpet.protocol.worker.WorkerPayloads.OutputEvent;
+import dev.limpet.protocol.worker.WorkerPayloads.ReplayParams;
+import dev.limpet.protocol.worker.WorkerPayloads.ReplayResult;
+import dev.limpet.protocol.worker.WorkerPayloads.ResizeParams;
+import dev.limpet.protocol.worker.WorkerPayloads.SignalParams;
+import dev.limpet.protocol.worker.WorkerPayloads.StateEvent;
+import dev.limpet.protocol.worker.WorkerPayloads.StreamAttachResult;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -1,11 +1,13 @@
 package dev.limpet.relay.cluster;
 
-import dev.limpet.protocol.relay.RelayControlMessage;
+import dev.limpet.protocol.ProtocolException;
+import dev.limpet.protocol.SafeText;
 import io.nats.client.Connection;
 import io.nats.client.Message;
-import io.nats.client.impl.Headers;
+import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.time.Instant;
+import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,7 +54,7 @@ final class ChannelEnd {
     private long sendSeq;
     private long expectSeq = 1;
     private boolean closed;
-    private java.io.ByteArrayOutputStream joining;
+    private ByteArrayOutputStream joining;
     private int closeStatus;
     private String closeReason;
 
@@ -126,11 +128,7 @@ final class ChannelEnd {
                     int off = 0;
                     do {
                         int n = Math.min(PIECE, body.length - off);
-                        Headers h = new Headers().put(Subjects.SEQ, Long.toString(++sendSeq));
-                        if (off + n < body.length) {
-                            h.put(Subjects.MORE, "1");
-                        }
-                        nats.publish(peer, h, java.util.Arrays.copyOfRange(body, off, off + n));
+                        publish(peer, new ChannelMessage.Data(++sendSeq, off + n < body.length, Arrays.copyOfRange(body, off, off + n)));
                         off += n;
                     } while (off < body.length);
                     return true;
@@ -153,73 +151,67 @@ final class ChannelEnd {
 
     /** A message on this end's subject. */
     void received(Message m) {
-        Headers h = m.getHeaders();
-        String close = h == null ? null : h.getFirst(Subjects.CLOSE);
-        if (close != null) {
-            // what another node (or anyone who may publish here) says is cleaned like a daemon's close: a sendable status, a short printable reason
-            var c = new RelayControlMessage.CloseChannel(0, parseStatus(close), h.getFirst(Subjects.REASON));
-            int status = c.status();
-            String reason = c.reason();
-            if (markClosed(status, reason)) {
-                Sink s = sink;
-                if (s != null) {
-                    s.closed(status, reason);
+        ChannelMessage message;
+        try {
+            message = ChannelMessage.decode(m.getHeaders(), m.getData());
+        } catch (ProtocolException e) {
+            // Not one of ours (anyone who may publish on NATS can send it): the channel cannot be trusted to go on.
+            LOG.warn("channel {} of host {}: a message that is not a channel message ({}); closed, the client resumes by offset", id,
+                    hostId, SafeText.of(e.getMessage(), 100));
+            closeBoth(1012, "relay_gap");
+            return;
+        }
+        switch (message) {
+            case ChannelMessage.Close c -> {
+                if (markClosed(c.status(), c.reason())) {
+                    Sink s = sink;
+                    if (s != null) {
+                        s.closed(c.status(), c.reason());
+                    }
                 }
             }
-            return;
+            case ChannelMessage.Ack a -> out.acked(a.bytes());
+            case ChannelMessage.Data d -> receivedData(d);
         }
-        String ack = h == null ? null : h.getFirst(Subjects.ACK);
-        if (ack != null) {
-            try {
-                out.acked(Long.parseLong(ack));
-            } catch (NumberFormatException e) {
-                LOG.warn("channel {}: an acknowledgement that is not a number; ignored", id);
-            }
-            return;
-        }
-        String seq = h == null ? null : h.getFirst(Subjects.SEQ);
-        long n;
-        try {
-            n = seq == null ? -1 : Long.parseLong(seq);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
+    }
+
+    private void receivedData(ChannelMessage.Data d) {
+        boolean gap;
         synchronized (this) {
             if (closed) {
                 return;
             }
-            if (n != expectSeq) {
-                LOG.warn("channel {} of host {}: message {} where {} was due (a gap on NATS); closed, the client resumes by offset", id, hostId, n, expectSeq);
-                n = -2;
+            gap = d.seq() != expectSeq;
+            if (gap) {
+                LOG.warn("channel {} of host {}: message {} where {} was due (a gap on NATS); closed, the client resumes by offset", id,
+                        hostId, d.seq(), expectSeq);
             } else {
                 expectSeq++;
             }
         }
-        if (n == -2) {
+        if (gap) {
             closeBoth(1012, "relay_gap");
             return;
         }
-        byte[] piece = m.getData() == null ? new byte[0] : m.getData();
         byte[] body;
         synchronized (this) {
-            boolean more = h.getFirst(Subjects.MORE) != null;
-            if (more || joining != null) {
+            if (d.more() || joining != null) {
                 if (joining == null) {
-                    joining = new java.io.ByteArrayOutputStream();
+                    joining = new ByteArrayOutputStream();
                 }
-                if (joining.size() + piece.length > MAX_MESSAGE) {
+                if (joining.size() + d.piece().length > MAX_MESSAGE) {
                     joining = null;
                     body = null;
                 } else {
-                    joining.writeBytes(piece);
-                    if (more) {
+                    joining.writeBytes(d.piece());
+                    if (d.more()) {
                         return;
                     }
                     body = joining.toByteArray();
                     joining = null;
                 }
             } else {
-                body = piece;
+                body = d.piece();
             }
         }
         if (body == null) {
@@ -292,7 +284,7 @@ final class ChannelEnd {
             to = peer;
         }
         try {
-            nats.publish(to, new Headers().put(Subjects.ACK, Long.toString(bytes)), new byte[0]);
+            publish(to, new ChannelMessage.Ack(bytes));
         } catch (RuntimeException e) {
             LOG.debug("channel {}: an acknowledgement was not sent ({})", id, e.toString());
         }
@@ -304,18 +296,13 @@ final class ChannelEnd {
             to = peer;
         }
         try {
-            nats.publish(to, new Headers().put(Subjects.CLOSE, Integer.toString(status)).put(Subjects.REASON, reason == null || reason.isBlank() ? "closed" : reason), new byte[0]);
+            publish(to, new ChannelMessage.Close(status, reason));
         } catch (RuntimeException e) {
             LOG.debug("channel {}: the close was not sent ({})", id, e.toString());
         }
     }
 
-    private static int parseStatus(String s) {
-        try {
-            int v = Integer.parseInt(s.strip());
-            return v >= 1000 && v < 5000 ? v : 1000;
-        } catch (NumberFormatException e) {
-            return 1000;
-        }
+    private void publish(String to, ChannelMessage message) {
+        nats.publish(to, message.headers(), message.body());
     }
 }

@@ -8,6 +8,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
 import java.util.zip.CRC32;
 
 /**
@@ -134,7 +135,7 @@ public final class JournalReader {
             if (total > buf.length) {
                 for (int i = 0; i < out.length; i++) {
                     if (out[i] == '\n') {
-                        return java.util.Arrays.copyOfRange(out, i + 1, out.length);
+                        return Arrays.copyOfRange(out, i + 1, out.length);
                     }
                 }
             }

@@ -10,6 +10,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -218,7 +219,7 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         if (Files.isSymbolicLink(file)) {
             throw new IOException(file + " is a symbolic link; the journal is never written through one");
         }
-        FileChannel ch = FileChannel.open(file, Set.<java.nio.file.OpenOption>of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        FileChannel ch = FileChannel.open(file, Set.<OpenOption>of(StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                 StandardOpenOption.APPEND, LinkOption.NOFOLLOW_LINKS), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
         if (!Files.isRegularFile(file, LinkOption.NOFOLLOW_LINKS)) {
             ch.close();

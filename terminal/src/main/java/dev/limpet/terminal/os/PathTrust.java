@@ -1,7 +1,7 @@
 package dev.limpet.terminal.os;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -11,7 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayDeque;
-import java.util.Arrays;
 import java.util.Deque;
 import java.util.Map;
 import java.util.Set;
@@ -231,15 +230,14 @@ public final class PathTrust {
             if (ch.size() > maxBytes) {
                 throw new IOException(abs + " is larger than " + maxBytes + " bytes");
             }
-            // one byte more than allowed, so a file that grew past the limit since size() is caught
-            ByteBuffer buf = ByteBuffer.allocate(maxBytes + 1);
-            while (buf.hasRemaining() && ch.read(buf) >= 0) {
-                // until the end of the file or one byte past the limit
-            }
-            if (buf.position() > maxBytes) {
+            // One byte more than allowed, so a file that grew past the limit since size() is caught.
+            // readNBytes grows its buffer with what it reads: the limit is a bound, not an
+            // allocation (these files are read every second by some callers, their limits are MBs).
+            byte[] bytes = Channels.newInputStream(ch).readNBytes(maxBytes + 1);
+            if (bytes.length > maxBytes) {
                 throw new IOException(abs + " is larger than " + maxBytes + " bytes");
             }
-            return Arrays.copyOf(buf.array(), buf.position());
+            return bytes;
         }
     }
 

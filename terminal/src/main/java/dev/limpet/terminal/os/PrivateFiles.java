@@ -1,7 +1,9 @@
 package dev.limpet.terminal.os;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +40,7 @@ public final class PrivateFiles {
                 PosixFilePermissions.asFileAttribute(FILE_0600));
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE)) {
-                var buf = java.nio.ByteBuffer.wrap(content);
+                var buf = ByteBuffer.wrap(content);
                 while (buf.hasRemaining()) {
                     ch.write(buf);
                 }
@@ -55,6 +57,6 @@ public final class PrivateFiles {
     }
 
     public static void writeAtomically(Path target, String content) throws IOException {
-        writeAtomically(target, content.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        writeAtomically(target, content.getBytes(StandardCharsets.UTF_8));
     }
 }

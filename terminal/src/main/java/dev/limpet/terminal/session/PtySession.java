@@ -1,5 +1,6 @@
 package dev.limpet.terminal.session;
 
+import dev.limpet.protocol.ScreenDump;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.output.OutputLog;
 import dev.limpet.terminal.pty.ExitStatus;
@@ -318,8 +319,8 @@ public final class PtySession {
     /**
      * Attaches {@code listener}: returns what the caller misses since {@code since} ({@code < 0}:
      * the caller has nothing; {@link #NOW}: nothing, only what follows), then delivers every later
-     * chunk to the listener exactly once. A caller that lost bytes (or a first attach to a
-     * full-screen program) gets a screen snapshot when the screen model can make one.
+     * chunk to the listener exactly once. A caller with nothing, or one whose bytes left the ring,
+     * gets a snapshot of the current screen instead of bytes.
      */
     public Subscription attach(long since, Listener listener) {
         return attach(since, Long.MAX_VALUE, listener, r -> { });
@@ -422,16 +423,16 @@ public final class PtySession {
         // truncated: the replay cannot start where the client asked (or, for a client with
         // nothing, at the stream's first byte).
         boolean truncated = fresh ? log.startOffset() > 0 : since < log.startOffset();
-        if (screen.canSnapshot() && (truncated || fresh)) {
+        if (truncated || fresh) {
+            // A client that has nothing (or lost bytes) gets the current screen, never the ring
+            // to replay: a flood's middle is not worth showing, and a full-screen program's
+            // output only makes sense from where it started. The ring serves exact resumes only.
             // The screen as of `end`: the reader cannot append while we hold the lock, so the
             // model stops exactly there.
-            byte[] snapshot = feeder.readAt(end, s -> truncated || s.inAlternateScreen() ? s.snapshot() : null);
-            if (snapshot != null) {
-                return new Replay(end, new byte[0], truncated, snapshot);
-            }
+            return new Replay(end, new byte[0], truncated, feeder.readAt(end, ScreenFeed::snapshot));
         }
-        OutputLog.Slice slice = log.read(fresh ? log.startOffset() : Math.max(since, log.startOffset()), Integer.MAX_VALUE);
-        return new Replay(slice.from(), slice.data(), truncated, null);
+        OutputLog.Slice slice = log.read(since, Integer.MAX_VALUE);
+        return new Replay(slice.from(), slice.data(), false, null);
     }
 
     /** A subscription's credit: the reader waits when the log's end reaches the granted limit. */
@@ -464,10 +465,16 @@ public final class PtySession {
         pty.write(data, off, len);
     }
 
-    public void resize(int cols, int rows) throws IOException {
+    /**
+     * Resizes the terminal; returns the stream offset from which output is at the new size (the
+     * screen model resizes there, and so must every viewer).
+     */
+    public long resize(int cols, int rows) throws IOException {
         synchronized (lock) {
             pty.resize(cols, rows);
-            feeder.resizeAt(log.endOffset(), cols, rows);
+            long at = log.endOffset();
+            feeder.resizeAt(at, cols, rows);
+            return at;
         }
     }
 
@@ -510,7 +517,7 @@ public final class PtySession {
     }
 
     /**
-     * Lets {@code watcher} hear that output arrived and what the window title is (issue 14: the
+     * Lets {@code watcher} hear that output arrived and what the window title is (the
      * evidence of what an agent is doing), from the screen feeder's thread, never the read path.
      * One watcher per session; null removes it.
      */
@@ -531,6 +538,11 @@ public final class PtySession {
     /** The visible screen as plain text, as of the output read so far. */
     public String captureText() {
         return feeder.readAt(log.endOffset(), ScreenFeed::text);
+    }
+
+    /** The visible screen cell by cell, as of the output read so far. */
+    public ScreenDump captureScreen() {
+        return feeder.readAt(log.endOffset(), ScreenFeed::dump);
     }
 
     /** Stops delivery and closes the PTY master (the program gets SIGHUP from the kernel). */

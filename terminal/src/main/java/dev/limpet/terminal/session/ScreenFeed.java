@@ -1,5 +1,7 @@
 package dev.limpet.terminal.session;
 
+import dev.limpet.protocol.ScreenDump;
+
 /**
  * What a session keeps of its screen, fed the output in order by its {@link ScreenFeeder} ({@link VtScreen}
  * in production). An interface so a data plane depends on what it needs of a screen, not on the emulator.
@@ -9,16 +11,14 @@ public interface ScreenFeed {
 
     void resize(int cols, int rows);
 
-    /** True when {@link #snapshot()} can redraw the screen. */
-    boolean canSnapshot();
-
-    boolean inAlternateScreen();
-
     /** ANSI bytes that redraw the screen on a freshly reset terminal of the same size. */
     byte[] snapshot();
 
     /** The visible screen as plain text. */
     String text();
+
+    /** The visible screen cell by cell, with the cursor and title. */
+    ScreenDump dump();
 
     /** Whether the program turned on bracketed paste (DECSET 2004) as of the output fed so far. */
     default boolean bracketedPaste() {

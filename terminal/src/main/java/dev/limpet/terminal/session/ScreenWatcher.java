@@ -1,7 +1,7 @@
 package dev.limpet.terminal.session;
 
 /**
- * What a session's screen model saw besides the cells (issue 14's evidence of what an agent is
+ * What a session's screen model saw besides the cells (the evidence of what an agent is
  * doing): that output arrived, and the window title. Called on the session's screen feeder thread,
  * never on the PTY read path; implementations must return quickly and never block.
  */

@@ -8,6 +8,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,7 +76,7 @@ class JournalTest {
         w.onOutput(chunk("hello\r\n"));
         w.close();
         byte[] whole = Files.readAllBytes(file);
-        Files.write(file, java.util.Arrays.copyOf(whole, whole.length - 3));
+        Files.write(file, Arrays.copyOf(whole, whole.length - 3));
         JournalReader.Tail tail = JournalReader.tail(file, 1000);
         assertThat(tail.data()).isEmpty();
         assertThat(tail.warning()).contains("truncated").contains("without its history");

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import org.junit.jupiter.api.Test;
@@ -97,7 +99,7 @@ class PathTrustTest {
 
     @Test
     void anExistingPrivateDirectoryIsCheckedWithoutBeingCreatedOrChanged() throws Exception {
-        assertThatThrownBy(() -> us.existingPrivateDirectory(tmp.resolve("missing"))).isInstanceOf(java.nio.file.NoSuchFileException.class);
+        assertThatThrownBy(() -> us.existingPrivateDirectory(tmp.resolve("missing"))).isInstanceOf(NoSuchFileException.class);
         assertThat(tmp.resolve("missing")).doesNotExist();
         Path dir = Files.createDirectory(tmp.resolve("root"));
         chmod(dir, "rwxr-x---");
@@ -187,5 +189,29 @@ class PathTrustTest {
         assertThat(us.isPrivateDirectory(tmp.resolve("missing"))).isFalse();
         chmod(run, "rwx------");
         assertThat(new PathTrust(STRANGER).isPrivateDirectory(run)).isFalse();
+    }
+
+    @Test
+    void aTrustedFileIsReadWholeUpToItsLimitAndRefusedOneBytePastIt() throws Exception {
+        Path dir = us.privateDirectory(tmp.resolve("root"));
+        Path file = Files.write(dir.resolve("pairings.json"), "x".repeat(64).getBytes());
+        chmod(file, "rw-------");
+        assertThat(us.readTrusted(file, PathTrust.Exposure.SECRET, 64)).hasSize(64);
+        assertThatThrownBy(() -> us.readTrusted(file, PathTrust.Exposure.SECRET, 63)).hasMessageContaining("larger than 63 bytes");
+    }
+
+    @Test
+    void aLargeLimitBoundsTheReadWithoutBeingAllocated() throws Exception {
+        Path dir = us.privateDirectory(tmp.resolve("root"));
+        Path file = Files.writeString(dir.resolve("pairings.json"), "{\"pairings\":[]}");
+        chmod(file, "rw-------");
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        us.readTrusted(file, PathTrust.Exposure.SECRET, 16 << 20); // warm up: classes and their statics
+        long before = threads.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < 10; i++) {
+            us.readTrusted(file, PathTrust.Exposure.SECRET, 16 << 20);
+        }
+        // some callers read their file every second: ten reads of a small file must not cost ten times the limit
+        assertThat(threads.getCurrentThreadAllocatedBytes() - before).isLessThan(4L << 20);
     }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.terminal.pty.Signal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
@@ -17,7 +19,7 @@ class PosixTest {
 
     @Test
     void getuidIsTheOwnerOfThisProcess() throws Exception {
-        Object owner = java.nio.file.Files.getAttribute(java.nio.file.Path.of("/proc/self"), "unix:uid");
+        Object owner = Files.getAttribute(Path.of("/proc/self"), "unix:uid");
         assertThat(Posix.getuid()).isEqualTo(owner);
     }
 

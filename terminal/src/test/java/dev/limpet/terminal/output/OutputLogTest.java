@@ -242,19 +242,19 @@ class OutputLogTest {
 
     @org.junit.jupiter.api.Test
     void aContinuedLogGoesOnFromItsOffsetAndHoldsNothingBeforeIt() {
-        OutputLog log = OutputLog.continuing(8, 1000, "abcdef".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        OutputLog log = OutputLog.continuing(8, 1000, "abcdef".getBytes(StandardCharsets.US_ASCII));
         org.assertj.core.api.Assertions.assertThat(log.startOffset()).isEqualTo(1000);
         org.assertj.core.api.Assertions.assertThat(log.endOffset()).isEqualTo(1006);
         org.assertj.core.api.Assertions.assertThat(new String(log.read(1002, 100).data())).isEqualTo("cdef");
         org.assertj.core.api.Assertions.assertThat(log.read(990, 100).truncated()).isTrue();
-        log.append("ghijk".getBytes(java.nio.charset.StandardCharsets.US_ASCII), 0, 5);
+        log.append("ghijk".getBytes(StandardCharsets.US_ASCII), 0, 5);
         org.assertj.core.api.Assertions.assertThat(log.startOffset()).isEqualTo(1003);
         org.assertj.core.api.Assertions.assertThat(new String(log.read(1003, 100).data())).isEqualTo("defghijk");
     }
 
     @org.junit.jupiter.api.Test
     void aContinuedLogGivenMoreThanItsCapacityKeepsTheLastBytes() {
-        OutputLog log = OutputLog.continuing(4, 10, "abcdefgh".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        OutputLog log = OutputLog.continuing(4, 10, "abcdefgh".getBytes(StandardCharsets.US_ASCII));
         org.assertj.core.api.Assertions.assertThat(log.startOffset()).isEqualTo(14);
         org.assertj.core.api.Assertions.assertThat(log.endOffset()).isEqualTo(18);
         org.assertj.core.api.Assertions.assertThat(new String(log.read(14, 100).data())).isEqualTo("efgh");

@@ -8,6 +8,8 @@ import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.Flood;
 import dev.limpet.testkit.TestPrograms;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -82,7 +84,7 @@ class PtyIoTest {
             PtyTranscript out = PtyTranscript.of(pty);
             out.await("ready");
             byte[] input = new byte[total];
-            java.util.Arrays.fill(input, (byte) 'x');
+            Arrays.fill(input, (byte) 'x');
             pty.write(input, 0, input.length);
             out.await("done");
             assertThat(pty.waitFor()).isEqualTo(ExitStatus.exited(0));
@@ -122,7 +124,7 @@ class PtyIoTest {
                 try {
                     pty.write(new byte[1 << 20], 0, 1 << 20);
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             }, r -> Thread.ofPlatform().start(r));
             Thread.sleep(300);

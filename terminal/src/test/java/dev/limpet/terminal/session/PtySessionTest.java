@@ -15,8 +15,10 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -106,8 +108,8 @@ class PtySessionTest {
     @Test
     void aScreenWatcherHearsOutputAndEveryTitleItEndsOnButNotEverySpinnerFrame() throws Exception {
         PtySession s = start(TestPrograms.command(dev.limpet.testkit.TitleSpinner.class, "1500"), 1 << 20);
-        List<String> titles = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicInteger outputs = new java.util.concurrent.atomic.AtomicInteger();
+        List<String> titles = new CopyOnWriteArrayList<>();
+        AtomicInteger outputs = new AtomicInteger();
         s.watchScreen(new ScreenWatcher() {
             @Override
             public void outputSeen() {
@@ -179,6 +181,38 @@ class PtySessionTest {
         assertThat(r.snapshot()).isNotNull();
         assertThat(r.replayFrom()).isEqualTo(s.endOffset());
         assertThat(new String(r.snapshot(), StandardCharsets.UTF_8)).contains("full-screen-app");
+    }
+
+    @Test
+    void aFreshAttachGetsTheCurrentScreenNotTheRingEvenWhenTheRingHoldsTheWholeStream() throws Exception {
+        PtySession s = start(List.of("/bin/sh", "-c", "stty -echo; read x; i=0; while [ $i -lt 3000 ]; do echo flood-$i; i=$((i+1)); done; sleep 30"),
+                1 << 20);
+        Recorder out = new Recorder();
+        s.attach(-1, out);
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("flood-2999"));
+        PtySession.Replay r = s.attach(-1, new Recorder()).replay();
+        assertThat(r.truncated()).as("the ring still holds the stream's first byte").isFalse();
+        assertThat(r.data().length).as("bytes replayed from the ring").isZero();
+        assertThat(r.replayFrom()).isEqualTo(s.endOffset());
+        String screen = new String(r.snapshot(), StandardCharsets.UTF_8);
+        assertThat(screen).contains("flood-2999").doesNotContain("flood-1000\r");
+    }
+
+    @Test
+    void anAttachWithAnOffsetInTheRingGetsExactlyTheBytesAfterIt() throws Exception {
+        PtySession s = start(List.of("/bin/sh", "-c", "stty -echo; read x; echo first; read y; echo second; sleep 30"), 1 << 20);
+        Recorder out = new Recorder();
+        s.attach(-1, out);
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("first"));
+        long since = s.endOffset();
+        s.write("go\r".getBytes(StandardCharsets.US_ASCII));
+        await().atMost(T).until(() -> out.text().contains("second"));
+        PtySession.Replay r = s.attach(since, new Recorder()).replay();
+        assertThat(r.snapshot()).isNull();
+        assertThat(r.replayFrom()).isEqualTo(since);
+        assertThat(new String(r.data(), StandardCharsets.UTF_8)).isEqualTo("second\r\n");
     }
 
     @Test

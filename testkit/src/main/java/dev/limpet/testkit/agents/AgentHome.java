@@ -79,13 +79,23 @@ public final class AgentHome {
         toml.append("check_for_update_on_startup = false\n\n");
         // Codex 0.171 starts a shared background server by default, out of the session's process
         // group; in a namespace without a network it cannot, and the TUI gives up. In-process
-        // instead, without its apps and in-app updates (each seen reaching out).
+        // instead, without its apps and in-app updates. Each seen reaching out (the suite's
+        // NetworkTrap): its plugins sync a curated marketplace at start (a git clone from github.com,
+        // else an archive from chatgpt.com); its metrics go to Statsig (ab.chatgpt.com) unless the
+        // exporter is "none". Its announcement tip has no switch (RealAgentSuite.NO_SWITCH).
         toml.append("[features]\n");
         toml.append("daemon_auto_start = false\n");
         toml.append("apps = false\n");
-        toml.append("in_app_updates = false\n\n");
+        toml.append("in_app_updates = false\n");
+        toml.append("plugins = false\n");
+        toml.append("remote_plugin = false\n");
+        toml.append("plugin_sharing = false\n\n");
         toml.append("[analytics]\n");
         toml.append("enabled = false\n\n");
+        toml.append("[otel]\n");
+        toml.append("exporter = \"none\"\n");
+        toml.append("trace_exporter = \"none\"\n");
+        toml.append("metrics_exporter = \"none\"\n\n");
         toml.append("[model_providers.limpet]\n");
         toml.append("name = \"limpet fake model server\"\n");
         toml.append("base_url = \"").append(model).append("/v1\"\n");

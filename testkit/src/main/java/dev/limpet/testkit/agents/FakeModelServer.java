@@ -12,14 +12,19 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -46,7 +51,7 @@ public final class FakeModelServer implements AutoCloseable {
     private final List<ModelRequest> requests = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
     private volatile Function<ModelRequest, ModelReply> script = FakeModelServer::defaultScript;
-    private volatile java.util.function.Consumer<ModelRequest> onRequest = r -> {};
+    private volatile Consumer<ModelRequest> onRequest = r -> {};
 
     private FakeModelServer(HttpServer server) {
         this.server = server;
@@ -319,7 +324,7 @@ public final class FakeModelServer implements AutoCloseable {
         JsonNode props = schema.path("properties");
         props.fieldNames().forEachRemaining(name -> {
             JsonNode p = props.path(name);
-            String type = p.path("type").asText().toLowerCase(java.util.Locale.ROOT);
+            String type = p.path("type").asText().toLowerCase(Locale.ROOT);
             if (p.has("enum") && p.path("enum").size() > 0) {
                 String chosen = p.path("enum").get(0).asText();
                 for (JsonNode e : p.path("enum")) {
@@ -384,7 +389,7 @@ public final class FakeModelServer implements AutoCloseable {
      */
     public static void main(String[] args) throws Exception {
         try (FakeModelServer s = start()) {
-            java.nio.file.Path log = args.length > 0 ? java.nio.file.Path.of(args[0]) : null;
+            Path log = args.length > 0 ? Path.of(args[0]) : null;
             if (log != null) {
                 s.onRequest = r -> {
                     ObjectNode line = JSON.createObjectNode().put("api", r.api().name()).put("method", r.method()).put("path", r.path());
@@ -392,8 +397,8 @@ public final class FakeModelServer implements AutoCloseable {
                     line.set("body", r.body());
                     synchronized (s) {
                         try {
-                            java.nio.file.Files.writeString(log, line + "\n", java.nio.file.StandardOpenOption.CREATE,
-                                    java.nio.file.StandardOpenOption.APPEND);
+                            Files.writeString(log, line + "\n", StandardOpenOption.CREATE,
+                                    StandardOpenOption.APPEND);
                         } catch (IOException e) {
                             System.err.println("fake model server: cannot log to " + log + ": " + e);
                         }

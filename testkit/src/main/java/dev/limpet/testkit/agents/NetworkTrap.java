@@ -11,9 +11,12 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Catches every attempt to reach the internet from a network namespace that has only loopback and
@@ -107,7 +110,7 @@ public final class NetworkTrap implements AutoCloseable {
             InputStream in = s.getInputStream();
             byte[] hello = in.readNBytes(2048);
             String text = new String(hello, StandardCharsets.ISO_8859_1);
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("([a-z0-9-]+(\\.[a-z0-9-]+)+)").matcher(text);
+            Matcher m = Pattern.compile("([a-z0-9-]+(\\.[a-z0-9-]+)+)").matcher(text);
             return m.find() ? " (" + m.group(1) + ")" : "";
         } catch (IOException e) {
             return "";
@@ -136,7 +139,7 @@ public final class NetworkTrap implements AutoCloseable {
         if (len < 12) {
             return null;
         }
-        byte[] a = java.util.Arrays.copyOf(q, len);
+        byte[] a = Arrays.copyOf(q, len);
         a[2] = (byte) (0x80 | (q[2] & 0x01)); // QR, the query's RD
         a[3] = (byte) 0x83; // RA, NXDOMAIN
         a[6] = a[7] = a[8] = a[9] = a[10] = a[11] = 0; // no answer, authority or additional records

@@ -1,12 +1,13 @@
 package dev.limpet.worker.registry;
 
-import dev.limpet.terminal.os.PrivateFiles;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -135,7 +136,7 @@ public final class WorkerRegistry {
         Path target = paths.quarantineDir().resolve(registryFile.getFileName() + "." + stamp);
         Files.move(registryFile, target, StandardCopyOption.REPLACE_EXISTING);
         PrivateFiles.writeAtomically(paths.quarantineDir().resolve(target.getFileName() + ".reason"),
-                (reason + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                (reason + "\n").getBytes(StandardCharsets.UTF_8));
         return target;
     }
 

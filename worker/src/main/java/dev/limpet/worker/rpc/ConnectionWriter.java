@@ -18,6 +18,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The outgoing side of one {@link ServerConnection}: everything it sends goes through one
@@ -195,7 +196,7 @@ final class ConnectionWriter {
         while ((writing.get() || !out.isEmpty()) && !out.isClosed() && System.nanoTime() < deadline) {
             flush();
             Thread.onSpinWait();
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            LockSupport.parkNanos(1_000_000);
         }
     }
 }

@@ -2,6 +2,7 @@ package dev.limpet.worker.rpc;
 
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.terminal.session.PtySession;
+import java.time.InstantSource;
 
 /** What one worker's RPC connections act on: the session, its lifecycle bookkeeping and the handshake rules. */
 public interface ServedSession {
@@ -12,7 +13,7 @@ public interface ServedSession {
     SessionInput input();
 
     /** Time, for the connections' hold and stall deadlines. */
-    java.time.InstantSource clock();
+    InstantSource clock();
 
     /** Credits of lossless streams whose connection is gone (one per worker, a gate on the session). */
     CreditHolds creditHolds();

@@ -158,7 +158,7 @@ public final class ServerConnection implements ServedSession.Watcher {
             }
             case INPUT -> {
                 if (!handshake.authenticated() || !WorkerRpc.inputFrames(handshake.minor())) {
-                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated rpc 1.5 connection");
+                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated rpc 1.6 connection");
                 }
                 input(f);
                 return null;
@@ -220,13 +220,14 @@ public final class ServerConnection implements ServedSession.Watcher {
                 }
                 case WorkerRpc.RESIZE -> {
                     WorkerPayloads.ResizeParams p = WorkerCodec.read(req.params(), WorkerPayloads.ResizeParams.class);
+                    long at;
                     try {
-                        running().resize(p.cols(), p.rows());
+                        at = running().resize(p.cols(), p.rows());
                     } catch (IllegalArgumentException e) {
                         throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, e.getMessage());
                     }
                     served.resized();
-                    answer(req, new WorkerPayloads.Empty());
+                    answer(req, new WorkerPayloads.ResizeResult(at));
                 }
                 case WorkerRpc.SIGNAL -> {
                     Signal s;
@@ -238,8 +239,13 @@ public final class ServerConnection implements ServedSession.Watcher {
                     running().signal(s);
                     answer(req, new WorkerPayloads.Empty());
                 }
-                case WorkerRpc.CAPTURE -> answer(req, new WorkerPayloads.CaptureResult(served.session().captureText(),
-                        served.session().bracketedPaste()));
+                case WorkerRpc.CAPTURE -> {
+                    WorkerPayloads.CaptureParams p = req.params() == null || req.params().isNull() ? null
+                            : WorkerCodec.read(req.params(), WorkerPayloads.CaptureParams.class);
+                    PtySession s = served.session();
+                    answer(req, new WorkerPayloads.CaptureResult(s.captureText(), s.bracketedPaste(),
+                            p != null && Boolean.TRUE.equals(p.cells()) ? s.captureScreen() : null));
+                }
                 case WorkerRpc.WATCH -> {
                     if (!watching) {
                         watching = true;

@@ -1,16 +1,17 @@
 package dev.limpet.worker.registry;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.os.UnsafePathException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import dev.limpet.terminal.os.Posix;
-import dev.limpet.terminal.os.UnsafePathException;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -59,7 +60,7 @@ class WorkerRegistryTest {
         registry.ensureDirectories();
         byte[] full = WorkerRegistry.encode(entry(registry.paths(), "abc"));
         Path truncated = registry.paths().registryDir().resolve("abc.json");
-        Files.write(truncated, java.util.Arrays.copyOf(full, full.length / 2));
+        Files.write(truncated, Arrays.copyOf(full, full.length / 2));
         Path garbage = registry.paths().registryDir().resolve("def.json");
         Files.writeString(garbage, "[1,2,3]", StandardCharsets.UTF_8);
         assertThat(registry.read(truncated)).isInstanceOf(WorkerRegistry.Corrupt.class);

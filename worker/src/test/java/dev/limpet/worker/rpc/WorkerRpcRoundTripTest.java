@@ -12,10 +12,15 @@ import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
+import java.io.IOException;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -59,14 +64,14 @@ class WorkerRpcRoundTripTest {
 
     @Test
     void aConnectionToNothingFailsAtOnce() {
-        assertThatThrownBy(() -> WorkerClient.connect(tmp.resolve("absent.sock"))).isInstanceOf(java.io.IOException.class);
+        assertThatThrownBy(() -> WorkerClient.connect(tmp.resolve("absent.sock"))).isInstanceOf(IOException.class);
     }
 
     @Test
     void linesLongerThanTheLimitAreRefused() throws Exception {
         Path sock = tmp.resolve("long.sock");
         try (RpcServer server = RpcServer.bind(sock)) {
-            List<Throwable> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+            List<Throwable> seen = new CopyOnWriteArrayList<>();
             Thread.ofVirtual().start(() -> server.acceptLoop(ch -> Thread.ofVirtual().start(() -> {
                 try {
                     new FramedChannel(ch, 1 << 20, 16).readLine();
@@ -74,8 +79,8 @@ class WorkerRpcRoundTripTest {
                     seen.add(e);
                 }
             })));
-            try (var ch = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(sock))) {
-                ch.write(java.nio.ByteBuffer.wrap("x".repeat(100).getBytes(StandardCharsets.UTF_8)));
+            try (var ch = SocketChannel.open(UnixDomainSocketAddress.of(sock))) {
+                ch.write(ByteBuffer.wrap("x".repeat(100).getBytes(StandardCharsets.UTF_8)));
                 await().atMost(Duration.ofSeconds(5)).until(() -> !seen.isEmpty());
             }
             assertThat(seen.getFirst()).isInstanceOf(FrameException.class);

@@ -3,14 +3,14 @@ package dev.limpet.daemon.backend.embedded;
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
-import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
-import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.ScreenCapture;
+import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.terminal.pty.PtyException;
@@ -98,10 +98,10 @@ public final class EmbeddedBackend implements Backend, ScreenCapture, dev.limpet
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         PtySession s = running(sessionId);
         try {
-            s.resize(cols, rows);
+            return s.resize(cols, rows);
         } catch (IOException e) {
             throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "session " + sessionId + ": " + e.getMessage(), e);
         }
@@ -162,6 +162,11 @@ public final class EmbeddedBackend implements Backend, ScreenCapture, dev.limpet
     @Override
     public String captureText(String sessionId) {
         return session(sessionId).captureText();
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        return session(sessionId).captureScreen();
     }
 
     @Override

@@ -4,8 +4,14 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +47,7 @@ final class ControlClient implements AutoCloseable {
     private final ArrayDeque<Consumer<ControlEvent.Reply>> pending = new ArrayDeque<>();
     private final Object writeLock = new Object();
     /** Lines for tmux, in order; an empty array ends the writer. */
-    private final java.util.concurrent.LinkedBlockingQueue<byte[]> outbox = new java.util.concurrent.LinkedBlockingQueue<>();
+    private final LinkedBlockingQueue<byte[]> outbox = new LinkedBlockingQueue<>();
     private volatile boolean ended;
 
     ControlClient(String name, Process process, Events events) {
@@ -117,23 +123,23 @@ final class ControlClient implements AutoCloseable {
      * client": a size is silently not set), and output the pane prints before it does never reaches
      * the client. Gives up when the client ends or after {@code timeout}.
      */
-    void awaitAttached(java.time.Duration timeout) throws IOException {
+    void awaitAttached(Duration timeout) throws IOException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            java.util.concurrent.CompletableFuture<ControlEvent.Reply> answer = new java.util.concurrent.CompletableFuture<>();
+            CompletableFuture<ControlEvent.Reply> answer = new CompletableFuture<>();
             command("display-message -p '#{client_name}'", answer::complete);
             ControlEvent.Reply r = null;
             while (r == null) {
                 try {
-                    r = answer.get(100, java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
+                    r = answer.get(100, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException e) {
                     if (ended) {
                         throw new IOException("the tmux control client of " + name + " ended before it was attached");
                     }
                     if (System.nanoTime() > deadline) {
                         throw new IOException("the tmux control client of " + name + " was not attached after " + timeout.toSeconds() + " s");
                     }
-                } catch (java.util.concurrent.ExecutionException e) {
+                } catch (ExecutionException e) {
                     throw new IOException("the tmux control client of " + name + " failed: " + e.getCause().getMessage(), e.getCause());
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();

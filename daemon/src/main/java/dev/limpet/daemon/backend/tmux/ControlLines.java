@@ -2,6 +2,7 @@ package dev.limpet.daemon.backend.tmux;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -90,7 +91,7 @@ final class ControlLines {
                 out[n++] = b;
             }
         }
-        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+        return n == out.length ? out : Arrays.copyOf(out, n);
     }
 
     private static boolean isOctal(byte[] line, int from, int to) {

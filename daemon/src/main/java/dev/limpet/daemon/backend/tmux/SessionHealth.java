@@ -2,6 +2,7 @@ package dev.limpet.daemon.backend.tmux;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -13,13 +14,13 @@ import java.util.Optional;
  * <pre>
  * unknown  --verify-->  verifying  --found--> alive | --absent--> missing | --error--> failed
  * alive    --absent/lost--> dead   (alive --found--> alive: a heartbeat; a failed look changes nothing)
- * dead | missing --recover--> recovering --found--> alive | --absent/error--> failed
+ * dead | missing --reattach--> reattaching --found--> alive | --absent/error--> failed
  * </pre>
  * {@code failed} is final. An event a state does not take is refused (empty), never a crash.
  */
 public final class SessionHealth {
 
-    public enum State { UNKNOWN, VERIFYING, ALIVE, DEAD, MISSING, RECOVERING, FAILED }
+    public enum State { UNKNOWN, VERIFYING, ALIVE, DEAD, MISSING, REATTACHING, FAILED }
 
     public enum Event {
         /** Start checking a session the backend has just learned of (spawned, or found in the checkpoint). */
@@ -32,19 +33,19 @@ public final class SessionHealth {
         LOST,
         /** Looking failed (tmux did not answer). */
         ERROR,
-        /** Try to get a dead or missing session back. */
-        RECOVER
+        /** Attach a new control client to a dead or missing session (tmux may still hold it). */
+        REATTACH
     }
 
     public record Transition(State from, State to, Event event, Instant at) {
         /** {@code alive → dead (absent)}: the form every transition is logged in. */
         @Override
         public String toString() {
-            return name(from) + " → " + name(to) + " (" + event.name().toLowerCase(java.util.Locale.ROOT) + ")";
+            return name(from) + " → " + name(to) + " (" + event.name().toLowerCase(Locale.ROOT) + ")";
         }
 
         private static String name(State s) {
-            return s.name().toLowerCase(java.util.Locale.ROOT);
+            return s.name().toLowerCase(Locale.ROOT);
         }
     }
 
@@ -93,8 +94,8 @@ public final class SessionHealth {
                 case ABSENT, LOST -> State.DEAD;
                 default -> null;
             };
-            case DEAD, MISSING -> e == Event.RECOVER ? State.RECOVERING : null;
-            case RECOVERING -> switch (e) {
+            case DEAD, MISSING -> e == Event.REATTACH ? State.REATTACHING : null;
+            case REATTACHING -> switch (e) {
                 case FOUND -> State.ALIVE;
                 case ABSENT, LOST, ERROR -> State.FAILED;
                 default -> null;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -60,7 +61,7 @@ final class StreamTail implements AutoCloseable {
         try {
             if (new PathTrust(Posix.getuid()).ownFileIfPresent(file)) {
                 FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                        java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                        LinkOption.NOFOLLOW_LINKS);
                 long size = ch.size();
                 ByteBuffer header = ByteBuffer.allocate(HEADER);
                 while (header.hasRemaining() && ch.read(header, header.position()) > 0) {
@@ -91,7 +92,7 @@ final class StreamTail implements AutoCloseable {
         Path file = fileFor(streamsDir, tmuxName);
         write(file, held.start(), held.bytes());
         FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                LinkOption.NOFOLLOW_LINKS);
         return new StreamTail(file, keep, ch, held.start(), held.end());
     }
 
@@ -129,7 +130,7 @@ final class StreamTail implements AutoCloseable {
         channel.close();
         write(file, end - n, last.array());
         channel = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE,
-                java.nio.file.LinkOption.NOFOLLOW_LINKS);
+                LinkOption.NOFOLLOW_LINKS);
         start = end - n;
     }
 

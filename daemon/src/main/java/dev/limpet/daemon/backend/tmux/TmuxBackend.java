@@ -5,18 +5,17 @@ import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendDetails;
 import dev.limpet.daemon.backend.BackendException;
-import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.BackendListener;
-import dev.limpet.daemon.backend.ScreenEvidence;
+import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.PtySessionAttachment;
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
+import dev.limpet.daemon.backend.ScreenEvidence;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.terminal.output.OutputLog;
 import dev.limpet.terminal.pty.ExecutableResolver;
@@ -25,6 +24,7 @@ import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.terminal.session.VtScreen;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -49,12 +49,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails, dev.limpet.daemon.backend.PasteMode {
     private static final Logger LOG = LoggerFactory.getLogger(TmuxBackend.class);
-    public static final String TMUX_SERVER_GONE = "tmux_server_gone";
-    public static final String TMUX_CHECKPOINT = "tmux_checkpoint";
     /** How often each running pane is asked whether its program ended (one control-mode command each). */
     static final long EXIT_POLL_MILLIS = 250;
-    /** Sessions re-adopted at once at start-up. */
-    static final int RECOVERY_PARALLELISM = 4;
 
     private final TmuxServer server;
     private final TmuxVersion version;
@@ -142,7 +138,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             }
             String program = spec.argv().getFirst();
             String exe = ExecutableResolver.resolve(program, spec.env(), spec.cwd())
-                    .filter(p -> java.nio.file.Files.isExecutable(spec.cwd() == null ? Path.of(p) : spec.cwd().resolve(p)))
+                    .filter(p -> Files.isExecutable(spec.cwd() == null ? Path.of(p) : spec.cwd().resolve(p)))
                     .orElseThrow(() -> new BackendException(
                     ErrorCode.SPAWN_FAILED, "cannot spawn '" + program + "': No such file or directory (ENOENT)"));
             List<String> argv = new ArrayList<>(spec.argv());
@@ -249,7 +245,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
 
     /**
      * A session's control client ended without the program's exit: if tmux still holds the session
-     * (someone detached limpet's client), attach a new one ({@code dead → recovering → alive});
+     * (someone detached limpet's client), attach a new one ({@code dead → reattaching → alive});
      * otherwise (server or session killed) the pane is given up and the session reported lost.
      */
     private void relink(String sessionId, TmuxPane pane, String reason) {
@@ -259,7 +255,7 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
             return;
         }
         transition(sessionId, h.health(), SessionHealth.Event.LOST);
-        transition(sessionId, h.health(), SessionHealth.Event.RECOVER);
+        transition(sessionId, h.health(), SessionHealth.Event.REATTACH);
         try {
             TmuxServer.PaneFacts p = server.list().sessions().get(pane.tmuxName());
             if (p != null && p.pid() == pane.pid()) {
@@ -321,10 +317,10 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     }
 
     @Override
-    public void resize(String sessionId, int cols, int rows) {
+    public long resize(String sessionId, int cols, int rows) {
         Held h = running(sessionId);
         try {
-            h.session().resize(cols, rows);
+            return h.session().resize(cols, rows);
         } catch (IOException e) {
             throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "session " + sessionId + ": " + e.getMessage(), e);
         }
@@ -358,105 +354,26 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
         return sessions.values().stream().map(TmuxBackend::runtime).toList();
     }
 
-    /**
-     * Re-adopts the limpet sessions the private server holds (tmux is authoritative: each carries
-     * its session id in {@code @limpet_session}, and its name must be the one derived from it);
-     * kills sessions on the private server whose names are not limpet's; reads the checkpoint for
-     * what tmux does not keep (command, cwd, start time). Checkpointed sessions tmux no longer
-     * holds are left to the store's reconciliation, which makes them {@code recoverable}.
-     */
+    /** Re-adopts the limpet sessions the private server holds ({@link TmuxRecovery}). */
     @Override
     public RecoveryReport recover() {
-        List<RecoveryReport.Warning> warnings = new ArrayList<>();
-        CheckpointFile.Loaded loaded = checkpoint.load();
-        if (loaded.problem() != null) {
-            LOG.warn("{}", loaded.problem());
-            warnings.add(new RecoveryReport.Warning(TMUX_CHECKPOINT, loaded.problem()));
-        }
-        Map<String, Checkpoint.Entry> known = new ConcurrentHashMap<>();
-        loaded.entries().forEach(e -> known.put(e.tmuxName(), e));
-        TmuxServer.Listing listing;
-        try {
-            listing = server.list();
-        } catch (IOException e) {
-            warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, "the private tmux server does not answer (" + e.getMessage()
-                    + "); its sessions cannot be recovered now"));
-            return new RecoveryReport(List.of(), 0, 0, known.size(), 0, warnings);
-        }
-        if (!listing.running()) {
-            if (!known.isEmpty()) {
-                String msg = "the private tmux server is not running: its " + known.size()
-                        + " checkpointed session(s) are gone (host reboot or server killed) and become recoverable";
-                LOG.warn(msg);
-                warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, msg));
+        return new TmuxRecovery(server, checkpoint, new TmuxRecovery.Backend() {
+            @Override
+            public TmuxRecovery.Adopted adopt(TmuxServer.PaneFacts p, Checkpoint.Entry entry) throws IOException {
+                Held h = TmuxBackend.this.adopt(p.sessionId(), p, p.cols(), p.rows(), entry, true);
+                return new TmuxRecovery.Adopted(runtime(h), new RecoveredLaunch(p.sessionId(), entry.command(), entry.cwd(), entry.startedAt()));
             }
-            try {
-                server.ensureRunning();
-            } catch (TmuxUnavailableException e) {
-                warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, e.getMessage()));
+
+            @Override
+            public void kill(String tmuxName) {
+                killQuietly(tmuxName);
             }
-            saveCheckpoint();
-            return new RecoveryReport(List.of(), 0, 0, 0, 0, warnings);
-        }
-        List<RuntimeInfo> recovered = new ArrayList<>();
-        List<RecoveredSession> launch = new ArrayList<>();
-        int pruned = 0;
-        int failed = 0;
-        List<TmuxServer.PaneFacts> ours = new ArrayList<>();
-        for (TmuxServer.PaneFacts p : listing.sessions().values()) {
-            String sid = p.sessionId();
-            if (!TmuxIds.isValid(p.tmuxName()) || sid == null || !SessionIds.isValid(sid) || !TmuxIds.forSession(sid).equals(p.tmuxName())) {
-                // Not a session limpet made (or one whose identity does not check out): it has no
-                // business on limpet's private server.
-                if (loaded.rejected().contains(p.tmuxName()) || TmuxIds.isValid(p.tmuxName())) {
-                    killQuietly(p.tmuxName());
-                    pruned++;
-                } else {
-                    LOG.warn("the private tmux server holds a session named '{}' that limpet did not make; leaving it", p.tmuxName());
-                }
-                continue;
+
+            @Override
+            public void saveCheckpoint() {
+                TmuxBackend.this.saveCheckpoint();
             }
-            ours.add(p);
-        }
-        // Each re-adoption starts a control client (a process): a few at a time, not one by one.
-        List<java.util.concurrent.Future<Held>> adopted = new ArrayList<>();
-        try (var pool = Executors.newFixedThreadPool(RECOVERY_PARALLELISM, Thread.ofPlatform().daemon().name("tmux-adopt-", 0).factory())) {
-            for (TmuxServer.PaneFacts p : ours) {
-                Checkpoint.Entry entry = known.getOrDefault(p.tmuxName(),
-                        new Checkpoint.Entry(p.sessionId(), p.tmuxName(), null, null, List.of(), null, null));
-                adopted.add(pool.submit(() -> adopt(p.sessionId(), p, p.cols(), p.rows(), entry, true)));
-            }
-        }
-        List<String> released = new ArrayList<>();
-        for (int i = 0; i < ours.size(); i++) {
-            TmuxServer.PaneFacts p = ours.get(i);
-            try {
-                Held h = adopted.get(i).get();
-                released.add(p.tmuxName());
-                recovered.add(runtime(h));
-                launch.add(new RecoveredSession(p.sessionId(), h.entry().command(), h.entry().cwd(), h.entry().startedAt()));
-                LOG.info("session {} re-adopted from tmux {}: pid {}", p.sessionId(), p.tmuxName(), p.pid());
-            } catch (java.util.concurrent.ExecutionException | InterruptedException e) {
-                failed++;
-                Throwable why = e instanceof java.util.concurrent.ExecutionException ? e.getCause() : e;
-                LOG.warn("session {}: cannot re-adopt tmux session {}: {}", p.sessionId(), p.tmuxName(), why.getMessage());
-            }
-        }
-        try {
-            // A program still held back (the previous daemon died between its spawn and its start) starts now.
-            server.releaseStart(released);
-        } catch (IOException e) {
-            LOG.warn("cannot release sessions held back at their start: {}", e.getMessage());
-        }
-        int gone = (int) known.keySet().stream().filter(n -> !listing.sessions().containsKey(n)).count();
-        if (gone > 0) {
-            LOG.info("{} checkpointed tmux session(s) are gone; the store makes them recoverable", gone);
-        }
-        if (failed > 0) {
-            warnings.add(new RecoveryReport.Warning(TMUX_SERVER_GONE, failed + " tmux session(s) could not be re-adopted"));
-        }
-        saveCheckpoint();
-        return new RecoveryReport(recovered, pruned, 0, failed, 0, warnings, launch);
+        }).run();
     }
 
     /** One health tick: a single {@code list-panes} for every session. */
@@ -539,6 +456,11 @@ public final class TmuxBackend implements Backend, ScreenCapture, BackendDetails
     @Override
     public String captureText(String sessionId) {
         return held(sessionId).session().captureText();
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        return held(sessionId).session().captureScreen();
     }
 
     @Override

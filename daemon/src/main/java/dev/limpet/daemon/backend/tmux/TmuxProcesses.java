@@ -1,6 +1,7 @@
 package dev.limpet.daemon.backend.tmux;
 
 import java.io.ByteArrayOutputStream;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,7 +28,7 @@ final class TmuxProcesses implements TmuxRunner {
 
     @Override
     public Result run(List<String> args) throws IOException {
-        Process p = builder(args).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        Process p = builder(args).redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
         CompletableFuture<byte[]> out = drain(p.getInputStream());
         CompletableFuture<byte[]> err = drain(p.getErrorStream());
         try {

@@ -13,7 +13,10 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Executor;
 import java.util.function.LongToIntFunction;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,13 +40,34 @@ final class DenseHostLauncher {
      * @param served        how many of this daemon's sessions a host (by pid) serves now
      */
     DenseHostLauncher(WorkerPaths paths, WorkerSettings settings, WorkerCommand command, HelloWait helloWait, int launchedMinor,
-            LongToIntFunction served) {
+            LongToIntFunction served, Executor background) {
         this.paths = paths;
         this.settings = settings;
         this.command = command;
         this.helloWait = helloWait;
         this.launchedMinor = launchedMinor;
-        this.hosts = new DenseHosts(settings.hostSessions(), this::newHost, served);
+        this.hosts = new DenseHosts(settings.hostSessions(), this::newHost, served, background);
+    }
+
+    /** Starts a warm host in the background unless a current one has room (see {@link DenseHosts#warm}). */
+    void warm() {
+        try {
+            hosts.warm(current());
+        } catch (IOException e) {
+            LOG.warn("cannot start a warm worker host: {}", e.toString());
+        }
+    }
+
+    /** How a host this daemon fed died, when it did (for the reason its sessions are lost). */
+    Optional<String> exitOf(long pid) {
+        return hosts.exitOf(pid);
+    }
+
+    /** Hosts that run what a new host would: this jar, these flags. */
+    private Predicate<DenseHosts.Host> current() throws IOException {
+        List<String> cmd = hostCommand();
+        long stamp = command.jarStamp();
+        return h -> h.command().equals(cmd) && h.jarStamp() == stamp;
     }
 
     /** Starts the session of {@code launch} in a host; {@code log} is the session's own log, where a host reports a refusal. */
@@ -56,9 +80,7 @@ final class DenseHostLauncher {
             Files.deleteIfExists(log);
             Files.createFile(log, PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
             json = WorkerCodec.mapper().writeValueAsBytes(launch);
-            List<String> cmd = hostCommand();
-            long stamp = command.jarStamp();
-            slot = hosts.reserve(h -> h.command().equals(cmd) && h.jarStamp() == stamp);
+            slot = hosts.reserve(current());
         } catch (IOException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker host for " + id + ": " + e.getMessage(), e);
         }

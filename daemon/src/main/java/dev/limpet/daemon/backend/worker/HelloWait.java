@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -18,6 +19,8 @@ import java.util.function.Function;
  * session, or a dense host), and tells why it did not from the worker's log.
  */
 final class HelloWait {
+    /** How often the process's CPU time is read while it starts ({@code /proc}; the socket is looked at far more often). */
+    private static final long JUDGE_EVERY_NANOS = 250_000_000L;
     private final WorkerPaths paths;
     private final WorkerSettings settings;
     private final Function<String, WorkerPayloads.Hello> hello;
@@ -30,14 +33,18 @@ final class HelloWait {
     }
 
     /**
-     * Waits until the session's socket answers hello. {@code ownsProcess}: the process is this
-     * session's alone (a single worker), so it is killed when it fails; a dense host is never
-     * killed for one session, and reports a failed launch in the session's log instead.
+     * Waits until the session's socket answers hello, for as long as the process makes progress
+     * ({@link StartProgress}: its CPU time, not the wall clock, says whether it still starts).
+     * {@code ownsProcess}: the process is this session's alone (a single worker), so it is killed
+     * when it fails; a dense host is never killed for one session, and reports a failed launch in
+     * the session's log instead.
      */
     WorkerClient await(Process process, String id, String token, boolean ownsProcess) {
         Path socket = paths.socket(id);
         Path log = paths.log(id);
-        long deadline = System.nanoTime() + settings.startTimeout().toNanos();
+        long now = System.nanoTime();
+        StartProgress progress = new StartProgress(settings.startTimeout(), ownsProcess, now, cpu(process));
+        long nextJudgement = now + JUDGE_EVERY_NANOS;
         while (true) {
             if (Files.exists(socket)) {
                 try {
@@ -64,12 +71,17 @@ final class HelloWait {
             if (!ownsProcess && reportedFailure(log)) {
                 throw new BackendException(ErrorCode.SPAWN_FAILED, lastLine(log, "the pty-worker host refused the session"));
             }
-            if (System.nanoTime() > deadline) {
-                if (ownsProcess) {
-                    process.destroyForcibly();
+            now = System.nanoTime();
+            if (now - nextJudgement >= 0) {
+                nextJudgement = now + JUDGE_EVERY_NANOS;
+                StartProgress.Verdict v = progress.at(now, cpu(process));
+                if (v != StartProgress.Verdict.STARTING) {
+                    if (ownsProcess) {
+                        process.destroyForcibly();
+                    }
+                    throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "pty-worker for " + id + " did not start: it "
+                            + progress.explain(v, now) + "; see " + (ownsProcess ? log : "the host's log"));
                 }
-                throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "pty-worker for " + id + " did not listen within "
-                        + settings.startTimeout().toSeconds() + " s; see " + (ownsProcess ? log : "the host's log"));
             }
             try {
                 Thread.sleep(2);
@@ -81,6 +93,14 @@ final class HelloWait {
                 throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "interrupted while starting a pty-worker");
             }
         }
+    }
+
+    /**
+     * The CPU time the process used so far; zero where the system does not say (then a worker
+     * that has not listened within the window is taken as stalled: the wall clock alone decides).
+     */
+    private static Duration cpu(Process process) {
+        return process.info().totalCpuDuration().orElse(Duration.ZERO);
     }
 
     /** A dense host wrote why it could not start the session into the session's (otherwise empty) log. */

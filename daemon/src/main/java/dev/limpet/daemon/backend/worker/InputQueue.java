@@ -181,7 +181,7 @@ final class InputQueue {
     }
 
     /**
-     * A new link to the worker. {@code workerEnd}: where the worker's input stands (rpc 1.5); what
+     * A new link to the worker. {@code workerEnd}: where the worker's input stands (rpc 1.6); what
      * it wrote arrived, everything after it is sent again. Null: an older worker that cannot say,
      * so the keys that were on the broken link are of unknown fate: they are taken out and
      * reported, never typed twice; the keys not yet sent stay.

@@ -1,12 +1,20 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.daemon.backend.RecoveryReport.Count;
 import dev.limpet.daemon.backend.RuntimeInfo;
+import dev.limpet.protocol.WarningCode;
+import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,64 +24,58 @@ final class RecoveryTally {
     private static final Logger LOG = LoggerFactory.getLogger(RecoveryTally.class);
 
     private final List<RegistryRecovery.Outcome> outcomes;
-    private final Function<RegistryRecovery.Recovered, RecoveredSession> adopt;
+    private final Function<RegistryRecovery.Recovered, RecoveredLaunch> adopt;
 
-    RecoveryTally(List<RegistryRecovery.Outcome> outcomes, Function<RegistryRecovery.Recovered, RecoveredSession> adopt) {
+    RecoveryTally(List<RegistryRecovery.Outcome> outcomes, Function<RegistryRecovery.Recovered, RecoveredLaunch> adopt) {
         this.outcomes = outcomes;
         this.adopt = adopt;
     }
 
     RecoveryReport report() {
-        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = adoptAll();
-        List<RuntimeInfo> recovered = new ArrayList<>();
-        List<RecoveredSession> sessions = new ArrayList<>();
-        int pruned = 0;
-        int failed = 0;
-        int quarantined = 0;
-        Map<String, List<String>> warned = new LinkedHashMap<>();
+        Map<RegistryRecovery.Recovered, Future<RecoveredLaunch>> adopted = adoptAll();
+        RecoveryReport.Builder report = RecoveryReport.builder();
+        Map<WarningCode, List<String>> warned = new LinkedHashMap<>();
         for (RegistryRecovery.Outcome o : outcomes) {
             switch (o) {
                 case RegistryRecovery.Recovered r -> {
                     try {
-                        RecoveredSession s = outcome(adopted.get(r));
-                        sessions.add(s);
-                        recovered.add(new RuntimeInfo(s.sessionId(), r.info().childPid(), r.info().running(),
-                                r.info().running() ? null : exitOf(r.info()), r.info().cols(), r.info().rows(), r.info().endOffset()));
+                        RecoveredLaunch launch = outcome(adopted.get(r));
+                        report.recovered(new RuntimeInfo(launch.sessionId(), r.info().childPid(), r.info().running(),
+                                r.info().running() ? null : exitOf(r.info()), r.info().cols(), r.info().rows(), r.info().endOffset()), launch);
                     } catch (RuntimeException e) {
                         r.link().close();
-                        failed++;
+                        report.count(Count.FAILED);
                         LOG.warn("session {}: recovered but could not follow its worker: {}", r.entry().sessionId(), e.toString());
-                        warned.computeIfAbsent(RecoveryReport.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
+                        warned.computeIfAbsent(WarningCode.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
                                 .add(r.entry().sessionId() + " (" + e.getMessage() + ")");
                     }
                 }
-                case RegistryRecovery.Pruned p -> pruned++;
+                case RegistryRecovery.Pruned p -> report.count(Count.PRUNED);
                 case RegistryRecovery.Reclaimed r -> {
-                    pruned++;
-                    warned.computeIfAbsent(RecoveryReport.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
+                    report.count(Count.PRUNED);
+                    warned.computeIfAbsent(WarningCode.WORKER_RECOVERY_PARTIAL, k -> new ArrayList<>())
                             .add(name(r.file()) + " (" + r.reason() + ")");
                 }
                 case RegistryRecovery.Quarantined q -> {
-                    quarantined++;
+                    report.count(Count.QUARANTINED);
                     if (q.failed()) {
-                        failed++;
+                        report.count(Count.FAILED);
                     }
                     warned.computeIfAbsent(q.warning(), k -> new ArrayList<>()).add(name(q.file()) + " (" + q.reason() + ")");
                 }
             }
         }
-        List<RecoveryReport.Warning> warnings = new ArrayList<>();
-        warned.forEach((code, what) -> warnings.add(new RecoveryReport.Warning(code, message(code, what))));
-        return new RecoveryReport(recovered, pruned, 0, failed, quarantined, warnings, sessions);
+        warned.forEach((code, what) -> report.warn(code, message(code, what)));
+        return report.build();
     }
 
     /**
      * Adopts every recovered worker at once (each adoption is a round trip to its worker: in
      * sequence, a hundred of them took most of a restart); the report keeps the outcomes' order.
      */
-    private Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adoptAll() {
-        Map<RegistryRecovery.Recovered, java.util.concurrent.Future<RecoveredSession>> adopted = new java.util.IdentityHashMap<>();
-        try (java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+    private Map<RegistryRecovery.Recovered, Future<RecoveredLaunch>> adoptAll() {
+        Map<RegistryRecovery.Recovered, Future<RecoveredLaunch>> adopted = new IdentityHashMap<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
             for (RegistryRecovery.Outcome o : outcomes) {
                 if (o instanceof RegistryRecovery.Recovered r) {
                     adopted.put(r, pool.submit(() -> adopt.apply(r)));
@@ -83,10 +85,10 @@ final class RecoveryTally {
         return adopted;
     }
 
-    private static RecoveredSession outcome(java.util.concurrent.Future<RecoveredSession> f) {
+    private static RecoveredLaunch outcome(Future<RecoveredLaunch> f) {
         try {
             return f.get();
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -94,16 +96,16 @@ final class RecoveryTally {
         }
     }
 
-    private static String message(String code, List<String> what) {
+    private static String message(WarningCode code, List<String> what) {
         String head = switch (code) {
-            case RecoveryReport.WORKER_REGISTRY_CORRUPT -> "unreadable worker registry entries were quarantined: ";
-            case RecoveryReport.WORKER_PROTOCOL_MISMATCH -> "workers speaking an incompatible protocol were quarantined (still running): ";
+            case WORKER_REGISTRY_CORRUPT -> "unreadable worker registry entries were quarantined: ";
+            case WORKER_PROTOCOL_MISMATCH -> "workers speaking an incompatible protocol were quarantined (still running): ";
             default -> "some workers could not be recovered: ";
         };
         return head + String.join("; ", what);
     }
 
-    private static String name(java.nio.file.Path file) {
+    private static String name(Path file) {
         return file.getFileName().toString().replaceFirst("\\.json$", "");
     }
 

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.protocol.SessionIds;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
@@ -9,6 +9,7 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Start-up step 4 for workers: validate every registry entry (parse, pid alive and not recycled,
- * socket connectable, hello, info) and classify it. Entries are checked in parallel; a file is
- * only ever deleted when its worker is provably dead, and a live worker that is not provably ours
- * is never touched: its entry is quarantined for an operator.
+ * The worker backend's part of start-up recovery: validate every registry entry (parse, pid alive
+ * and not recycled, socket connectable, hello, info) and classify it. Entries are checked in
+ * parallel; a file is only ever deleted when its worker is provably dead, and a live worker that
+ * is not provably ours is never touched: its entry is quarantined for an operator.
  *
  * <ul>
  *   <li><b>recovered</b>: ours, alive, answered hello and info;</li>
@@ -60,7 +61,7 @@ final class RegistryRecovery {
     record Reclaimed(Path file, String reason) implements Outcome {}
 
     /** {@code failed}: a live-looking worker we could not recover (as opposed to a corrupt file). */
-    record Quarantined(Path file, String reason, String warning, boolean failed) implements Outcome {}
+    record Quarantined(Path file, String reason, WarningCode warning, boolean failed) implements Outcome {}
 
     private final WorkerRegistry registry;
     private final String daemonInstanceId;
@@ -131,21 +132,21 @@ final class RegistryRecovery {
     private Outcome decide(Path file) {
         if (!(registry.read(file) instanceof WorkerRegistry.Parsed parsed)) {
             return new Quarantined(file, ((WorkerRegistry.Corrupt) registry.read(file)).reason(),
-                    RecoveryReport.WORKER_REGISTRY_CORRUPT, false);
+                    WarningCode.WORKER_REGISTRY_CORRUPT, false);
         }
         RegistryEntry e = parsed.entry();
         String stem = file.getFileName().toString().replaceFirst("\\.json$", "");
         if (!SessionIds.isValid(e.sessionId()) || !e.sessionId().equals(stem)) {
             return new Quarantined(file, "entry names session '" + e.sessionId() + "' but the file is " + file.getFileName(),
-                    RecoveryReport.WORKER_REGISTRY_CORRUPT, false);
+                    WarningCode.WORKER_REGISTRY_CORRUPT, false);
         }
         if (e.version() != RegistryEntry.VERSION) {
             return new Quarantined(file, "registry schema version " + e.version() + " is not " + RegistryEntry.VERSION,
-                    RecoveryReport.WORKER_PROTOCOL_MISMATCH, true);
+                    WarningCode.WORKER_PROTOCOL_MISMATCH, true);
         }
         if (!socketIsOurs(e)) {
             return new Quarantined(file, "socket path " + e.socketPath() + " points outside the worker root",
-                    RecoveryReport.WORKER_REGISTRY_CORRUPT, false);
+                    WarningCode.WORKER_REGISTRY_CORRUPT, false);
         }
         if (!workerAlive(e)) {
             if (!socketAnswers(e)) {
@@ -163,11 +164,11 @@ final class RegistryRecovery {
                 return reclaim(file, e);
             }
             return new Quarantined(file, "belongs to daemon " + e.daemonInstanceId() + " whose owner pid " + e.ownerPid()
-                    + " may be alive; never adopted", RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
+                    + " may be alive; never adopted", WarningCode.WORKER_RECOVERY_PARTIAL, true);
         }
         if (e.ownerPid() != 0 && e.ownerPid() != self.pid() && !ownerStale) {
             return new Quarantined(file, "owned by another live daemon process (pid " + e.ownerPid() + ")",
-                    RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
+                    WarningCode.WORKER_RECOVERY_PARTIAL, true);
         }
         return connectWithRetries(file, e);
     }
@@ -189,7 +190,7 @@ final class RegistryRecovery {
     private boolean socketIsOurs(RegistryEntry e) {
         try {
             return e.socketPath() != null && registry.paths().isSocketOf(e.sessionId(), Path.of(e.socketPath()));
-        } catch (java.nio.file.InvalidPathException ex) {
+        } catch (InvalidPathException ex) {
             return false;
         }
     }
@@ -238,11 +239,11 @@ final class RegistryRecovery {
             } catch (WorkerRpcException ex) {
                 link.close();
                 if (ex.code() == WorkerErrorCode.UNSUPPORTED_VERSION) {
-                    return new Quarantined(file, "incompatible worker: " + ex.getMessage(), RecoveryReport.WORKER_PROTOCOL_MISMATCH, true);
+                    return new Quarantined(file, "incompatible worker: " + ex.getMessage(), WarningCode.WORKER_PROTOCOL_MISMATCH, true);
                 }
                 if (ex.code() == WorkerErrorCode.UNAUTHORIZED) {
                     return new Quarantined(file, "worker refused our identity: " + ex.getMessage(),
-                            RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
+                            WarningCode.WORKER_RECOVERY_PARTIAL, true);
                 }
                 last = ex.getMessage();
             } catch (RuntimeException ex) {
@@ -250,7 +251,7 @@ final class RegistryRecovery {
                 last = ex.toString();
             }
         }
-        return new Quarantined(file, "no usable answer after " + attempts + " attempts: " + last, RecoveryReport.WORKER_RECOVERY_PARTIAL,
+        return new Quarantined(file, "no usable answer after " + attempts + " attempts: " + last, WarningCode.WORKER_RECOVERY_PARTIAL,
                 true);
     }
 
@@ -273,7 +274,7 @@ final class RegistryRecovery {
                     + " is provably gone; its worker was removed");
         } catch (IOException | RuntimeException ex) {
             return new Quarantined(file, "owner of daemon " + e.daemonInstanceId() + " is gone but reclaiming failed: " + ex.getMessage(),
-                    RecoveryReport.WORKER_RECOVERY_PARTIAL, true);
+                    WarningCode.WORKER_RECOVERY_PARTIAL, true);
         }
     }
 }

@@ -1,11 +1,14 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.terminal.os.PrivateFiles;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
@@ -58,12 +61,12 @@ public final class RuntimeJar {
     }
 
     private static boolean sameFile(Path source, String classPath) {
-        if (classPath == null || classPath.isBlank() || classPath.contains(java.io.File.pathSeparator)) {
+        if (classPath == null || classPath.isBlank() || classPath.contains(File.pathSeparator)) {
             return false;
         }
         try {
             return Files.isSameFile(source, Path.of(classPath));
-        } catch (IOException | java.nio.file.InvalidPathException e) {
+        } catch (IOException | InvalidPathException e) {
             return false;
         }
     }
@@ -96,7 +99,7 @@ public final class RuntimeJar {
 
     private static String sha256(Path file) throws IOException {
         try (InputStream in = new DigestInputStream(Files.newInputStream(file), MessageDigest.getInstance("SHA-256"))) {
-            in.transferTo(java.io.OutputStream.nullOutputStream());
+            in.transferTo(OutputStream.nullOutputStream());
             return HexFormat.of().formatHex(((DigestInputStream) in).getMessageDigest().digest());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JDK", e);

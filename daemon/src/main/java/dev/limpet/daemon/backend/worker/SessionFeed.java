@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -55,7 +56,7 @@ final class SessionFeed {
     private final Object lock = new Object();
     private final AtomicLong replayIds = new AtomicLong();
     /** Changed under {@link #lock}; read without it when the credit is computed. */
-    private final List<Viewer> viewers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final List<Viewer> viewers = new CopyOnWriteArrayList<>();
     /** Orders credit updates; never held while output is delivered (see {@link FeedAttachment#grant}). */
     private final Object creditLock = new Object();
     private final Map<String, Joining> joining = new HashMap<>();

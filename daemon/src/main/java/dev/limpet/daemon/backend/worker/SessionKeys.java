@@ -91,7 +91,7 @@ final class SessionKeys {
 
     /**
      * A (new) control link passed hello: keys go on it from now. {@code workerEnd}: where the
-     * worker's input stands ({@code info.input_end}, rpc 1.5); the keys after it are sent again.
+     * worker's input stands ({@code info.input_end}, rpc 1.6); the keys after it are sent again.
      */
     void linked(WorkerClient client, WorkerPayloads.Info info) {
         boolean inputFrames = WorkerRpc.inputFrames(client.minor());

@@ -39,7 +39,8 @@ final class StartupProbe {
 
     /**
      * The start-up capability probe: start a worker (in probe mode: no registry entry), hello,
-     * info, remove. Throws with the reason when workers cannot run here.
+     * info, remove. In dense mode the probe is a session of a host, which stays as the warm host.
+     * Throws with the reason when workers cannot run here.
      */
     void run() {
         String id = "probe-" + Long.toHexString(System.nanoTime() & 0xffffffffL);
@@ -51,6 +52,7 @@ final class StartupProbe {
         } catch (WorkerRpcException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "worker probe failed: " + e.getMessage(), e);
         } finally {
+            w.settled().run();
             try {
                 Files.deleteIfExists(paths.log(id));
             } catch (IOException ignored) {
@@ -89,11 +91,17 @@ final class StartupProbe {
         });
     }
 
-    /** Waits for a deferred probe (starting it if need be); throws {@code backend_unavailable} when it failed or is not done in time. */
+    /**
+     * Waits for a deferred probe (starting it if need be); throws {@code backend_unavailable} when it
+     * failed. The probe bounds itself (its worker's start by {@link StartProgress}, its calls by the
+     * RPC timeout), so this wait has only a last-resort bound beyond those: a wall-clock limit of its
+     * own failed spawns after a restart on a loaded machine while the probe's worker was still starting.
+     */
     void await() {
         startDeferred();
         try {
-            probed.get(settings.startTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            probed.get((StartProgress.CEILING_FACTOR + 1) * settings.startTimeout().toMillis() + 2 * settings.rpcTimeout().toMillis(),
+                    TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "the worker backend failed its start-up probe: "
                     + e.getCause().getMessage(), e.getCause());

@@ -1,31 +1,34 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.AttachInfo;
+import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.Backend;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.BackendListener;
 import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.ScreenCapture;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.WarningCode;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -35,10 +38,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sessions in {@code limpet pty-worker} processes that outlive the daemon: one process per session,
- * or in dense mode a host process serving several, each session with its own socket, token and
- * registry entry either way ({@link DenseHostLauncher}). The daemon keeps a control connection per
- * session (lifecycle pushed by {@code watch}) and, while
+ * Sessions in {@code limpet pty-worker} processes that outlive the daemon: by default host processes
+ * serving several sessions each ({@link DenseHostLauncher}, a warm one always ready), or one process
+ * per session ({@code --worker-mode isolated}), each session with its own socket, token and registry
+ * entry either way. A worker that dies loses its sessions: they are reported lost (recoverable),
+ * not exited. The daemon keeps a control connection per session (lifecycle pushed by {@code watch})
+ * and, while
  * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
  * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
  */
@@ -76,6 +81,10 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         this.launcher = new WorkerLauncher(registry.paths(), daemonInstanceId, lease, settings, runtimeDir);
         this.startupProbe = new StartupProbe(launcher, registry.paths(), settings);
         this.removeFallback = new RemoveFallback(registry, os);
+        if (settings.dense()) {
+            // From the start: the start-up probe runs in a host too, which then stays warm for the first spawn.
+            launcher.useHosts(this::servedIn, os, timer);
+        }
     }
 
     @Override
@@ -91,23 +100,21 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     @Override
     public void start(BackendListener listener) {
         this.listener = listener;
-        if (settings.dense()) {
-            launcher.useHosts(this::servedIn, os);
-        } else {
+        if (!settings.dense()) {
             launcher.startStandby(timer);
         }
     }
 
-    /** How many of this daemon's sessions the worker process {@code pid} serves now (dense hosts). */
+    /** How many of this daemon's sessions the worker process {@code pid} serves now, or served when it died (dense hosts). */
     private int servedIn(long pid) {
-        return (int) sessions.values().stream().filter(h -> h.workerPid == pid && h.inWorker()).count();
+        return (int) sessions.values().stream().filter(h -> h.workerPid == pid && (h.inWorker() || h.lostWithItsWorker())).count();
     }
 
     /** Says which worker mode runs: {@code limpet status} shows it beside the backend's name. */
     @Override
     public String details() {
         if (!settings.dense()) {
-            return "a process per session";
+            return "isolated: a process per session";
         }
         return "dense: up to " + settings.hostSessions() + " sessions per process, " + launcher.hostPids().size() + " host(s) taking sessions";
     }
@@ -118,7 +125,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     /** The pid of the waiting standby worker, if any. */
-    java.util.OptionalLong standbyPid() {
+    OptionalLong standbyPid() {
         return launcher.standbyPid();
     }
 
@@ -132,7 +139,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     /** Whether a previous daemon left sessions in the registry for {@link #recover} to find. */
     public boolean hasRegisteredSessions() {
-        try (var entries = java.nio.file.Files.list(registry.paths().registryDir())) {
+        try (var entries = Files.list(registry.paths().registryDir())) {
             return entries.anyMatch(p -> p.getFileName().toString().endsWith(".json"));
         } catch (IOException e) {
             return false;
@@ -200,6 +207,11 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         }
 
         @Override
+        public void sessionLost(String sessionId, String reason) {
+            listener.sessionLost(sessionId, reason);
+        }
+
+        @Override
         public void outputSeen(String sessionId) {
             listener.outputSeen(sessionId);
         }
@@ -234,10 +246,18 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         running(sessionId).keys.offer(data, origin);
     }
 
-    /** Sent on the control link without waiting for the answer ({@link WorkerHandle#resize}). */
     @Override
-    public void resize(String sessionId, int cols, int rows) {
-        running(sessionId).resize(cols, rows);
+    public long resize(String sessionId, int cols, int rows) {
+        WorkerHandle h = running(sessionId);
+        WorkerPayloads.ResizeResult r;
+        try {
+            r = h.control().call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(cols, rows), WorkerPayloads.ResizeResult.class,
+                    settings.rpcTimeout());
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, h.sessionId);
+        }
+        h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
+        return r == null || r.offset() == null ? -1 : r.offset(); // a worker older than rpc 1.5 does not say
     }
 
     @Override
@@ -266,7 +286,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
 
     private void deleteLog(String sessionId) {
         try {
-            java.nio.file.Files.deleteIfExists(registry.paths().log(sessionId));
+            Files.deleteIfExists(registry.paths().log(sessionId));
         } catch (IOException | RuntimeException e) {
             LOG.warn("session {}: cannot delete its worker log: {}", sessionId, e.toString());
         }
@@ -299,15 +319,15 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                     RECOVERY_ATTEMPTS, settings.rpcTimeout()).run();
         } catch (IOException e) {
             LOG.error("cannot read the worker registry {}: {}", registry.paths().registryDir(), e.toString());
-            return new RecoveryReport(List.of(), 0, 0, 1, 0, List.of(new RecoveryReport.Warning(RecoveryReport.WORKER_RECOVERY_PARTIAL,
-                    "cannot read the worker registry: " + e.getMessage())));
+            return RecoveryReport.builder().count(RecoveryReport.Count.FAILED)
+                    .warn(WarningCode.WORKER_RECOVERY_PARTIAL, "cannot read the worker registry: " + e.getMessage()).build();
         }
         RecoveryReport report = new RecoveryTally(outcomes, this::adoptRecovered).report();
         startupProbe.startDeferred();
         return report;
     }
 
-    private RecoveredSession adoptRecovered(RegistryRecovery.Recovered r) {
+    private RecoveredLaunch adoptRecovered(RegistryRecovery.Recovered r) {
         WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid(),
                 RegistryRecovery.helloMinor(r.entry()));
         WorkerClient c = r.link().client();
@@ -319,7 +339,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (RuntimeException ignored) {
             // an unreadable timestamp only loses the creation time of a store row
         }
-        return new RecoveredSession(h.sessionId, r.info().argv(), r.info().cwd(), started);
+        return new RecoveredLaunch(h.sessionId, r.info().argv(), r.info().cwd(), started);
     }
 
     /** Releases every connection; workers keep running (that is the point). The standby, not a session, ends. */
@@ -343,6 +363,23 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         } catch (WorkerRpcException e) {
             throw WorkerHandle.toBackend(e, sessionId);
         }
+    }
+
+    @Override
+    public dev.limpet.protocol.ScreenDump captureScreen(String sessionId) {
+        WorkerHandle h = session(sessionId);
+        WorkerClient c = h.control();
+        WorkerPayloads.CaptureResult r;
+        try {
+            r = c.supports(WorkerRpc.CAPTURE) ? c.call(WorkerRpc.CAPTURE, new WorkerPayloads.CaptureParams(true), WorkerPayloads.CaptureResult.class,
+                    settings.rpcTimeout()) : null;
+        } catch (WorkerRpcException e) {
+            throw WorkerHandle.toBackend(e, sessionId);
+        }
+        if (r == null || r.screen() == null) {
+            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture the screen cell by cell");
+        }
+        return r.screen();
     }
 
     /** From the worker's {@code capture} answer (a worker older than this field says nothing: no paste mode known). */

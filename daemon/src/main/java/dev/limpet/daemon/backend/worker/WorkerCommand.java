@@ -1,8 +1,8 @@
 package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.protocol.worker.WorkerRpc;
-import java.io.IOException;
 import dev.limpet.terminal.os.PrivateFiles;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;

@@ -2,20 +2,21 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.BackendException;
-import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.terminal.pty.ExitStatus;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -46,6 +47,7 @@ final class WorkerHandle {
     private final Duration rpcTimeout;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
+    private volatile boolean lostWithItsWorker;
     private volatile WorkerClient control;
     private volatile WorkerPayloads.Info info;
     private volatile ExitStatus exit;
@@ -53,13 +55,11 @@ final class WorkerHandle {
     private volatile boolean released;
     private volatile ScheduledFuture<?> poll;
     private SessionFeed feed;
-    /** The size last asked for, shown until the worker's {@code state} confirms it (0 before any). */
-    private volatile long askedSize;
     /** The session's keys on their way to the worker. */
     final SessionKeys keys;
 
     WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, int rpcMinor, WorkerLauncher launcher,
-            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os, java.time.Clock clock) {
+            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os, Clock clock) {
         this.sessionId = sessionId;
         this.socket = socket;
         this.controlToken = controlToken;
@@ -127,36 +127,8 @@ final class WorkerHandle {
     RuntimeInfo runtime() {
         WorkerPayloads.Info i = info;
         ExitStatus e = exit;
-        long asked = askedSize;
-        int cols = asked != 0 ? (int) (asked >>> 32) : i == null ? 80 : i.cols();
-        int rows = asked != 0 ? (int) asked : i == null ? 24 : i.rows();
-        return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, cols, rows, endOffset);
-    }
-
-    /**
-     * Asks the worker for a new size without waiting for its answer: the request goes on the
-     * control link in order with the keys, and the worker's {@code state} confirms it. The size
-     * asked for is what {@link #runtime} says meanwhile.
-     */
-    void resize(int cols, int rows) {
-        WorkerClient c = control();
-        WorkerPayloads.ResizeParams p = new WorkerPayloads.ResizeParams(cols, rows);
-        askedSize = ((long) cols << 32) | rows;
-        if (!c.framed()) {
-            // rpc 1.1 speaks lines: a request answered in turn.
-            try {
-                c.call(WorkerRpc.RESIZE, p, rpcTimeout);
-                update(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout));
-            } catch (WorkerRpcException e) {
-                throw toBackend(e, sessionId);
-            }
-            return;
-        }
-        c.callAsync(WorkerRpc.RESIZE, p).whenComplete((ok, failure) -> {
-            if (failure != null) {
-                LOG.info("session {}: resize to {}x{} failed: {}", sessionId, cols, rows, failure.getMessage());
-            }
-        });
+        return new RuntimeInfo(sessionId, i == null ? 0 : i.childPid(), e == null, e, i == null ? 80 : i.cols(),
+                i == null ? 24 : i.rows(), endOffset);
     }
 
     /**
@@ -202,10 +174,6 @@ final class WorkerHandle {
     void update(WorkerPayloads.Info i) {
         WorkerPayloads.Info before = info;
         info = i;
-        long asked = askedSize;
-        if (asked != 0 && i.cols() == (int) (asked >>> 32) && i.rows() == (int) asked) {
-            askedSize = 0; // confirmed: the worker's facts say it from now on
-        }
         if (before != null) {
             advanced(i.endOffset());
         } else if (i.endOffset() > endOffset) {
@@ -286,15 +254,43 @@ final class WorkerHandle {
                 return;
             }
         }
-        LOG.warn("session {}: its worker (pid {}) {}; the session ends with its exit status unknown", sessionId, workerPid,
-                os.isAlive(workerPid) ? "stopped answering" : "died");
-        exited(new ExitStatus(-1, 0));
+        if (os.isAlive(workerPid)) {
+            LOG.warn("session {}: its worker (pid {}) stopped answering; the session ends with its exit status unknown", sessionId, workerPid);
+            exited(new ExitStatus(-1, 0));
+            return;
+        }
+        // The process holding the PTY is gone, so the kernel hung the program up: lost, not exited.
+        // It is revived like a session after a reboot, when a person opens it.
+        lost("its pty-worker process (pid " + workerPid + ") died" + launcher.exitOf(workerPid).map(how -> " (" + how + ")").orElse("")
+                + "; opening the session starts its program again");
     }
 
-    /** True when the worker has exited and cleaned itself up (nothing left to talk to). */
+    /** The data plane lost the session (its worker process died): it is told once, as lost rather than exited. */
+    private void lost(String reason) {
+        if (exitReported.compareAndSet(false, true)) {
+            lostWithItsWorker = true;
+            exit = new ExitStatus(-1, 0);
+            ScheduledFuture<?> p = poll;
+            if (p != null) {
+                p.cancel(false);
+            }
+            LOG.warn("session {}: {}", sessionId, reason);
+            listener.sessionLost(sessionId, reason);
+        }
+    }
+
     /** Whether the worker still serves this session (a dense host counts it against its room). */
     boolean inWorker() {
         return !exitGone();
+    }
+
+    /**
+     * Whether the session went down with its worker process. A dense host's death is counted
+     * from its sessions, and each session's link can notice the death before the host's exit is
+     * seen: those must still count as served by the host.
+     */
+    boolean lostWithItsWorker() {
+        return lostWithItsWorker;
     }
 
     private boolean exitGone() {

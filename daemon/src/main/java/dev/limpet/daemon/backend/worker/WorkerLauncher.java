@@ -3,20 +3,25 @@ package dev.limpet.daemon.backend.worker;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.PrivateFiles;
 import dev.limpet.worker.registry.WorkerPaths;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executor;
+import java.util.function.LongToIntFunction;
 
 /**
  * Starts pty-worker processes: {@code java <flags> -cp <runtime jar> WorkerMain}, stdio appended to
@@ -32,8 +37,8 @@ final class WorkerLauncher {
      * A worker that answered hello, and the secret the daemon keeps to reconnect to it. In dense
      * mode the caller calls {@link #settled} once the session is counted among its own.
      */
-    record Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor, Runnable settled) {
-        Launched(WorkerClient client, String controlToken, long workerPid, java.nio.file.Path socket, int rpcMinor) {
+    record Launched(WorkerClient client, String controlToken, long workerPid, Path socket, int rpcMinor, Runnable settled) {
+        Launched(WorkerClient client, String controlToken, long workerPid, Path socket, int rpcMinor) {
             this(client, controlToken, workerPid, socket, rpcMinor, () -> { });
         }
     }
@@ -87,7 +92,8 @@ final class WorkerLauncher {
         }
         Path log = paths.log(id);
         DenseHostLauncher d = dense;
-        if (!probe && d != null) {
+        if (d != null) {
+            // The probe too: it proves hosts can run here, and leaves the host it started warm for the first spawn.
             return d.launch(launch, log);
         }
         if (!probe && standby != null) {
@@ -120,9 +126,23 @@ final class WorkerLauncher {
      * Dense mode: sessions go to host processes from now on; {@code served} counts this daemon's
      * sessions in a host (by pid). Logs of hosts gone since the last start are pruned.
      */
-    void useHosts(java.util.function.LongToIntFunction served, WorkerOs os) {
+    void useHosts(LongToIntFunction served, WorkerOs os, Executor background) {
         DenseHosts.pruneLogs(paths.logDir(), os);
-        dense = new DenseHostLauncher(paths, settings, command, helloWait, launchedMinor(), served);
+        dense = new DenseHostLauncher(paths, settings, command, helloWait, launchedMinor(), served, background);
+    }
+
+    /** Dense mode: a warm host runs from now on (started in the background when none has room). */
+    void warmHost() {
+        DenseHostLauncher d = dense;
+        if (d != null) {
+            d.warm();
+        }
+    }
+
+    /** Why the worker process {@code pid} is gone, as far as this daemon saw it die (a dense host it fed). */
+    Optional<String> exitOf(long pid) {
+        DenseHostLauncher d = dense;
+        return d == null ? Optional.empty() : d.exitOf(pid);
     }
 
     /** The pids of the dense hosts this daemon feeds (tests); empty in process-per-session mode. */
@@ -132,7 +152,7 @@ final class WorkerLauncher {
     }
 
     /** Keeps a standby worker ready from now on ({@code settings.standby()} permitting). */
-    void startStandby(java.util.concurrent.Executor executor) {
+    void startStandby(Executor executor) {
         standby = new WorkerStandby(this::newStandby, executor, settings.standby() > 0);
         standby.start(paths.logDir());
     }
@@ -150,9 +170,9 @@ final class WorkerLauncher {
     }
 
     /** The pid of the waiting standby worker, if any (tests). */
-    java.util.OptionalLong standbyPid() {
+    OptionalLong standbyPid() {
         WorkerStandby s = standby;
-        return s == null ? java.util.OptionalLong.empty() : s.pid();
+        return s == null ? OptionalLong.empty() : s.pid();
     }
 
     private WorkerStandby.Standby newStandby() throws IOException {
@@ -190,7 +210,7 @@ final class WorkerLauncher {
         try {
             PrivateFiles.directory(paths.socket(id).getParent());
             // Its output goes on into the session's log: the file is renamed, the open descriptor follows.
-            Files.move(s.log(), log, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            Files.move(s.log(), log, StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             WorkerStandby.discard(s, "cannot give it the session log " + log + " (" + e + ")");
             return null;

@@ -1,14 +1,16 @@
 package dev.limpet.daemon.backend.worker;
 
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.terminal.os.Posix;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * The operating system as recovery sees it: pid liveness, process start times, socket files and
@@ -41,14 +43,14 @@ public interface WorkerOs {
     }
 
     /** The parent of {@code pid} while it runs; empty when it is gone. */
-    default java.util.OptionalLong parent(long pid) {
-        return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(p -> java.util.OptionalLong.of(p.pid()))
-                .orElse(java.util.OptionalLong.empty());
+    default OptionalLong parent(long pid) {
+        return ProcessHandle.of(pid).flatMap(ProcessHandle::parent).map(p -> OptionalLong.of(p.pid()))
+                .orElse(OptionalLong.empty());
     }
 
     private static String cmdline(long pid) {
         try {
-            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8);
         } catch (IOException | RuntimeException e) {
             return "";
         }

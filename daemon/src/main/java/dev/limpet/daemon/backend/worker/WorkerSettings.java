@@ -1,6 +1,7 @@
 package dev.limpet.daemon.backend.worker;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,14 +17,17 @@ import java.util.List;
  *                     "Worker memory" in docs/operations.md)
  * @param rpcMinor     RPC minor new workers speak; null is the current one (tests use the previous)
  * @param standby      pre-started worker JVMs kept waiting for the next spawn (0 or 1)
- * @param hostSessions 0: a worker process per session (the default); N: dense mode, one host process
- *                     serves up to N sessions ({@code --worker-mode dense})
+ * @param hostSessions N (the default {@value #DEFAULT_HOST_SESSIONS}): dense mode, one host process serves up to N
+ *                     sessions; 0: a worker process per session ({@code --worker-mode isolated})
  */
 public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl, Duration rpcTimeout, Duration startTimeout,
         List<String> jvmFlags, Integer rpcMinor, int standby, int hostSessions) {
 
-    /** Sessions per host in dense mode unless told otherwise. */
-    public static final int DEFAULT_HOST_SESSIONS = 32;
+    /**
+     * Sessions per host unless told otherwise: small enough that a host's crash takes a handful of
+     * sessions, large enough that a person's usual day fits in one or two JVMs.
+     */
+    public static final int DEFAULT_HOST_SESSIONS = 16;
 
     public static final Duration EXIT_TTL = Duration.ofSeconds(45);
     public static final Duration ORPHAN_TTL = Duration.ofDays(7);
@@ -69,11 +73,12 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
         List<String> flags = JVM_FLAGS;
         String extra = System.getenv("LIMPET_WORKER_JVM_FLAGS");
         if (extra != null && !extra.isBlank()) {
-            flags = new java.util.ArrayList<>(JVM_FLAGS);
+            flags = new ArrayList<>(JVM_FLAGS);
             flags.addAll(List.of(extra.trim().split("\\s+")));
         }
         int standby = "0".equals(System.getenv("LIMPET_WORKER_STANDBY")) ? 0 : 1;
-        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby, 0);
+        return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby,
+                DEFAULT_HOST_SESSIONS);
     }
 
     public WorkerSettings withRpcMinor(Integer minor) {
@@ -82,6 +87,11 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
 
     public WorkerSettings withStandby(int count) {
         return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count, hostSessions);
+    }
+
+    /** A worker process per session ({@code --worker-mode isolated}). */
+    public WorkerSettings isolated() {
+        return withHostSessions(0);
     }
 
     /** Dense mode with {@code sessions} per host; 0 is a process per session. */

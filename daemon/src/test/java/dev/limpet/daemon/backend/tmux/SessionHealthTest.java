@@ -70,27 +70,27 @@ class SessionHealthTest {
     }
 
     @Test
-    void deadAndMissingSessionsRecoverToAliveOrFail() {
+    void deadAndMissingSessionsAreReattachedOrFail() {
         alive();
         health.on(Event.ABSENT);
-        assertThat(health.on(Event.RECOVER)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("dead → recovering (recover)"));
-        assertThat(health.on(Event.FOUND)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("recovering → alive (found)"));
+        assertThat(health.on(Event.REATTACH)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("dead → reattaching (reattach)"));
+        assertThat(health.on(Event.FOUND)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("reattaching → alive (found)"));
 
         SessionHealth missing = new SessionHealth(clock);
         missing.on(Event.VERIFY);
         missing.on(Event.ABSENT);
-        assertThat(missing.on(Event.RECOVER)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("missing → recovering (recover)"));
-        assertThat(missing.on(Event.ABSENT)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("recovering → failed (absent)"));
+        assertThat(missing.on(Event.REATTACH)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("missing → reattaching (reattach)"));
+        assertThat(missing.on(Event.ABSENT)).hasValueSatisfying(t -> assertThat(t.toString()).isEqualTo("reattaching → failed (absent)"));
     }
 
     @Test
     void eventsAStateDoesNotTakeAreRefusedAndChangeNothing() {
         assertThat(health.on(Event.FOUND)).isEmpty();
-        assertThat(health.on(Event.RECOVER)).isEmpty();
+        assertThat(health.on(Event.REATTACH)).isEmpty();
         assertThat(health.state()).isEqualTo(State.UNKNOWN);
         alive();
         assertThat(health.on(Event.VERIFY)).isEmpty();
-        assertThat(health.on(Event.RECOVER)).isEmpty();
+        assertThat(health.on(Event.REATTACH)).isEmpty();
         assertThat(health.state()).isEqualTo(State.ALIVE);
     }
 

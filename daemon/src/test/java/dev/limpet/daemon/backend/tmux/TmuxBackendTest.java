@@ -1,17 +1,18 @@
 package dev.limpet.daemon.backend.tmux;
 
-import dev.limpet.daemon.backend.BackendTeardown;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.limpet.daemon.backend.Attachment;
 import dev.limpet.daemon.backend.BackendListener;
+import dev.limpet.daemon.backend.BackendTeardown;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.daemon.backend.TmuxTestServers;
+import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.stream.Splice;
 import dev.limpet.terminal.os.Posix;
@@ -20,16 +21,20 @@ import dev.limpet.terminal.pty.Signal;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.Flood;
 import dev.limpet.testkit.TestPrograms;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -107,7 +112,7 @@ class TmuxBackendTest {
         RecoveryReport report = backend().recover();
         assertThat(report.recovered()).isEmpty();
         assertThat(report.warnings()).isEmpty();
-        assertThat(report.failed()).isZero();
+        assertThat(report.count(RecoveryReport.Count.FAILED)).isZero();
     }
 
     @Test
@@ -115,14 +120,14 @@ class TmuxBackendTest {
         TmuxBackend b = backend(TmuxSettings.defaults(1 << 20).withPauseAfter(Duration.ofSeconds(1)));
         b.spawn(spec("s-flood", TestPrograms.command(Flood.class, Long.toString(400L << 20))));
         TmuxPane pane = b.pane("s-flood").orElseThrow();
-        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
         Collect out = new Collect() {
             @Override
             public void onOutput(OutputChunk chunk) {
                 if (chunk.endOffset() > (64 << 10)) {
                     try {
                         // A daemon that cannot take the session's output: its reader stops.
-                        release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                        release.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -301,7 +306,7 @@ class TmuxBackendTest {
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::sessionId, RuntimeInfo::pid).containsExactly(
                 org.assertj.core.groups.Tuple.tuple("s-live", live.pid()));
-        assertThat(report.pruned()).isEqualTo(1);
+        assertThat(report.count(RecoveryReport.Count.PRUNED)).isEqualTo(1);
         String ls = tmux("ls", "-F", "#{session_name}");
         assertThat(ls).contains("scratch").contains(TmuxIds.forSession("s-live")).doesNotContain("limpet--0000000000000000");
     }
@@ -316,7 +321,7 @@ class TmuxBackendTest {
         RecoveryReport report = second.recover();
         assertThat(report.recovered()).extracting(RuntimeInfo::sessionId).containsExactly("s-keep");
         assertThat(report.warnings()).anySatisfy(w -> {
-            assertThat(w.code()).isEqualTo(TmuxBackend.TMUX_CHECKPOINT);
+            assertThat(w.code()).isEqualTo(WarningCode.TMUX_CHECKPOINT);
             assertThat(w.message()).contains("not JSON");
         });
     }
@@ -341,7 +346,7 @@ class TmuxBackendTest {
     @Test
     void aTmuxThatCannotRunIsRefusedWithAClearMessage() {
         TmuxSettings missing = new TmuxSettings("/nonexistent/tmux", 1 << 16, TmuxSettings.PAUSE_AFTER, TmuxSettings.HEALTH_INTERVAL,
-                Duration.ofSeconds(5), java.time.Clock.systemUTC());
+                Duration.ofSeconds(5), Clock.systemUTC());
         assertThatThrownBy(() -> TmuxBackend.open(tmp.resolve("tmux"), missing)).isInstanceOf(TmuxUnavailableException.class)
                 .hasMessageContaining("tmux cannot be run");
     }
@@ -367,10 +372,10 @@ class TmuxBackendTest {
         volatile long end = -1;
         volatile String error;
         /** Every byte of the stream, when asked for ({@link #keepingBytes}). */
-        java.io.ByteArrayOutputStream bytes;
+        ByteArrayOutputStream bytes;
 
         Collect keepingBytes() {
-            bytes = new java.io.ByteArrayOutputStream();
+            bytes = new ByteArrayOutputStream();
             return this;
         }
 

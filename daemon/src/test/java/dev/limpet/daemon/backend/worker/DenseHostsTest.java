@@ -23,7 +23,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Dense mode ({@code --worker-mode dense}) against real host processes: sharing, room, failures, restarts. */
+/** Dense mode (the default) against real host processes: sharing, room, the warm host, failures, restarts. */
 class DenseHostsTest {
     static final String DAEMON = "d-00000000000000dd";
     static final Duration T = Duration.ofSeconds(30);
@@ -31,6 +31,7 @@ class DenseHostsTest {
     Path tmp;
     final StartedBackends backends = new StartedBackends(DAEMON);
     final Map<String, ExitStatus> exits = backends.exits;
+    final Map<String, String> lost = backends.lost;
 
     @AfterEach
     void tearDown() {
@@ -73,6 +74,41 @@ class DenseHostsTest {
     }
 
     @Test
+    void aSessionsProgramIsTheKernelsOutOfMemoryChoiceBeforeItsHost() throws Exception {
+        WorkerBackend b = backend(2);
+        RuntimeInfo a = b.spawn(echo("a"));
+        int host = dev.limpet.terminal.os.OomScore.of(hostOf(a)).orElseThrow();
+        assertThat(dev.limpet.terminal.os.OomScore.of(a.pid()).orElseThrow())
+                .isEqualTo(Math.min(dev.limpet.terminal.os.OomScore.MAX, host + dev.limpet.terminal.os.OomScore.PROGRAM_RAISE))
+                .isGreaterThan(host);
+    }
+
+    @Test
+    void theProbeLeavesAWarmHostThatTheFirstSpawnUses() throws Exception {
+        WorkerBackend b = backend(2);
+        b.probe();
+        assertThat(b.hostPids()).hasSize(1);
+        long warm = b.hostPids().getFirst();
+        RuntimeInfo a = b.spawn(echo("a"));
+        RuntimeInfo c = b.spawn(echo("c"));
+        assertThat(hostOf(a)).isEqualTo(warm);
+        assertThat(hostOf(c)).as("the probe's room is free again").isEqualTo(warm);
+    }
+
+    @Test
+    void aSpawnThatFillsTheLastHostStartsTheNextOneAheadOfTheNextSpawn() throws Exception {
+        WorkerBackend b = backend(2);
+        RuntimeInfo a = b.spawn(echo("a"));
+        assertThat(b.hostPids()).as("room left: no second host yet").containsExactly(hostOf(a));
+        b.spawn(echo("c"));
+        await().atMost(T).until(() -> b.hostPids().size() == 2);
+        long next = b.hostPids().get(1);
+        RuntimeInfo d = b.spawn(echo("d"));
+        assertThat(hostOf(d)).isEqualTo(next);
+        echoes(b, "d", "warm");
+    }
+
+    @Test
     void removingOneSessionLeavesTheOthersInItsHostAndFreesItsRoom() throws Exception {
         WorkerBackend b = backend(2);
         RuntimeInfo a = b.spawn(echo("a"));
@@ -84,19 +120,21 @@ class DenseHostsTest {
         echoes(b, "c", "still-here");
         RuntimeInfo e = b.spawn(echo("e"));
         assertThat(hostOf(e)).as("the freed room is used").isEqualTo(host).isEqualTo(hostOf(c));
-        assertThat(b.hostPids()).containsExactly(host);
+        assertThat(b.hostPids()).contains(host);
     }
 
     @Test
-    void killingAHostEndsOnlyItsOwnSessionsAndSpawnsGoOn() throws Exception {
+    void killingAHostLosesOnlyItsOwnSessionsWithTheReasonAndSpawnsGoOn() throws Exception {
         WorkerBackend b = backend(2);
         RuntimeInfo a = b.spawn(echo("a"));
         RuntimeInfo c = b.spawn(echo("c"));
         RuntimeInfo d = b.spawn(echo("d"));
         long first = hostOf(a);
         ProcessHandle.of(first).orElseThrow().destroyForcibly();
-        await().atMost(T).until(() -> exits.containsKey("a") && exits.containsKey("c"));
-        assertThat(exits).doesNotContainKey("d");
+        await().atMost(T).until(() -> lost.containsKey("a") && lost.containsKey("c"));
+        assertThat(lost.get("a")).contains("pid " + first + ") died (killed by signal 9)");
+        assertThat(lost).doesNotContainKey("d");
+        assertThat(exits).isEmpty();
         echoes(b, "d", "unaffected");
         RuntimeInfo f = b.spawn(echo("f"));
         assertThat(hostOf(f)).isEqualTo(hostOf(d));

@@ -3,13 +3,14 @@ package dev.limpet.daemon.backend.worker;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.limpet.daemon.backend.RecoveryReport;
+import dev.limpet.protocol.WarningCode;
+import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.registry.WorkerRegistry;
-import dev.limpet.protocol.worker.WorkerClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -234,7 +235,7 @@ class RegistryRecoveryTest {
     void truncatedJsonIsQuarantinedAsCorrupt() throws Exception {
         Files.writeString(registry.paths().registryDir().resolve("torn.json"), "{\"version\":1,\"session_id\":\"to");
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class, q -> {
-            assertThat(q.warning()).isEqualTo(RecoveryReport.WORKER_REGISTRY_CORRUPT);
+            assertThat(q.warning()).isEqualTo(WarningCode.WORKER_REGISTRY_CORRUPT);
             assertThat(q.failed()).isFalse();
         });
         assertThat(registry.files()).isEmpty();
@@ -252,7 +253,7 @@ class RegistryRecoveryTest {
         os.files.add(outside);
         os.sockets.put(outside, new Script(null, 0, true));
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class,
-                q -> assertThat(q.warning()).isEqualTo(RecoveryReport.WORKER_REGISTRY_CORRUPT));
+                q -> assertThat(q.warning()).isEqualTo(WarningCode.WORKER_REGISTRY_CORRUPT));
         assertThat(os.connects).isEmpty();
     }
 
@@ -268,7 +269,7 @@ class RegistryRecoveryTest {
         liveWorker("mute", 100, US, 0);
         os.sockets.put(registry.paths().socket("mute"), new Script(null, Integer.MAX_VALUE, true));
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class, q -> {
-            assertThat(q.warning()).isEqualTo(RecoveryReport.WORKER_RECOVERY_PARTIAL);
+            assertThat(q.warning()).isEqualTo(WarningCode.WORKER_RECOVERY_PARTIAL);
             assertThat(q.failed()).isTrue();
             assertThat(q.reason()).contains("3 attempts");
         });
@@ -298,7 +299,7 @@ class RegistryRecoveryTest {
         os.sockets.put(registry.paths().socket("future"), new Script(
                 new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "worker speaks rpc 2.0"), 0, true));
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class,
-                q -> assertThat(q.warning()).isEqualTo(RecoveryReport.WORKER_PROTOCOL_MISMATCH));
+                q -> assertThat(q.warning()).isEqualTo(WarningCode.WORKER_PROTOCOL_MISMATCH));
         assertThat(os.removed).isEmpty();
     }
 
@@ -365,14 +366,14 @@ class RegistryRecoveryTest {
         liveWorker("mute", 103, US, 0);
         os.sockets.put(registry.paths().socket("mute"), new Script(null, Integer.MAX_VALUE, true));
         RecoveryReport report = new RecoveryTally(recovery().run(),
-                r -> new dev.limpet.daemon.backend.RecoveredSession(r.entry().sessionId(), r.info().argv(), r.info().cwd(), null)).report();
+                r -> new dev.limpet.daemon.backend.RecoveredLaunch(r.entry().sessionId(), r.info().argv(), r.info().cwd(), null)).report();
         assertThat(report.recovered()).hasSize(2);
-        assertThat(report.sessions()).extracting(s -> s.cwd()).containsOnly("/tmp/project");
-        assertThat(report.pruned()).isEqualTo(1);
-        assertThat(report.quarantined()).isEqualTo(2);
-        assertThat(report.failed()).isEqualTo(1);
+        assertThat(report.launches()).extracting(s -> s.cwd()).containsOnly("/tmp/project");
+        assertThat(report.count(RecoveryReport.Count.PRUNED)).isEqualTo(1);
+        assertThat(report.count(RecoveryReport.Count.QUARANTINED)).isEqualTo(2);
+        assertThat(report.count(RecoveryReport.Count.FAILED)).isEqualTo(1);
         assertThat(report.warnings()).extracting(RecoveryReport.Warning::code)
-                .containsExactlyInAnyOrder(RecoveryReport.WORKER_REGISTRY_CORRUPT, RecoveryReport.WORKER_RECOVERY_PARTIAL);
+                .containsExactlyInAnyOrder(WarningCode.WORKER_REGISTRY_CORRUPT, WarningCode.WORKER_RECOVERY_PARTIAL);
         assertThat(report.warnings()).allSatisfy(w -> assertThat(w.message()).doesNotContain("tok-"));
     }
 }

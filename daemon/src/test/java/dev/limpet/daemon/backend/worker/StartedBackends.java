@@ -16,6 +16,8 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class StartedBackends {
     final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
+    /** Sessions the backends reported lost (their worker died), with the reason given. */
+    final Map<String, String> lost = new ConcurrentHashMap<>();
     private final String daemonInstanceId;
     private final List<WorkerBackend> started = new ArrayList<>();
 
@@ -27,7 +29,17 @@ final class StartedBackends {
     WorkerBackend start(Path dir, WorkerSettings settings) throws IOException {
         WorkerBackend b = new WorkerBackend(dir.resolve("workers").resolve(daemonInstanceId), dir.resolve("runtime"), daemonInstanceId,
                 settings);
-        b.start((id, status) -> exits.put(id, status));
+        b.start(new dev.limpet.daemon.backend.BackendListener() {
+            @Override
+            public void sessionExited(String id, ExitStatus status) {
+                exits.put(id, status);
+            }
+
+            @Override
+            public void sessionLost(String id, String reason) {
+                lost.put(id, reason);
+            }
+        });
         started.add(b);
         return b;
     }

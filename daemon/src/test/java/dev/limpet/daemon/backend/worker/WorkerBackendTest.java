@@ -23,14 +23,18 @@ import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -55,7 +59,8 @@ class WorkerBackendTest {
     }
 
     WorkerBackend backend(Integer rpcMinor, int standby) throws Exception {
-        return backends.start(tmp, WorkerSettings.defaults(1 << 16).withRpcMinor(rpcMinor).withStandby(standby));
+        // A process per session (--worker-mode isolated): the standby, cold starts and single workers are this class's subject.
+        return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(rpcMinor).withStandby(standby));
     }
 
     static SpawnSpec spec(String id, List<String> argv) {
@@ -144,7 +149,7 @@ class WorkerBackendTest {
         for (Future<RuntimeInfo> f : results) {
             try {
                 pids.add(f.get().pid());
-            } catch (java.util.concurrent.ExecutionException e) {
+            } catch (ExecutionException e) {
                 assertThat(e.getCause()).isInstanceOf(BackendException.class).hasMessageContaining("already exists");
                 refused++;
             }
@@ -159,7 +164,7 @@ class WorkerBackendTest {
         WorkerBackend first = backend(null);
         RuntimeInfo r = first.spawn(spec("resume", TestPrograms.command(Counter.class, "0", "10")));
         Collect before = new Collect();
-        Attachment a = first.attach("resume", -1, Long.MAX_VALUE, before);
+        Attachment a = first.attach("resume", 0, Long.MAX_VALUE, before);
         before.prime(a.info());
         await().atMost(T).until(() -> before.end > 60);
         a.close();
@@ -172,7 +177,7 @@ class WorkerBackendTest {
             assertThat(x.pid()).isEqualTo(r.pid());
             assertThat(x.running()).isTrue();
         });
-        assertThat(report.sessions()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
+        assertThat(report.launches()).singleElement().satisfies(s -> assertThat(s.cwd()).isEqualTo("/tmp"));
         Collect after = new Collect();
         try (Attachment b = second.attach("resume", since, Long.MAX_VALUE, after)) {
             assertThat(b.info().replayFrom()).isEqualTo(since);
@@ -199,14 +204,14 @@ class WorkerBackendTest {
         WorkerBackend b = backend(null);
         long bytes = 10_000_000;
         b.spawn(spec("stall", TestPrograms.command(dev.limpet.testkit.GatedFlood.class, Long.toString(bytes))));
-        java.util.concurrent.CountDownLatch exited = new java.util.concurrent.CountDownLatch(1);
+        CountDownLatch exited = new CountDownLatch(1);
         Collect out = new Collect() {
             @Override
             public void onOutput(dev.limpet.protocol.stream.OutputChunk chunk) {
                 if (chunk.endOffset() > dev.limpet.testkit.GatedFlood.READY.length()) {
                     try {
                         // A daemon that cannot keep up with its worker link until the flood is over.
-                        exited.await(60, java.util.concurrent.TimeUnit.SECONDS);
+                        exited.await(60, TimeUnit.SECONDS);
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
@@ -240,7 +245,7 @@ class WorkerBackendTest {
     }
 
     @Test
-    void kill9OfAWorkerEndsTheSessionWithAnUnknownStatusInsteadOfHanging() throws Exception {
+    void kill9OfAWorkerLosesTheSessionWithTheReasonInsteadOfHanging() throws Exception {
         WorkerBackend b = backend(null);
         b.spawn(spec("victim", TestPrograms.command(Counter.class, "0", "100")));
         long workerPid = new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
@@ -249,8 +254,9 @@ class WorkerBackendTest {
                         new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON))).read(f)).entry().workerPid())
                 .orElseThrow();
         Posix.kill(workerPid, Signal.KILL);
-        await().atMost(T).until(() -> exits.containsKey("victim"));
-        assertThat(exits.get("victim").describe()).isEqualTo("exit status unknown");
+        await().atMost(T).until(() -> backends.lost.containsKey("victim"));
+        assertThat(backends.lost.get("victim")).contains("pty-worker process (pid " + workerPid + ") died");
+        assertThat(exits).doesNotContainKey("victim");
         assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.running()).isFalse());
     }
 
@@ -335,8 +341,8 @@ class WorkerBackendTest {
         assertThat(workerOf(first)).isEqualTo(standby);
         Path root = tmp.resolve("workers").resolve(DAEMON);
         assertThat(root.resolve("registry/warm.json")).exists();
-        assertThat(java.nio.file.Files.readString(root.resolve("registry/warm.json"))).contains("\"worker_pid\":" + standby);
-        assertThat(java.nio.file.Files.readString(root.resolve("log/warm.log"))).contains("session warm pid " + standby);
+        assertThat(Files.readString(root.resolve("registry/warm.json"))).contains("\"worker_pid\":" + standby);
+        assertThat(Files.readString(root.resolve("log/warm.log"))).contains("session warm pid " + standby);
         typeAndSee(b, "warm", "typed into the standby");
 
         RuntimeInfo second = b.spawn(spec("next", TestPrograms.command(EchoLines.class)));
@@ -349,7 +355,7 @@ class WorkerBackendTest {
         WorkerBackend again = backend(null, 0);
         RecoveryReport report = again.recover();
         assertThat(again.list()).extracting(RuntimeInfo::sessionId).containsExactlyInAnyOrder("warm", "next");
-        assertThat(report.sessions()).hasSize(2);
+        assertThat(report.launches()).hasSize(2);
     }
 
     @Test
@@ -374,7 +380,7 @@ class WorkerBackendTest {
         ProcessHandle h = ProcessHandle.of(standby).orElseThrow();
         b.shutdown();
         await().atMost(T).until(() -> !h.isAlive());
-        try (var logs = java.nio.file.Files.list(tmp.resolve("workers").resolve(DAEMON).resolve("log"))) {
+        try (var logs = Files.list(tmp.resolve("workers").resolve(DAEMON).resolve("log"))) {
             assertThat(logs.map(p -> p.getFileName().toString())).noneMatch(n -> n.startsWith(WorkerStandby.LOG_PREFIX));
         }
     }

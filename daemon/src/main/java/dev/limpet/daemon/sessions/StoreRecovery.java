@@ -1,6 +1,6 @@
 package dev.limpet.daemon.sessions;
 
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.store.SessionStore;
@@ -18,8 +18,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Start-up step 5: make the store agree with what the backend recovered. The store is authoritative
- * for metadata (labels, commands), the data plane for runtime facts:
+ * The store's part of start-up recovery, run once the backend has re-adopted its live sessions:
+ * the store is made to agree with them. The store is authoritative for metadata (labels,
+ * commands), the data plane for runtime facts:
  * <ul>
  *   <li>a live session the store knows keeps its row; its state becomes {@code running}; its activity
  *       {@code waiting_input} or {@code pending_approval} is preserved (a person is still needed), any
@@ -31,22 +32,22 @@ import org.slf4j.LoggerFactory;
  *       (revivable later), never deleted, activity {@code idle}; these are the report's {@code missing}.</li>
  * </ul>
  */
-final class StoreReconciler {
-    private static final Logger LOG = LoggerFactory.getLogger(StoreReconciler.class);
+final class StoreRecovery {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRecovery.class);
     private final SessionStore store;
     private final Clock clock;
 
-    StoreReconciler(SessionStore store, Clock clock) {
+    StoreRecovery(SessionStore store, Clock clock) {
         this.store = store;
         this.clock = clock;
     }
 
-    /** Applies the rules; returns how many stored sessions were found without a data plane. */
-    int reconcile(RecoveryReport report) {
+    /** Applies the rules to the backend's report; returns how many stored sessions were found without a data plane. */
+    int run(RecoveryReport report) {
         Map<String, RuntimeInfo> live = new HashMap<>();
         report.recovered().forEach(r -> live.put(r.sessionId(), r));
-        Map<String, RecoveredSession> launches = new HashMap<>();
-        report.sessions().forEach(s -> launches.put(s.sessionId(), s));
+        Map<String, RecoveredLaunch> launches = new HashMap<>();
+        report.launches().forEach(s -> launches.put(s.sessionId(), s));
         int missing = 0;
         for (StoredSession s : store.list()) {
             RuntimeInfo r = live.remove(s.id());
@@ -58,7 +59,7 @@ final class StoreReconciler {
                         : Activity.IDLE;
                 if (activity != s.activity()) {
                     store.updateActivity(s.id(), activity);
-                    LOG.info("session {} activity {} -> {} (reconciled after restart)", s.id(), s.activity().wireName(),
+                    LOG.info("session {} activity {} -> {} (recovered after restart)", s.id(), s.activity().wireName(),
                             activity.wireName());
                 }
             } else if ((SessionInfo.RUNNING.equals(s.state()) || SessionInfo.STARTING.equals(s.state()))
@@ -80,7 +81,7 @@ final class StoreReconciler {
             if (!SessionIds.isValid(r.sessionId())) {
                 continue;
             }
-            RecoveredSession launch = launches.get(r.sessionId());
+            RecoveredLaunch launch = launches.get(r.sessionId());
             String cwd = launch == null || launch.cwd() == null ? "/" : launch.cwd();
             List<String> command = launch == null ? List.of() : launch.command();
             Instant created = launch == null || launch.startedAt() == null ? clock.instant() : launch.startedAt();
@@ -96,7 +97,7 @@ final class StoreReconciler {
     }
 
     /**
-     * The reconciliation rule for a session whose data plane survived the restart: a person is still
+     * The activity of a session whose data plane survived the restart: a person is still
      * needed where one was; anything else is resolved afresh from new evidence, starting from
      * {@code working} for an agent (reference/pty-worker-sidecars.md) and {@code unknown} otherwise.
      */

@@ -16,12 +16,12 @@ import java.util.function.Supplier;
  * A terminal a test can type into and read, as a person would: one pane of a private tmux server
  * ({@code -L}), driven with {@code send-keys} and read with {@code capture-pane}.
  */
-final class TmuxPane implements AutoCloseable {
+final class TmuxTerminal implements AutoCloseable {
     private final String socket = "limpet-it-" + UUID.randomUUID().toString().substring(0, 8);
     private final Supplier<String> diagnostics;
 
     /** Starts {@code shellCommand} in a {@code cols}×{@code rows} pane. */
-    TmuxPane(int cols, int rows, String shellCommand, Supplier<String> diagnostics) throws IOException, InterruptedException {
+    TmuxTerminal(int cols, int rows, String shellCommand, Supplier<String> diagnostics) throws IOException, InterruptedException {
         this.diagnostics = diagnostics;
         tmux("new-session", "-d", "-s", "it", "-x", String.valueOf(cols), "-y", String.valueOf(rows), shellCommand);
     }

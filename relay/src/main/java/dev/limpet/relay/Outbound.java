@@ -1,36 +1,35 @@
 package dev.limpet.relay;
 
+import dev.limpet.protocol.relay.RelayControlMessage;
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicLong;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * One socket of the relay (a daemon's uplink or a client) with a bound on what it leaves unsent:
- * a peer that does not read is closed, never buffered without end. Closing a client only makes it
- * reconnect and resume by offset; the relay never holds anything a session needs.
+ * What one socket of the relay (a daemon's uplink or a client) sends, with a bound on what it
+ * leaves unsent: a peer that does not read is closed, never buffered without end. Jetty keeps the
+ * order of the sends and queues them; this only counts their bytes until each is written. Closing
+ * a client only makes it reconnect and resume by offset; the relay never holds anything a session
+ * needs.
  */
-final class Peer implements ClientEnd {
+final class Outbound {
     private final Session session;
     private final String name;
     private final long maxPendingBytes;
     private final AtomicLong pending = new AtomicLong();
 
-    Peer(Session session, String name, long maxPendingBytes) {
+    Outbound(Session session, String name, long maxPendingBytes) {
         this.session = session;
         this.name = name;
         this.maxPendingBytes = maxPendingBytes;
     }
 
-    /** Sends one binary message; false (and the peer closed with 1008 {@code slow_consumer}) when it is too far behind. */
-    @Override
-    public boolean sendBinary(ByteBuffer data) {
-        return sendBinary(data, () -> {});
-    }
-
-    /** As {@link #sendBinary(ByteBuffer)}; {@code written} runs once the socket took the message (or failed to). */
-    @Override
-    public boolean sendBinary(ByteBuffer data, Runnable written) {
+    /**
+     * Sends one binary message; {@code written} runs once the socket took it (or failed to). False
+     * (and the socket closed with 1008 {@code slow_consumer}) when it is too far behind.
+     */
+    boolean sendBinary(ByteBuffer data, Runnable written) {
         long size = data.remaining();
         if (pending.addAndGet(size) > maxPendingBytes) {
             pending.addAndGet(-size);
@@ -47,19 +46,19 @@ final class Peer implements ClientEnd {
         return true;
     }
 
-    void sendText(String text) {
-        session.sendText(text, Callback.NOOP);
+    /** Sends one control message (small, a daemon's uplink only: not counted). */
+    void send(RelayControlMessage message) {
+        session.sendText(message.encode(), Callback.NOOP);
     }
 
-    @Override
-    public void close(int status, String reason) {
+    void close(int status, String reason) {
         if (session.isOpen()) {
             session.close(status, reason, Callback.NOOP);
         }
     }
 
-    long pendingBytes() {
-        return pending.get();
+    boolean isOpen() {
+        return session.isOpen();
     }
 
     @Override

@@ -4,8 +4,9 @@
 // says to run `limpet open`), no answer means the daemon is unreachable (the page keeps retrying).
 // A daemon that answers and takes the token but refused the upgrade itself refused the page's
 // origin (a reverse proxy, another host name: `--allow-origin`), or a proxy dropped the upgrade.
-import type { ConnectionState, DisconnectReason } from '../client/connection-machine';
-import type { HostSnapshot } from '../client/host-runtime';
+import type { Disposable } from '../core/disposable';
+import type { ConnectionState, DisconnectReason } from './connection-machine';
+import type { HostSnapshot } from './host-runtime';
 
 /**
  * `unreachable`: nothing answers at the page's origin (the daemon, or the relay that served the
@@ -53,11 +54,12 @@ export function fetchStatusProbe(fetchImpl: typeof fetch, token: string): Status
 
 export interface WatchedRuntime {
   readonly snapshot: HostSnapshot;
-  subscribe(listener: (snapshot: HostSnapshot) => void): () => void;
+  subscribe(listener: (snapshot: HostSnapshot) => void): Disposable;
   stop(): void;
 }
 
-export class AccessWatch {
+export class AccessWatch implements Disposable {
+  private readonly subscription: Disposable;
   private checkedAttempt = -1;
   /** Refused upgrades found in a row: one alone may be a daemon that came up between the two requests. */
   private refusals = 0;
@@ -69,7 +71,12 @@ export class AccessWatch {
     private readonly probe: StatusProbe,
     private readonly onChange: (problem: AccessProblem | null) => void,
   ) {
-    runtime.subscribe((snapshot) => this.onHost(snapshot));
+    this.subscription = runtime.subscribe((snapshot) => this.onHost(snapshot));
+  }
+
+  /** Stops watching: the runtime's later snapshots are not looked at. */
+  dispose(): void {
+    this.subscription.dispose();
   }
 
   get problem(): AccessProblem | null {

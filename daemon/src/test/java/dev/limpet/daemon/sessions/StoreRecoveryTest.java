@@ -2,7 +2,7 @@ package dev.limpet.daemon.sessions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.daemon.backend.RecoveredSession;
+import dev.limpet.daemon.backend.RecoveredLaunch;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.store.LaunchIntent;
@@ -16,22 +16,23 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class StoreReconcilerTest {
+class StoreRecoveryTest {
     static final Instant NOW = Instant.parse("2026-03-01T00:00:00Z");
     @TempDir
     Path tmp;
     SessionStore store;
-    StoreReconciler reconciler;
+    StoreRecovery recovery;
 
     @BeforeEach
     void open() {
         store = SessionStore.open(tmp.resolve("limpet.db"));
-        reconciler = new StoreReconciler(store, Clock.fixed(NOW, ZoneOffset.UTC));
+        recovery = new StoreRecovery(store, Clock.fixed(NOW, ZoneOffset.UTC));
     }
 
     @AfterEach
@@ -47,14 +48,14 @@ class StoreReconcilerTest {
         return new RuntimeInfo(id, pid, true, null, 80, 24, 100);
     }
 
-    static RecoveryReport report(List<RuntimeInfo> recovered, List<RecoveredSession> sessions) {
-        return new RecoveryReport(recovered, 0, 0, 0, 0, List.of(), sessions);
+    static RecoveryReport report(List<RuntimeInfo> recovered, List<RecoveredLaunch> launches) {
+        return new RecoveryReport(recovered, launches, Map.of(), List.of());
     }
 
     @Test
     void aLiveSessionKeepsItsLabelAndBecomesRunningWithTheWorkersPid() {
         store.insert(row("keep", "my label", SessionInfo.RECOVERABLE));
-        assertThat(reconciler.reconcile(report(List.of(live("keep", 77)), List.of()))).isZero();
+        assertThat(recovery.run(report(List.of(live("keep", 77)), List.of()))).isZero();
         StoredSession s = store.find("keep").orElseThrow();
         assertThat(s.label()).isEqualTo("my label");
         assertThat(s.state()).isEqualTo(SessionInfo.RUNNING);
@@ -76,7 +77,7 @@ class StoreReconcilerTest {
         store.insert(row("shell", SessionInfo.RUNNING, Activity.WAITING_INPUT));
         markAgent("w");
         markAgent("p");
-        reconciler.reconcile(report(List.of(live("w", 1), live("p", 2), live("shell", 3)), List.of()));
+        recovery.run(report(List.of(live("w", 1), live("p", 2), live("shell", 3)), List.of()));
         assertThat(store.find("w").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
                 .containsExactly(SessionInfo.RUNNING, Activity.WAITING_INPUT);
         assertThat(store.find("p").orElseThrow().activity()).isEqualTo(Activity.PENDING_APPROVAL);
@@ -91,7 +92,7 @@ class StoreReconcilerTest {
         store.insert(row("shell-working", SessionInfo.RUNNING, Activity.WORKING));
         markAgent("agent-idle");
         markAgent("agent-unknown");
-        reconciler.reconcile(report(List.of(live("agent-idle", 1), live("agent-unknown", 2), live("shell-working", 3)), List.of()));
+        recovery.run(report(List.of(live("agent-idle", 1), live("agent-unknown", 2), live("shell-working", 3)), List.of()));
         assertThat(store.find("agent-idle").orElseThrow().activity()).isEqualTo(Activity.WORKING);
         assertThat(store.find("agent-unknown").orElseThrow().activity()).isEqualTo(Activity.WORKING);
         assertThat(store.find("shell-working").orElseThrow().activity()).isEqualTo(Activity.UNKNOWN);
@@ -103,7 +104,7 @@ class StoreReconcilerTest {
         store.insert(row("lost", SessionInfo.RUNNING, Activity.PENDING_APPROVAL));
         store.insert(row("closed", SessionInfo.RUNNING, Activity.WAITING_INPUT));
         store.saveIntent(LaunchIntent.unknown("closed").markedClosedOnPurpose());
-        reconciler.reconcile(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.exited(0), 80, 24, 10)), List.of()));
+        recovery.run(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.exited(0), 80, 24, 10)), List.of()));
         assertThat(store.find("done").orElseThrow().activity()).isEqualTo(Activity.IDLE);
         assertThat(store.find("lost").orElseThrow()).extracting(StoredSession::state, StoredSession::activity)
                 .containsExactly(SessionInfo.RECOVERABLE, Activity.IDLE);
@@ -112,9 +113,9 @@ class StoreReconcilerTest {
     }
 
     @Test
-    void aRecoveredSessionThatHasExitedIsRecordedAsExitedWithItsStatus() {
+    void aRecoveredLaunchThatHasExitedIsRecordedAsExitedWithItsStatus() {
         store.insert(row("done", "done", SessionInfo.RUNNING));
-        reconciler.reconcile(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.killedBy(9), 80, 24, 10)), List.of()));
+        recovery.run(report(List.of(new RuntimeInfo("done", 5, false, ExitStatus.killedBy(9), 80, 24, 10)), List.of()));
         StoredSession s = store.find("done").orElseThrow();
         assertThat(s.state()).isEqualTo(SessionInfo.EXITED);
         assertThat(s.exitSignal()).isEqualTo("KILL");
@@ -125,7 +126,7 @@ class StoreReconcilerTest {
         store.insert(row("lost", "lost", SessionInfo.RUNNING));
         store.insert(row("lost2", "lost2", SessionInfo.STARTING));
         store.insert(row("old", "old", SessionInfo.EXITED));
-        assertThat(reconciler.reconcile(report(List.of(), List.of()))).isEqualTo(2);
+        assertThat(recovery.run(report(List.of(), List.of()))).isEqualTo(2);
         assertThat(store.find("lost").orElseThrow().state()).isEqualTo(SessionInfo.RECOVERABLE);
         assertThat(store.find("lost2").orElseThrow().state()).isEqualTo(SessionInfo.RECOVERABLE);
         assertThat(store.find("old").orElseThrow().state()).isEqualTo(SessionInfo.EXITED);
@@ -134,8 +135,8 @@ class StoreReconcilerTest {
     @Test
     void anUnknownLiveWorkerGetsARowLabelledWithTheBaseNameOfItsCwd() {
         Instant started = NOW.minusSeconds(3600);
-        reconciler.reconcile(report(List.of(live("stray", 9)),
-                List.of(new RecoveredSession("stray", List.of("claude", "--continue"), "/home/me/src/limpet", started))));
+        recovery.run(report(List.of(live("stray", 9)),
+                List.of(new RecoveredLaunch("stray", List.of("claude", "--continue"), "/home/me/src/limpet", started))));
         StoredSession s = store.find("stray").orElseThrow();
         assertThat(s.label()).isEqualTo("limpet");
         assertThat(s.command()).containsExactly("claude", "--continue");
@@ -147,7 +148,7 @@ class StoreReconcilerTest {
 
     @Test
     void anUnknownWorkerInTheRootDirectoryIsLabelledByItsCommand() {
-        assertThat(StoreReconciler.labelFor("/", List.of("/usr/bin/htop"))).isEqualTo("htop");
-        assertThat(StoreReconciler.labelFor("/srv/app", List.of("x"))).isEqualTo("app");
+        assertThat(StoreRecovery.labelFor("/", List.of("/usr/bin/htop"))).isEqualTo("htop");
+        assertThat(StoreRecovery.labelFor("/srv/app", List.of("x"))).isEqualTo("app");
     }
 }
