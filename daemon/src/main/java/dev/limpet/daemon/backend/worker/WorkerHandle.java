@@ -270,6 +270,7 @@ final class WorkerHandle {
         if (exitReported.compareAndSet(false, true)) {
             lostWithItsWorker = true;
             exit = new ExitStatus(-1, 0);
+            keys.end(SessionKeys.SESSION_ENDED);
             ScheduledFuture<?> p = poll;
             if (p != null) {
                 p.cancel(false);

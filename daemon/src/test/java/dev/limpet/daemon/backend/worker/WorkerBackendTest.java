@@ -546,7 +546,8 @@ class WorkerBackendTest {
         b.input("lost", "c".getBytes(StandardCharsets.UTF_8), told);
         await().atMost(T).until(() -> told.said.contains("waiting 2/3"));
         Posix.kill(worker, Signal.KILL);
-        await().atMost(T).until(() -> exits.containsKey("lost"));
+        // The program went down with its worker: the session is lost (revived when opened), and its keys with it.
+        await().atMost(T).until(() -> backends.lost.containsKey("lost"));
         await().atMost(T).until(() -> told.said.contains("undelivered 2/3 session_ended"));
         assertThatThrownBy(() -> b.input("lost", "d".getBytes(StandardCharsets.UTF_8), told)).isInstanceOfSatisfying(BackendException.class,
                 e -> assertThat(e.code()).isEqualTo(ErrorCode.SESSION_NOT_RUNNING));
