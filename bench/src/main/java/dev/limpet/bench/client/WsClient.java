@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.limpet.protocol.frame.Frame;
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.net.WebSocketClients;
 import java.io.IOException;
 import java.net.URI;
@@ -261,7 +263,7 @@ public final class WsClient implements AutoCloseable {
             send(JSON.createObjectNode().put("type", "pty_input").put("session_id", sessionId).put("data", data));
             return;
         }
-        ByteBuffer frame = ByteBuffer.wrap(dev.limpet.protocol.frame.Frame.encode(dev.limpet.protocol.frame.FrameKind.INPUT, sessionId, 0,
+        ByteBuffer frame = ByteBuffer.wrap(Frame.encode(FrameKind.INPUT, sessionId, 0,
                 data.getBytes(StandardCharsets.UTF_8)));
         CompletableFuture<?> sent;
         synchronized (sendLock) {
