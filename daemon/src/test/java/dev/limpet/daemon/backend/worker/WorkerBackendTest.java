@@ -515,7 +515,8 @@ class WorkerBackendTest {
         WorkerBackend b = backend(null);
         b.spawn(spec("relink", TestPrograms.command(RawEcho.class)));
         Collect out = new Collect();
-        try (Attachment a = b.attach("relink", -1, Long.MAX_VALUE, out)) {
+        // From offset 0, so the output comes as bytes (an attach with nothing would get a screen snapshot).
+        try (Attachment a = b.attach("relink", 0, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             await().atMost(T).until(() -> out.text().contains("ready"));
             long worker = b.handle("relink").workerPid;
@@ -528,7 +529,7 @@ class WorkerBackendTest {
             b.handle("relink").control().close();
             Posix.kill(worker, Signal.CONT);
             b.input("relink", "e".getBytes(StandardCharsets.UTF_8), told);
-            await().atMost(T).until(() -> out.text().endsWith("abcde"));
+            await().atMost(T).untilAsserted(() -> assertThat(out.text()).endsWith("abcde"));
             Thread.sleep(300); // a key sent twice would come right behind
             assertThat(out.text()).isEqualTo("ready\r\nabcde");
             assertThat(told.said).noneMatch(x -> x.startsWith("undelivered"));
