@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { JVM_FLAGS, javaBinary, limpetJar } from './paths.mjs';
+import { DAEMON_JVM_FLAGS, javaBinary, limpetJar } from './paths.mjs';
 
 const LISTENING = /listening on (http:\/\/[^\s/]+)\//;
 
@@ -21,7 +21,7 @@ export class Daemon {
 
   /** Starts the daemon (on the previous port when restarting) and waits for its URL line. */
   async start(timeoutMs = 60_000) {
-    const args = [...JVM_FLAGS, '-jar', limpetJar(), 'daemon',
+    const args = [...DAEMON_JVM_FLAGS, '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
     // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
     const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env, ...this.env };

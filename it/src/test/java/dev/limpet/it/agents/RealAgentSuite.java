@@ -123,8 +123,13 @@ abstract class RealAgentSuite {
         return r.out().strip();
     }
 
+    /**
+     * The session's screen, read over REST: the suite looks at it every 200 ms while an agent works,
+     * and a verb's JVM per look cost more CPU than the agents themselves (the verbs under test,
+     * {@code new}, {@code send}, {@code wait}, {@code revive}, still run as a person runs them).
+     */
     String screen(String id) throws Exception {
-        return limpet("capture", id).out();
+        return JSON.readTree(daemon.call("GET", "/api/sessions/" + id + "/capture", "")).path("text").asText();
     }
 
     void awaitScreen(String id, Predicate<String> ok, String what) throws Exception {
@@ -176,7 +181,7 @@ abstract class RealAgentSuite {
     }
 
     JsonNode row(String id) throws Exception {
-        for (JsonNode r : JSON.readTree(limpet("ls", "--json").out())) {
+        for (JsonNode r : JSON.readTree(daemon.call("GET", "/api/sessions", ""))) {
             if (r.path("id").asText().equals(id)) {
                 return r;
             }
