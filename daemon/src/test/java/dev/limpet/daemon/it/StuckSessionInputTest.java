@@ -127,7 +127,7 @@ class StuckSessionInputTest {
 
     private static SessionInfo echoSession() {
         SessionInfo s = d.spawn(c, DaemonHarness.program(RawEcho.class));
-        d.attach(c, s.id(), null);
+        d.attach(c, s.id(), 0L); // from the start: the output as bytes, not a screen snapshot
         await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("ready\r\n"));
         return s;
     }
