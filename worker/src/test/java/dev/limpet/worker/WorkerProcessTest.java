@@ -69,25 +69,27 @@ class WorkerProcessTest {
             cut = r.replayFrom() + r.replay().length;
         }
         ByteArrayOutputStream second = new ByteArrayOutputStream();
-        List<Long> ends = new CopyOnWriteArrayList<>();
+        // Live output may reach the event listener before the attach's answer reaches this thread:
+        // kept in arrival order and put after the replay, with its offsets checked to follow it.
+        List<WorkerPayloads.OutputEvent> live = new CopyOnWriteArrayList<>();
         try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
             assertThat(c.framed()).isFalse();
             c.onEvent(e -> {
                 if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
-                    var o = WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class);
-                    synchronized (second) {
-                        second.writeBytes(o.data());
-                    }
-                    ends.add(o.endOffset());
+                    live.add(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class));
                 }
             });
             var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(cut), WorkerPayloads.AttachResult.class, T);
             assertThat(r.replayFrom()).isEqualTo(cut);
             assertThat(r.truncated()).isFalse();
-            synchronized (second) {
-                second.writeBytes(r.replay());
+            await().atMost(T).until(() -> live.size() >= 5);
+            second.writeBytes(r.replay());
+            long next = r.replayFrom() + r.replay().length;
+            for (WorkerPayloads.OutputEvent o : live) {
+                assertThat(o.endOffset() - o.data().length).as("live output starts where the replay or the last event ended").isEqualTo(next);
+                second.writeBytes(o.data());
+                next = o.endOffset();
             }
-            await().atMost(T).until(() -> ends.size() >= 5);
         }
         String all = first.toString(StandardCharsets.UTF_8) + second.toString(StandardCharsets.UTF_8);
         List<String> lines = all.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
