@@ -3,7 +3,7 @@ package dev.limpet.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.daemon.it.WsTestClient;
+import dev.limpet.daemon.inprocess.WsTestClient;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ServerMessage;
 import java.nio.file.Path;

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.limpet.daemon.it.WsTestClient;
+import dev.limpet.daemon.inprocess.WsTestClient;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.testkit.Flood;

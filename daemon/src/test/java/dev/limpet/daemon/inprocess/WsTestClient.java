@@ -1,4 +1,4 @@
-package dev.limpet.daemon.it;
+package dev.limpet.daemon.inprocess;
 
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;

@@ -1,4 +1,4 @@
-package dev.limpet.daemon.it;
+package dev.limpet.daemon.inprocess;
 
 import dev.limpet.daemon.Daemon;
 import dev.limpet.daemon.DaemonConfig;

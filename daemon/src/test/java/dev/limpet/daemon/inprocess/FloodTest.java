@@ -1,4 +1,4 @@
-package dev.limpet.daemon.it;
+package dev.limpet.daemon.inprocess;
 
 import static org.awaitility.Awaitility.await;
 
