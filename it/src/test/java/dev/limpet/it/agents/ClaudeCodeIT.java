@@ -72,7 +72,7 @@ class ClaudeCodeIT extends RealAgentSuite {
 
         revive(a, b, unused);
         for (String id : List.of(a, b, unused)) {
-            awaitReady(id);
+            awaitRevived(id);
         }
         assertThat(argvOf(a)).contains("--model", "claude-limpet-a", "--permission-mode", "acceptEdits", "--resume");
         ModelRequest againA = prompt(a, "second alpha-claude");

@@ -60,8 +60,8 @@ class CodexIT extends RealAgentSuite {
         }
 
         revive(a, b);
-        awaitReady(a);
-        awaitReady(b);
+        awaitRevived(a);
+        awaitRevived(b);
         assertThat(argvOf(a)).as("codex resume with the person's flags, never --last")
                 .contains("resume", "-m", "limpet-codex-a", "--sandbox", "workspace-write").doesNotContain("--last");
         ModelRequest againA = prompt(a, "second alpha-codex");

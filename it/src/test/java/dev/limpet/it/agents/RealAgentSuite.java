@@ -150,6 +150,25 @@ abstract class RealAgentSuite {
         awaitScreen(id, ready(), "its prompt");
     }
 
+    /**
+     * After a revive, the agent's prompt as the revived program drew it, which is what a person
+     * waits for before typing: the old program's last screen stays above the restore marker and shows
+     * the same prompt, and a line typed into a program still starting can be lost to it.
+     */
+    void awaitRevived(String id) throws Exception {
+        awaitScreen(id, s -> ready().test(drawnSinceRevive(s)), "its prompt, drawn by the revived program");
+    }
+
+    /** What the screen shows below the restore marker; all of it once the new program cleared the marker away. */
+    static String drawnSinceRevive(String screen) {
+        int marker = screen.lastIndexOf("── restored");
+        if (marker < 0) {
+            return screen;
+        }
+        int below = screen.indexOf('\n', marker);
+        return below < 0 ? "" : screen.substring(below + 1);
+    }
+
     /** {@code limpet send ID TEXT}: one call types the line and submits it. */
     void send(String id, String text) throws Exception {
         LimpetCli.Result r = limpet("send", id, text);

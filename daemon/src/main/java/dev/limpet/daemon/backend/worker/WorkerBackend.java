@@ -32,6 +32,7 @@ import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
@@ -62,8 +63,14 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     private final Map<String, CompletableFuture<RuntimeInfo>> spawning = new ConcurrentHashMap<>();
     private final StartupProbe startupProbe;
     private final RemoveFallback removeFallback;
+    /**
+     * Short, non-blocking tasks only (keys overdue, info polls handing off): one session's stopped
+     * worker or a JVM being started must never hold back another session's timers.
+     */
     private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
             Thread.ofPlatform().daemon().name("worker-poll").factory());
+    /** Starting warm hosts and standby workers: a JVM start takes seconds, so each on a thread of its own. */
+    private final Executor starts = task -> Thread.ofVirtual().name("worker-start").start(task);
     private volatile BackendListener listener = (id, status) -> {};
 
     public WorkerBackend(Path workerRoot, Path runtimeDir, String daemonInstanceId, WorkerSettings settings) throws IOException {
@@ -83,7 +90,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         this.removeFallback = new RemoveFallback(registry, os);
         if (settings.dense()) {
             // From the start: the start-up probe runs in a host too, which then stays warm for the first spawn.
-            launcher.useHosts(this::servedIn, os, timer);
+            launcher.useHosts(this::servedIn, os, starts);
         }
     }
 
@@ -101,7 +108,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     public void start(BackendListener listener) {
         this.listener = listener;
         if (!settings.dense()) {
-            launcher.startStandby(timer);
+            launcher.startStandby(starts);
         }
     }
 

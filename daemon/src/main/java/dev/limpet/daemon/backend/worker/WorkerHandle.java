@@ -44,6 +44,7 @@ final class WorkerHandle {
     private final WorkerLauncher launcher;
     private final BackendListener listener;
     private final ScheduledExecutorService timer;
+    private final AtomicBoolean polling = new AtomicBoolean();
     private final Duration rpcTimeout;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
@@ -88,7 +89,8 @@ final class WorkerHandle {
         } else {
             first = client.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout);
             if (poll == null) {
-                poll = timer.scheduleWithFixedDelay(this::pollInfo, POLL_EVERY.toMillis(), POLL_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+                poll = timer.scheduleWithFixedDelay(this::pollInBackground, POLL_EVERY.toMillis(), POLL_EVERY.toMillis(),
+                        TimeUnit.MILLISECONDS);
             }
         }
         update(first);
@@ -202,6 +204,22 @@ final class WorkerHandle {
             }
         } catch (RuntimeException ex) {
             LOG.warn("session {}: bad event from its worker: {}", sessionId, ex.toString());
+        }
+    }
+
+    /**
+     * The poll is an RPC that a stopped or slow worker answers only at its deadline: it runs on a
+     * thread of its own, one at a time, so the backend's shared timer never waits on this worker.
+     */
+    private void pollInBackground() {
+        if (polling.compareAndSet(false, true)) {
+            Thread.ofVirtual().name("worker-info-" + sessionId).start(() -> {
+                try {
+                    pollInfo();
+                } finally {
+                    polling.set(false);
+                }
+            });
         }
     }
 

@@ -540,12 +540,18 @@ class WorkerBackendTest {
     void aSessionThatEndsWithKeysWaitingTellsWhoeverTypedThemHowManyNeverArrived() throws Exception {
         WorkerBackend b = backend(null);
         b.spawn(spec("lost", TestPrograms.command(RawEcho.class)));
+        // The worker stops once it serves the session (its program drew), as a worker stuck later would.
+        Collect out = new Collect();
+        try (Attachment a = b.attach("lost", 0, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("ready"));
+        }
         long worker = b.handle("lost").workerPid;
         Posix.kill(worker, Signal.STOP);
         Told told = new Told();
         b.input("lost", "ab".getBytes(StandardCharsets.UTF_8), told);
         b.input("lost", "c".getBytes(StandardCharsets.UTF_8), told);
-        await().atMost(T).until(() -> told.said.contains("waiting 2/3"));
+        await().atMost(T).untilAsserted(() -> assertThat(told.said).contains("waiting 2/3"));
         Posix.kill(worker, Signal.KILL);
         // The program went down with its worker: the session is lost (revived when opened), and its keys with it.
         await().atMost(T).until(() -> backends.lost.containsKey("lost"));
