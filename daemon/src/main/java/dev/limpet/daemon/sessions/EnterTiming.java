@@ -24,8 +24,13 @@ import java.time.Duration;
  * <p>Thread contract: confined to one caller; times are {@link System#nanoTime} values passed in.
  */
 final class EnterTiming {
-    /** How long the output must have stopped after the program drew the text. */
-    static final Duration QUIET = Duration.ofMillis(150);
+    /**
+     * How long the output must have stopped after the program drew the text. Gemini CLI ends its
+     * 40 ms paste guard with a timer whose effect reaches its input box only with the next render
+     * of its UI; on a busy machine that render lags, and an Enter 150 ms after the screen went quiet
+     * was still taken as a newline. A person's line is not sent faster than they typed it anyway.
+     */
+    static final Duration QUIET = Duration.ofMillis(400);
     /** How long the output must have stopped when the text does not show. */
     static final Duration SETTLE = Duration.ofSeconds(1);
     /** How often a quiet screen is looked at again for the text. */
