@@ -261,8 +261,8 @@ public final class WorkerMain {
      */
     static Served start(WorkerLaunch launch, Clock clock, WorkerRuntime.Terminator terminator) throws LaunchFailed {
         if (launch.rpcMinor() != null && (launch.rpcMinor() < WorkerRpc.OLDEST_MINOR || launch.rpcMinor() > WorkerRpc.RPC_MINOR)) {
-            throw new LaunchFailed(3, "this worker speaks rpc " + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–"
-                    + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR + ", not " + WorkerRpc.RPC_MAJOR + "." + launch.rpcMinor());
+            throw new LaunchFailed(3, "this worker speaks rpc " + WorkerRpc.window() + ", not " + WorkerRpc.RPC_MAJOR + "."
+                    + launch.rpcMinor());
         }
         PtyProcess pty;
         try {

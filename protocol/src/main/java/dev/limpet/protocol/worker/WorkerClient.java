@@ -29,7 +29,8 @@ import java.util.function.Consumer;
  * caller one deadline ({@code io_error}), never a hang.
  *
  * <p>Trust in both directions: a socket served by another user is refused at connect
- * ({@code SO_PEERCRED}, {@link PeerCredentials}) before a byte is sent; the hello is mutual ({@link HandshakeKey}), so a worker that does not know the session's control token never
+ * ({@code SO_PEERCRED}, {@link PeerCredentials}) before a byte is sent; the hello is mutual
+ * ({@link HandshakeKey}), so a worker that does not know the session's control token never
  * receives it nor anything else secret.
  */
 public final class WorkerClient implements AutoCloseable {
@@ -147,8 +148,7 @@ public final class WorkerClient implements AutoCloseable {
     private void requireCompatible(WorkerPayloads.HelloResult r) {
         if (!WorkerRpc.compatible(r.rpcMajor(), r.rpcMinor())) {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "worker speaks rpc " + r.rpcMajor() + "."
-                    + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–"
-                    + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR);
+                    + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.window());
         }
     }
 
@@ -174,8 +174,8 @@ public final class WorkerClient implements AutoCloseable {
                 throw new WorkerRpcException(WorkerErrorCode.IO_ERROR, "connection to " + socket.getFileName() + " is closed");
             }
             String json = WorkerCodec.encode(WorkerCodec.request(id, method, params));
-            if (id == helloId) {
-                channel.writeLine(json);
+            if (hello == null) {
+                channel.writeLine(json); // the hello, or a request before it: the worker reads lines until it answers a hello
             } else {
                 channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
             }
@@ -241,8 +241,9 @@ public final class WorkerClient implements AutoCloseable {
 
     /**
      * Sends {@code data[off, off + len)} as an INPUT frame of {@code stream} ending at input offset
-     * {@code endOffset} (rpc 1.6; a 1.5 worker takes {@code input} requests). Nothing answers it; the worker's ACK frames say how far the input
-     * was written. False when the connection is broken (it is then closed).
+     * {@code endOffset} (rpc 1.6; a 1.5 worker takes {@code input} requests). Nothing answers it;
+     * the worker's ACK frames say how far the input was written. False when the connection is
+     * broken (it is then closed).
      */
     public boolean input(String stream, long endOffset, byte[] data, int off, int len) {
         if (!WorkerRpc.inputFrames(minor())) {

@@ -65,6 +65,11 @@ public final class WorkerRpc {
         return minor >= INPUT_FRAMES_MINOR;
     }
 
+    /** The versions this build speaks, as its refusals name them: {@code 1.5–1.6}. */
+    public static String window() {
+        return RPC_MAJOR + "." + OLDEST_MINOR + "–" + RPC_MAJOR + "." + RPC_MINOR;
+    }
+
     /** Whether a peer speaking {@code major.minor} is inside this build's compatibility window. */
     public static boolean compatible(int major, int minor) {
         return major == RPC_MAJOR && minor >= OLDEST_MINOR;

@@ -128,7 +128,9 @@ class WorkerCodecTest {
     }
 
     @Test
-    void compatibilityWindowRunsFromTheOldestMinorToTheCurrentOneOfTheSameMajor() {
+    void compatibilityWindowIsTheCurrentMinorAndThePreviousOneOfTheSameMajor() {
+        assertThat(WorkerRpc.OLDEST_MINOR).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+        assertThat(WorkerRpc.window()).as("as docs/protocol.md names it").isEqualTo("1.5–1.6");
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 1)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR)).isTrue();

@@ -66,11 +66,10 @@ final class Handshake {
         }
         if (!WorkerRpc.compatible(h.rpcMajor(), h.rpcMinor())) {
             // A daemon older than the window (a downgrade) would not understand what we send after the hello.
-            WorkerLog.warn("connection {}: refused a daemon speaking rpc {}.{} (this worker speaks {}.{}–{}.{})", name, h.rpcMajor(),
-                    h.rpcMinor(), WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR, WorkerRpc.RPC_MAJOR, served.rpcMinor());
-            throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc " + WorkerRpc.RPC_MAJOR + "."
-                    + WorkerRpc.OLDEST_MINOR + "–" + WorkerRpc.RPC_MAJOR + "." + served.rpcMinor() + ", not " + h.rpcMajor() + "."
-                    + h.rpcMinor());
+            WorkerLog.warn("connection {}: refused a daemon speaking rpc {}.{} (this worker speaks {})", name, h.rpcMajor(), h.rpcMinor(),
+                    WorkerRpc.window());
+            throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc " + WorkerRpc.window() + ", not "
+                    + h.rpcMajor() + "." + h.rpcMinor());
         }
         minor = Math.min(h.rpcMinor(), served.rpcMinor());
         return challenge(h);

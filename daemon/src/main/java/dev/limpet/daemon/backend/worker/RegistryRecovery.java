@@ -147,8 +147,8 @@ final class RegistryRecovery {
         if (!WorkerRpc.compatible(e.rpcMajor(), e.rpcMinor())) {
             // Never even say hello: a worker this old cannot prove itself the way this daemon asks.
             return new Quarantined(file, "incompatible worker: it speaks rpc " + e.rpcMajor() + "." + e.rpcMinor() + "; this daemon speaks "
-                    + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–" + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR
-                    + " (end it with the limpet that started it, or let it exit)", WarningCode.WORKER_PROTOCOL_MISMATCH, true);
+                    + WorkerRpc.window() + " (end it with the limpet that started it, or let it exit)", WarningCode.WORKER_PROTOCOL_MISMATCH,
+                    true);
         }
         if (!socketIsOurs(e)) {
             return new Quarantined(file, "socket path " + e.socketPath() + " points outside the worker root",

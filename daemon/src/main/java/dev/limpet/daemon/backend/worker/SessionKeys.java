@@ -20,9 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One session's keys on the daemon's side of its worker link: offered by whoever typed, queued
  * ({@link InputQueue}), written as INPUT frames on the session's control link with no answer to
- * wait for (to a worker of the previous minor, which takes no INPUT frames, an {@code input}
- * request whose answer nobody awaits), and
- * forgotten once the worker's ACK says they reached the PTY. While the link is down, or the worker
+ * wait for (to a worker of the previous minor, which takes no INPUT frames, as {@code input}
+ * requests whose answers nobody awaits), and forgotten once the worker's ACK (or the request's
+ * answer) says they reached the PTY. While the link is down, or the worker
  * takes nothing, keys wait here; whoever typed them is told after {@link #OVERDUE}, and told again
  * when they arrive or, should the session end first, that they never will.
  *
@@ -90,7 +90,8 @@ final class SessionKeys {
 
     /**
      * A (new) control link passed hello: keys go on it from now. {@code workerEnd}: where the
-     * worker's input stands ({@code info.input_end}; unknown to a 1.5 worker); the keys after it are sent again.
+     * worker's input stands ({@code info.input_end}; a 1.5 worker does not say); the keys after it
+     * are sent again.
      */
     void linked(WorkerClient client, WorkerPayloads.Info info) {
         boolean inputFrames = WorkerRpc.inputFrames(client.minor());
