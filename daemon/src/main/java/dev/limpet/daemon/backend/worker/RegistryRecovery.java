@@ -144,12 +144,6 @@ final class RegistryRecovery {
             return new Quarantined(file, "registry schema version " + e.version() + " is not " + RegistryEntry.VERSION,
                     WarningCode.WORKER_PROTOCOL_MISMATCH, true);
         }
-        if (!WorkerRpc.compatible(e.rpcMajor(), e.rpcMinor())) {
-            // Never even say hello: a worker this old cannot prove itself the way this daemon asks.
-            return new Quarantined(file, "incompatible worker: it speaks rpc " + e.rpcMajor() + "." + e.rpcMinor() + "; this daemon speaks "
-                    + WorkerRpc.window() + " (end it with the limpet that started it, or let it exit)", WarningCode.WORKER_PROTOCOL_MISMATCH,
-                    true);
-        }
         if (!socketIsOurs(e)) {
             return new Quarantined(file, "socket path " + e.socketPath() + " points outside the worker root",
                     WarningCode.WORKER_REGISTRY_CORRUPT, false);
@@ -162,6 +156,12 @@ final class RegistryRecovery {
             // never delete a live worker's socket on the word of a pid. The hello decides.
             LOG.warn("registry {}: worker pid {} is gone or not the worker, but its socket answers; asking the worker",
                     file.getFileName(), e.workerPid());
+        }
+        if (!WorkerRpc.compatible(e.rpcMajor(), e.rpcMinor())) {
+            // Never even say hello: a worker this old cannot prove itself the way this daemon asks.
+            return new Quarantined(file, "incompatible worker: it speaks rpc " + e.rpcMajor() + "." + e.rpcMinor() + "; this daemon speaks "
+                    + WorkerRpc.window() + " (end it with the limpet that started it, or let it exit)", WarningCode.WORKER_PROTOCOL_MISMATCH,
+                    true);
         }
         boolean foreign = !daemonInstanceId.equals(e.daemonInstanceId());
         boolean ownerStale = OwnerLease.provablyStale(e.ownerPid(), e.ownerStartedAt(), os);

@@ -246,6 +246,18 @@ class RegistryRecoveryTest {
     }
 
     @Test
+    void theEntryOfADeadWorkerOfAnOlderMinorIsPrunedNotQuarantined() throws Exception {
+        RegistryEntry e = liveWorker("gone", 100, US, 0);
+        registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(), e.childPid(),
+                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, WorkerRpc.OLDEST_MINOR - 1, e.workerVersion(), 0,
+                null, null));
+        os.processes.remove(100L);
+        os.sockets.remove(registry.paths().socket("gone"));
+        assertThat(only()).isInstanceOf(RegistryRecovery.Pruned.class);
+        assertThat(os.hellos).isEmpty();
+    }
+
+    @Test
     void truncatedJsonIsQuarantinedAsCorrupt() throws Exception {
         Files.writeString(registry.paths().registryDir().resolve("torn.json"), "{\"version\":1,\"session_id\":\"to");
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class, q -> {
@@ -263,7 +275,8 @@ class RegistryRecoveryTest {
         RegistryEntry e = liveWorker("escape", 100, US, 0);
         Path outside = tmp.resolve("elsewhere.sock");
         registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(),
-                e.childPid(), outside.toString(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, 1, "0.1.0", 0, null, null));
+                e.childPid(), outside.toString(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), e.rpcMajor(), e.rpcMinor(), "0.1.0",
+                0, null, null));
         os.files.add(outside);
         os.sockets.put(outside, new Script(null, 0, true));
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class,
