@@ -20,6 +20,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class HandshakeKey {
     private static final Pattern CHALLENGE = Pattern.compile("[0-9a-f]{64}");
     private static final SecureRandom RANDOM = new SecureRandom();
+    // The labels are part of the wire, fixed when the hello became mutual: both minors of the window compute the same proofs.
     private static final String WORKER_LABEL = "limpet worker rpc 1.3 worker proof";
     private static final String DAEMON_LABEL = "limpet worker rpc 1.3 daemon proof";
 
