@@ -52,6 +52,7 @@ abstract class RealAgentSuite {
     Path root;
     Path project;
     Map<String, String> env;
+    private final List<String> sendWarnings = new CopyOnWriteArrayList<>();
 
     /** The CLI's command name. */
     abstract String cli();
@@ -143,7 +144,7 @@ abstract class RealAgentSuite {
             Thread.sleep(200);
         }
         throw new AssertionError("session " + id + " never showed " + what + "; its screen:\n" + last + "\nits row: " + row(id)
-                + "\nthe model server saw:\n" + model.describe() + "\ndaemon log:\n" + tail(daemon.log()));
+                + sendWarnings() + "\nthe model server saw:\n" + model.describe() + "\ndaemon log:\n" + tail(daemon.log()));
     }
 
     void awaitReady(String id) throws Exception {
@@ -169,11 +170,25 @@ abstract class RealAgentSuite {
         return below < 0 ? "" : screen.substring(below + 1);
     }
 
-    /** {@code limpet send ID TEXT}: one call types the line and submits it. */
+    /**
+     * {@code limpet send ID TEXT}: one call types the line and submits it. Its warning that the
+     * agent never drew the text is kept, not failed on: what a person needs is the prompt reaching
+     * the model, which the waits after it check; on a loaded machine an agent can draw the text
+     * after Enter and still take the line whole. A wait that fails quotes the warning, so a lost
+     * prompt names its cause.
+     */
     void send(String id, String text) throws Exception {
         LimpetCli.Result r = limpet("send", id, text);
         assertThat(r.exitCode()).as(r.err()).isZero();
-        assertThat(r.err()).as("the agent drew the text before Enter").isEmpty();
+        if (!r.err().isBlank()) {
+            sendWarnings.add(id + ": " + r.err().strip());
+            System.err.println("limpet send " + id + " warned: " + r.err().strip());
+        }
+    }
+
+    /** What {@code limpet send} warned of in this suite, for a failure's message. */
+    private String sendWarnings() {
+        return sendWarnings.isEmpty() ? "" : "\nlimpet send warned:\n" + String.join("\n", sendWarnings);
     }
 
     /** {@code limpet wait ID --until STATE}, which must return 0. */
@@ -181,7 +196,7 @@ abstract class RealAgentSuite {
         LimpetCli.Result r = limpet("wait", id, "--until", state, "--timeout", WAIT.toSeconds() + "s");
         if (r.exitCode() != 0) {
             throw new AssertionError("limpet wait " + id + " --until " + state + " exited " + r.exitCode() + ": " + r.err()
-                    + "\nscreen:\n" + screen(id) + "\nthe model server saw:\n" + model.describe());
+                    + "\nscreen:\n" + screen(id) + sendWarnings() + "\nthe model server saw:\n" + model.describe());
         }
     }
 
@@ -193,7 +208,7 @@ abstract class RealAgentSuite {
             r = model.await(q -> q.offersTools() && q.lastUserText().map(t -> t.contains(text)).orElse(false), WAIT,
                     "holding '" + text + "'");
         } catch (AssertionError e) {
-            throw new AssertionError(e.getMessage() + "\nthe session's screen:\n" + screen(id) + "\nits row: " + row(id), e);
+            throw new AssertionError(e.getMessage() + "\nthe session's screen:\n" + screen(id) + "\nits row: " + row(id) + sendWarnings(), e);
         }
         waitFor(id, "waiting_input");
         return r;
