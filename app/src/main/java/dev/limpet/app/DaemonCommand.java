@@ -7,6 +7,7 @@ import dev.limpet.daemon.files.PidLock;
 import dev.limpet.daemon.store.StoreException;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.terminal.os.UnsafePathException;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.Console;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -129,8 +130,8 @@ final class DaemonCommand implements Callable<Integer> {
             System.err.println("limpet: --worker-mode must be dense or isolated, not '" + dev.limpet.protocol.SafeText.of(workerMode, 40) + "'");
             return 2;
         }
-        if (denseSessions < 1 || denseSessions > dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS) {
-            System.err.println("limpet: --dense-sessions must be between 1 and " + dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS);
+        if (denseSessions < 1 || denseSessions > WorkerRpc.MAX_HOST_SESSIONS) {
+            System.err.println("limpet: --dense-sessions must be between 1 and " + WorkerRpc.MAX_HOST_SESSIONS);
             return 2;
         }
         if (ackTimeoutSeconds < 1 || ackTimeoutSeconds > 3600) {

@@ -1,9 +1,9 @@
 package dev.limpet.worker;
 
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerLaunch;
-import dev.limpet.worker.registry.WorkerPaths;
 import dev.limpet.worker.rpc.ServerConnection;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerLaunch;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,11 +3,6 @@ package dev.limpet.worker;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionIds;
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerLaunch;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.journal.JournalWriter;
 import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.os.Posix;
@@ -17,11 +12,16 @@ import dev.limpet.terminal.pty.PtySpawnSpec;
 import dev.limpet.terminal.pty.Signal;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.terminal.session.VtScreen;
-import dev.limpet.worker.registry.RegistryEntry;
-import dev.limpet.worker.registry.WorkerPaths;
-import dev.limpet.worker.registry.WorkerRegistry;
 import dev.limpet.worker.rpc.RpcServer;
 import dev.limpet.worker.rpc.ServerConnection;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.registry.RegistryEntry;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.registry.WorkerRegistry;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerLaunch;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -51,9 +51,6 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>Exit codes: 0 done, 2 bad launch input, 3 spawn failed, 4 cannot listen, 5 cannot write the registry.
  */
 public final class WorkerMain {
-    /** The most sessions one dense host may serve. */
-    public static final int MAX_HOST_SESSIONS = 256;
-
     private WorkerMain() {}
 
     public static void main(String[] args) {
@@ -72,8 +69,8 @@ public final class WorkerMain {
             } catch (NumberFormatException e) {
                 capacity = 0;
             }
-            if (capacity < 1 || capacity > MAX_HOST_SESSIONS) {
-                fail(2, "--host wants a session count from 1 to " + MAX_HOST_SESSIONS + ", not " + SafeText.of(args[1], 20));
+            if (capacity < 1 || capacity > WorkerRpc.MAX_HOST_SESSIONS) {
+                fail(2, "--host wants a session count from 1 to " + WorkerRpc.MAX_HOST_SESSIONS + ", not " + SafeText.of(args[1], 20));
                 return;
             }
             warmUp();

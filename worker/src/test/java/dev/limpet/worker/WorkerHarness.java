@@ -1,13 +1,13 @@
 package dev.limpet.worker;
 
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerLaunch;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.testkit.TestPrograms;
-import dev.limpet.worker.registry.WorkerPaths;
-import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.registry.WorkerRegistry;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerLaunch;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;

@@ -5,13 +5,13 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameKind;
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.Flood;
 import dev.limpet.testkit.GatedFlood;
 import dev.limpet.testkit.TestPrograms;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -1,13 +1,13 @@
 package dev.limpet.worker.rpc;
 
-import dev.limpet.protocol.worker.HandshakeKey;
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerEnvelope;
-import dev.limpet.protocol.worker.WorkerErrorCode;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
-import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.WorkerLog;
+import dev.limpet.workerapi.rpc.HandshakeKey;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerEnvelope;
+import dev.limpet.workerapi.rpc.WorkerErrorCode;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
+import dev.limpet.workerapi.rpc.WorkerRpcException;
 
 /**
  * The handshake of one {@link ServerConnection}: hello first (a challenge answered with our proof),

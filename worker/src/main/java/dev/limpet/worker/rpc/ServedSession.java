@@ -1,7 +1,7 @@
 package dev.limpet.worker.rpc;
 
-import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.terminal.session.PtySession;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
 import java.time.InstantSource;
 
 /** What one worker's RPC connections act on: the session, its lifecycle bookkeeping and the handshake rules. */
@@ -25,7 +25,7 @@ public interface ServedSession {
     void requireDaemon(String daemonInstanceId);
 
     /** The key of the mutual hello: this session's control token. */
-    dev.limpet.protocol.worker.HandshakeKey handshakeKey();
+    dev.limpet.workerapi.rpc.HandshakeKey handshakeKey();
 
     /** The daemon instance this worker belongs to. */
     String daemonInstanceId();

@@ -6,12 +6,12 @@ import static org.awaitility.Awaitility.await;
 
 import dev.limpet.protocol.frame.FrameException;
 import dev.limpet.protocol.frame.FramedChannel;
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerErrorCode;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
-import dev.limpet.protocol.worker.WorkerRpcException;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerErrorCode;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
+import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.IOException;
 import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
@@ -45,7 +45,7 @@ class WorkerRpcRoundTripTest {
             Thread.ofVirtual().start(() -> server.acceptLoop(ch -> Thread.ofVirtual().start(() -> {
                 FramedChannel lines = new FramedChannel(ch, 1 << 20, 1 << 20);
                 try {
-                    var req = (dev.limpet.protocol.worker.WorkerEnvelope.Request) WorkerCodec.decode(lines.readLine());
+                    var req = (dev.limpet.workerapi.rpc.WorkerEnvelope.Request) WorkerCodec.decode(lines.readLine());
                     lines.writeLine(WorkerCodec.encode(WorkerCodec.success(req.id(),
                             new WorkerPayloads.HelloResult("9.9", WorkerRpc.RPC_MAJOR + 1, 0, "d", "s"))));
                     lines.readLine();

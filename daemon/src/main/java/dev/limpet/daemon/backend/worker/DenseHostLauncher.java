@@ -2,11 +2,11 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerCodec;
-import dev.limpet.protocol.worker.WorkerLaunch;
 import dev.limpet.terminal.os.PrivateFiles;
-import dev.limpet.worker.registry.WorkerPaths;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.rpc.WorkerCodec;
+import dev.limpet.workerapi.rpc.WorkerLaunch;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

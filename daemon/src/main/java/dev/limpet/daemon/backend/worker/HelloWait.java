@@ -2,10 +2,10 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpcException;
-import dev.limpet.worker.registry.WorkerPaths;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

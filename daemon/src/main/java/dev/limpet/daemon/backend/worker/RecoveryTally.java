@@ -109,7 +109,7 @@ final class RecoveryTally {
         return file.getFileName().toString().replaceFirst("\\.json$", "");
     }
 
-    private static dev.limpet.terminal.pty.ExitStatus exitOf(dev.limpet.protocol.worker.WorkerPayloads.Info i) {
+    private static dev.limpet.terminal.pty.ExitStatus exitOf(dev.limpet.workerapi.rpc.WorkerPayloads.Info i) {
         return i.exitSignal() != 0 ? dev.limpet.terminal.pty.ExitStatus.killedBy(i.exitSignal())
                 : dev.limpet.terminal.pty.ExitStatus.exited(Math.max(-1, i.exitCode()));
     }

@@ -2,12 +2,12 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.WarningCode;
-import dev.limpet.protocol.worker.WorkerErrorCode;
-import dev.limpet.protocol.worker.WorkerPayloads;
-import dev.limpet.protocol.worker.WorkerRpc;
-import dev.limpet.protocol.worker.WorkerRpcException;
-import dev.limpet.worker.registry.RegistryEntry;
-import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.workerapi.registry.RegistryEntry;
+import dev.limpet.workerapi.registry.WorkerRegistry;
+import dev.limpet.workerapi.rpc.WorkerErrorCode;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
+import dev.limpet.workerapi.rpc.WorkerRpc;
+import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.workerapi.registry.WorkerRegistry;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.slf4j.Logger;

@@ -1,7 +1,7 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.PrivateFiles;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

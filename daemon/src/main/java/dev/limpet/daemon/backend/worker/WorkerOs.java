@@ -1,8 +1,8 @@
 package dev.limpet.daemon.backend.worker;
 
-import dev.limpet.protocol.worker.WorkerClient;
-import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.terminal.os.Posix;
+import dev.limpet.workerapi.link.WorkerClient;
+import dev.limpet.workerapi.rpc.WorkerPayloads;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ public interface WorkerOs {
             return false;
         }
         // The whole command line (the JDK's ProcessHandle.Info cuts long ones, and a class path is long).
-        return cmdline(pid).contains(dev.limpet.protocol.worker.WorkerRpc.WORKER_MAIN_CLASS);
+        return cmdline(pid).contains(dev.limpet.workerapi.rpc.WorkerRpc.WORKER_MAIN_CLASS);
     }
 
     /** Whether {@code pid} is a dense worker host ({@code pty-worker --host N}): it serves other sessions too, never kill it for one. */
@@ -102,12 +102,12 @@ public interface WorkerOs {
 
                 @Override
                 public WorkerPayloads.Info info(Duration timeout) {
-                    return c.call(dev.limpet.protocol.worker.WorkerRpc.INFO, null, WorkerPayloads.Info.class, timeout);
+                    return c.call(dev.limpet.workerapi.rpc.WorkerRpc.INFO, null, WorkerPayloads.Info.class, timeout);
                 }
 
                 @Override
                 public void remove(Duration timeout) {
-                    c.call(dev.limpet.protocol.worker.WorkerRpc.REMOVE, null, timeout);
+                    c.call(dev.limpet.workerapi.rpc.WorkerRpc.REMOVE, null, timeout);
                 }
 
                 @Override

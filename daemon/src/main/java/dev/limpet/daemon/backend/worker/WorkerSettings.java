@@ -1,5 +1,6 @@
 package dev.limpet.daemon.backend.worker;
 
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -48,8 +49,8 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
     public WorkerSettings {
         jvmFlags = List.copyOf(jvmFlags);
         standby = Math.max(0, Math.min(1, standby));
-        if (hostSessions < 0 || hostSessions > dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS) {
-            throw new IllegalArgumentException("sessions per worker host must be 1 to " + dev.limpet.worker.WorkerMain.MAX_HOST_SESSIONS
+        if (hostSessions < 0 || hostSessions > WorkerRpc.MAX_HOST_SESSIONS) {
+            throw new IllegalArgumentException("sessions per worker host must be 1 to " + WorkerRpc.MAX_HOST_SESSIONS
                     + ", not " + hostSessions);
         }
     }

@@ -2,8 +2,8 @@ package dev.limpet.daemon.backend.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.limpet.worker.registry.WorkerPaths;
-import dev.limpet.worker.registry.WorkerRegistry;
+import dev.limpet.workerapi.registry.WorkerPaths;
+import dev.limpet.workerapi.registry.WorkerRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

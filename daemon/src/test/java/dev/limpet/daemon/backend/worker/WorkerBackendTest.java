@@ -12,7 +12,6 @@ import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.SpawnSpec;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
@@ -21,6 +20,7 @@ import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.RawEcho;
 import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -248,10 +248,10 @@ class WorkerBackendTest {
     void kill9OfAWorkerLosesTheSessionWithTheReasonInsteadOfHanging() throws Exception {
         WorkerBackend b = backend(null);
         b.spawn(spec("victim", TestPrograms.command(Counter.class, "0", "100")));
-        long workerPid = new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
+        long workerPid = new dev.limpet.workerapi.registry.WorkerRegistry(new dev.limpet.workerapi.registry.WorkerPaths(
                 tmp.resolve("workers").resolve(DAEMON))).files().stream().findFirst()
-                .map(f -> ((dev.limpet.worker.registry.WorkerRegistry.Parsed) new dev.limpet.worker.registry.WorkerRegistry(
-                        new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON))).read(f)).entry().workerPid())
+                .map(f -> ((dev.limpet.workerapi.registry.WorkerRegistry.Parsed) new dev.limpet.workerapi.registry.WorkerRegistry(
+                        new dev.limpet.workerapi.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON))).read(f)).entry().workerPid())
                 .orElseThrow();
         Posix.kill(workerPid, Signal.KILL);
         await().atMost(T).until(() -> backends.lost.containsKey("victim"));
@@ -268,7 +268,7 @@ class WorkerBackendTest {
         var e = entry("ancient");
         try {
             // What a worker of that minor wrote of itself (this build no longer starts one).
-            registry().write(new dev.limpet.worker.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(),
+            registry().write(new dev.limpet.workerapi.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(),
                     e.workerStartedAt(), e.childPid(), e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), e.rpcMajor(),
                     WorkerRpc.OLDEST_MINOR - 1, e.workerVersion(), e.ownerPid(), e.ownerStartedAt(), e.ownerNonce()));
             WorkerBackend second = backend(null);
@@ -309,7 +309,7 @@ class WorkerBackendTest {
     void theProbeStartsAndRemovesAWorkerWithoutARegistryEntry() throws Exception {
         WorkerBackend b = backend(null);
         b.probe();
-        assertThat(new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(
+        assertThat(new dev.limpet.workerapi.registry.WorkerRegistry(new dev.limpet.workerapi.registry.WorkerPaths(
                 tmp.resolve("workers").resolve(DAEMON))).files()).isEmpty();
     }
 
@@ -442,13 +442,13 @@ class WorkerBackendTest {
         assertThat(b.standbyPid()).isEmpty();
     }
 
-    private dev.limpet.worker.registry.WorkerRegistry registry() {
-        return new dev.limpet.worker.registry.WorkerRegistry(new dev.limpet.worker.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON)));
+    private dev.limpet.workerapi.registry.WorkerRegistry registry() {
+        return new dev.limpet.workerapi.registry.WorkerRegistry(new dev.limpet.workerapi.registry.WorkerPaths(tmp.resolve("workers").resolve(DAEMON)));
     }
 
-    private dev.limpet.worker.registry.RegistryEntry entry(String id) {
+    private dev.limpet.workerapi.registry.RegistryEntry entry(String id) {
         var r = registry();
-        return ((dev.limpet.worker.registry.WorkerRegistry.Parsed) r.read(r.paths().registry(id))).entry();
+        return ((dev.limpet.workerapi.registry.WorkerRegistry.Parsed) r.read(r.paths().registry(id))).entry();
     }
 
     @Test
@@ -460,7 +460,7 @@ class WorkerBackendTest {
         Process unrelated = new ProcessBuilder("sleep", "300").start();
         try {
             // Without worker_started_at nothing tells the unrelated pid from the worker but the worker itself.
-            registry().write(new dev.limpet.worker.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(),
+            registry().write(new dev.limpet.workerapi.registry.RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(),
                     unrelated.pid(), null, e.childPid(), e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(),
                     e.rpcMajor(), e.rpcMinor(), e.workerVersion(), e.ownerPid(), e.ownerStartedAt(), e.ownerNonce()));
             WorkerBackend second = backend(null);
