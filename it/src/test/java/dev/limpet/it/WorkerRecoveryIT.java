@@ -10,6 +10,7 @@ import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.TestPrograms;
@@ -109,7 +110,7 @@ class WorkerRecoveryIT {
     }
 
     @Test
-    void staleCorruptOutsideForeignMuteAndMismatchedEntriesAreHandledWithoutLosingLiveSessions() throws Exception {
+    void staleCorruptOutsideForeignMuteMismatchedAndTooOldEntriesAreHandledWithoutLosingLiveSessions() throws Exception {
         daemon = DaemonProcess.start(root());
         String a = spawnCounter();
         String b = spawnCounter();
@@ -138,25 +139,32 @@ class WorkerRecoveryIT {
         // mismatch: a worker that answers hello with an unknown rpc major
         plant(registry, template, "future", self, selfStart, null, null);
         closeables.add(listen(workerRoot().resolve("sock").resolve("future.sock"), true));
+        // too old: a live worker whose entry says it speaks a minor older than the previous one
+        plant(registry, template, "ancient", self, selfStart, null, null);
+        var ancient = (com.fasterxml.jackson.databind.node.ObjectNode) ProtocolCodec.mapper().readTree(
+                Files.readString(registry.resolve("ancient.json")));
+        Files.writeString(registry.resolve("ancient.json"), ancient.put("rpc_minor", WorkerRpc.OLDEST_MINOR - 1).toString());
 
         daemon = DaemonProcess.start(root());
         ServerMessage.InitialState state = initialState();
         assertThat(state.recovery().recovered()).isEqualTo(2);
         assertThat(state.recovery().pruned()).isEqualTo(1);
-        assertThat(state.recovery().quarantined()).isEqualTo(5);
-        assertThat(state.recovery().failed()).isEqualTo(3);
+        assertThat(state.recovery().quarantined()).isEqualTo(6);
+        assertThat(state.recovery().failed()).isEqualTo(4);
         assertThat(state.sessions()).filteredOn(s -> s.id().equals(a) || s.id().equals(b))
                 .allSatisfy(s -> assertThat(s.state()).isEqualTo(SessionInfo.RUNNING));
-        assertThat(state.sessions()).extracting(SessionInfo::id).doesNotContain("stale", "torn", "escape", "foreign", "mute", "future");
+        assertThat(state.sessions()).extracting(SessionInfo::id).doesNotContain("stale", "torn", "escape", "foreign", "mute", "future",
+                "ancient");
         assertThat(Posix.isAlive(pidA)).isTrue();
         try (var files = Files.list(registry)) {
             assertThat(files.map(p -> p.getFileName().toString())).containsExactlyInAnyOrder(a + ".json", b + ".json");
         }
         assertThat(workerRoot().resolve("sock").resolve("stale.sock")).doesNotExist();
         try (var q = Files.list(workerRoot().resolve("quarantine"))) {
-            assertThat(q.filter(p -> p.toString().endsWith(".reason")).count()).isEqualTo(5);
+            assertThat(q.filter(p -> p.toString().endsWith(".reason")).count()).isEqualTo(6);
         }
-        assertThat(daemon.log()).contains("worker_registry_corrupt", "worker_protocol_mismatch", "worker_recovery_partial");
+        assertThat(daemon.log()).contains("worker_registry_corrupt", "worker_protocol_mismatch", "worker_recovery_partial",
+                "ancient.json: quarantined", "it speaks rpc 1." + (WorkerRpc.OLDEST_MINOR - 1));
         assertThat(state.warnings()).extracting(ServerMessage.Warning::code)
                 .contains("worker_registry_corrupt", "worker_protocol_mismatch", "worker_recovery_partial");
         assertThat(daemon.log()).doesNotContain(template.path("control_token").asText());

@@ -260,6 +260,10 @@ public final class WorkerMain {
      * its main thread, a dense host on a thread per session). Nothing is left behind on failure.
      */
     static Served start(WorkerLaunch launch, Clock clock, WorkerRuntime.Terminator terminator) throws LaunchFailed {
+        if (launch.rpcMinor() != null && (launch.rpcMinor() < WorkerRpc.OLDEST_MINOR || launch.rpcMinor() > WorkerRpc.RPC_MINOR)) {
+            throw new LaunchFailed(3, "this worker speaks rpc " + WorkerRpc.window() + ", not " + WorkerRpc.RPC_MAJOR + "."
+                    + launch.rpcMinor());
+        }
         PtyProcess pty;
         try {
             pty = PtyProcess.spawn(new PtySpawnSpec(launch.argv(), launch.env(), Path.of(launch.cwd()), launch.cols(), launch.rows()));

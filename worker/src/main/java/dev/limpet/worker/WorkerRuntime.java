@@ -17,8 +17,6 @@ import dev.limpet.worker.rpc.RpcServer;
 import dev.limpet.worker.rpc.ServedSession;
 import dev.limpet.worker.rpc.SessionInput;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -109,19 +107,6 @@ final class WorkerRuntime implements ServedSession {
     @Override
     public int rpcMinor() {
         return launch.rpcMinor() == null ? WorkerRpc.RPC_MINOR : launch.rpcMinor();
-    }
-
-    @Override
-    public void authenticate(WorkerPayloads.Hello hello) {
-        boolean idOk = launch.daemonInstanceId().equals(hello.daemonInstanceId());
-        boolean tokenOk = hello.controlToken() != null && MessageDigest.isEqual(
-                launch.controlToken().getBytes(StandardCharsets.UTF_8), hello.controlToken().getBytes(StandardCharsets.UTF_8));
-        if (!idOk || !tokenOk) {
-            WorkerLog.warn("session {}: refused a hello for daemon {} ({})", launch.sessionId(),
-                    dev.limpet.protocol.SafeText.of(hello.daemonInstanceId(), 40),
-                    idOk ? "wrong control token" : "another daemon instance");
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "this worker belongs to another daemon instance or token");
-        }
     }
 
     @Override
@@ -221,20 +206,18 @@ final class WorkerRuntime implements ServedSession {
     }
 
     /**
-     * The title changed (rpc 1.4): watchers that speak 1.4 hear it now, with the rest of the facts.
+     * The title changed: watchers hear it now, with the rest of the facts.
      * Runs on the screen feeder's thread, at most five times a second; sending it in order matters
      * more than never waiting (a daemon that stops reading is cut off by the connection's watchdog,
      * and the feeder is never on the PTY's read path).
      */
     private void titleMoved() {
-        WorkerPayloads.Info info = null;
+        if (watchers.isEmpty()) {
+            return;
+        }
+        WorkerPayloads.Info info = info();
         for (Watcher w : watchers) {
-            if (w.wantsTitles()) {
-                if (info == null) {
-                    info = info();
-                }
-                w.state(info);
-            }
+            w.state(info);
         }
     }
 

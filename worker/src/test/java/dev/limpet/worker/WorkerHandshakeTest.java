@@ -2,6 +2,7 @@ package dev.limpet.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameKind;
@@ -23,6 +24,7 @@ import java.net.UnixDomainSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;
@@ -30,7 +32,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The worker's side of the rpc 1.3 mutual hello, spoken by hand to a real pty-worker process. */
+/** The worker's side of the mutual hello, spoken by hand to a real pty-worker process. */
 class WorkerHandshakeTest {
     static final Duration T = WorkerHarness.TIMEOUT;
     @TempDir
@@ -58,15 +60,19 @@ class WorkerHandshakeTest {
         RawDaemon() throws IOException {
             SocketChannel s = SocketChannel.open(StandardProtocolFamily.UNIX);
             s.connect(UnixDomainSocketAddress.of(harness.registry.paths().socket("hs")));
-            ch = new FramedChannel(s, WorkerRpc.MAX_FRAME_BYTES, 1 << 20);
+            ch = new FramedChannel(s, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
         }
 
         WorkerPayloads.HelloResult mutualHello(Long ownerPid) throws IOException {
-            ch.writeLine(WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR,
-                    WorkerRpc.RPC_MINOR, WorkerHarness.DAEMON_ID, null, ownerPid, "2026-01-01T00:00:00Z", "raw", challenge))));
-            var r = (WorkerEnvelope.Response) WorkerCodec.decode(ch.readLine());
+            var r = hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, WorkerHarness.DAEMON_ID, null, ownerPid,
+                    "2026-01-01T00:00:00Z", "raw", challenge));
             result = WorkerCodec.read(r.result(), WorkerPayloads.HelloResult.class);
             return result;
+        }
+
+        WorkerEnvelope.Response hello(WorkerPayloads.Hello hello) throws IOException {
+            ch.writeLine(WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, hello)));
+            return (WorkerEnvelope.Response) WorkerCodec.decode(ch.readLine());
         }
 
         WorkerEnvelope.Response send(long id, String method, Object params) throws IOException {
@@ -139,11 +145,28 @@ class WorkerHandshakeTest {
     }
 
     @Test
-    void aDaemonFromBeforeTheMutualHelloStillAuthenticatesWithItsToken() throws Exception {
-        try (WorkerClient c = harness.connectAndHello("hs", WorkerRpc.MUTUAL_HELLO_MINOR - 1)) {
-            assertThat(c.helloResult().proof()).isNull();
-            assertThat(c.framed()).isTrue();
-            assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();
+    void aDaemonOlderThanThePreviousMinorIsRefusedWithUnsupportedVersionGetsNoProofAndIsDisconnected() throws Exception {
+        try (RawDaemon d = new RawDaemon()) {
+            var r = d.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR - 1, WorkerHarness.DAEMON_ID, null, null,
+                    null, null, d.challenge));
+            assertThat(r.ok()).isFalse();
+            assertThat(r.error().code()).isEqualTo("unsupported_version");
+            assertThat(r.error().message()).contains("1." + WorkerRpc.OLDEST_MINOR + "–1." + WorkerRpc.RPC_MINOR)
+                    .contains("not 1." + (WorkerRpc.OLDEST_MINOR - 1));
+            assertThatThrownBy(d.ch::readLine).isInstanceOf(EOFException.class);
+        }
+        await().atMost(T).untilAsserted(() -> assertThat(Files.readString(harness.registry.paths().log("hs")))
+                .contains("refused a daemon speaking rpc 1." + (WorkerRpc.OLDEST_MINOR - 1)));
+    }
+
+    @Test
+    void aHelloThatSendsTheTokenInsteadOfAChallengeIsRefused() throws Exception {
+        try (RawDaemon d = new RawDaemon()) {
+            var r = d.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, WorkerHarness.DAEMON_ID, WorkerHarness.TOKEN,
+                    null, null, null));
+            assertThat(r.ok()).isFalse();
+            assertThat(r.error().code()).isEqualTo("unauthorized");
+            assertThatThrownBy(d.ch::readLine).isInstanceOf(EOFException.class);
         }
     }
 

@@ -74,17 +74,7 @@ final class WorkerHarness implements AutoCloseable {
         return c;
     }
 
-    /**
-     * A connection as the current daemon makes it to a worker whose registry entry says it speaks
-     * {@code workerMinor}: the hello offers that minor (a token hello below 1.3).
-     */
-    WorkerClient connectAndHelloKnowing(String id, int workerMinor) throws Exception {
-        WorkerClient c = connect(id);
-        c.hello(hello(workerMinor), TIMEOUT);
-        return c;
-    }
-
-    /** A connection as a daemon speaking {@code minor} would make (1.1: JSON lines, base64 output). */
+    /** A connection as a daemon of the previous {@code minor} makes it (keys as {@code input} requests). */
     WorkerClient connectAndHello(String id, int minor) throws Exception {
         connect(id).close(); // waits for the socket
         WorkerClient c = WorkerClient.connect(registry.paths().socket(id), minor);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
@@ -18,7 +19,6 @@ import dev.limpet.testkit.SizeReporter;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerRegistry;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,65 +53,21 @@ class WorkerProcessTest {
     }
 
     @Test
-    void aPreviousMinorDaemonAttachesWithSinceAndGetsReplayAndLiveOutputAsJsonLinesExactlyOnce() throws Exception {
-        harness().start("counter", TestPrograms.command(Counter.class, "0", "20"), null, 45);
-        try (WorkerClient c = harness.connectAndHello("counter")) {
-            assertThat(c.helloResult().sessionId()).isEqualTo("counter");
-            assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR);
-            await().atMost(T).until(() -> c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() > 40);
-        }
-        ByteArrayOutputStream first = new ByteArrayOutputStream();
-        long cut;
-        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
-            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0), WorkerPayloads.AttachResult.class, T);
-            assertThat(r.replayFrom()).isZero();
-            first.writeBytes(r.replay());
-            cut = r.replayFrom() + r.replay().length;
-        }
-        ByteArrayOutputStream second = new ByteArrayOutputStream();
-        // Live output may reach the event listener before the attach's answer reaches this thread:
-        // kept in arrival order and put after the replay, with its offsets checked to follow it.
-        List<WorkerPayloads.OutputEvent> live = new CopyOnWriteArrayList<>();
-        try (WorkerClient c = harness.connectAndHello("counter", WorkerRpc.OLDEST_MINOR)) {
-            assertThat(c.framed()).isFalse();
-            c.onEvent(e -> {
-                if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
-                    live.add(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class));
-                }
-            });
-            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(cut), WorkerPayloads.AttachResult.class, T);
-            assertThat(r.replayFrom()).isEqualTo(cut);
-            assertThat(r.truncated()).isFalse();
-            await().atMost(T).until(() -> live.size() >= 5);
-            second.writeBytes(r.replay());
-            long next = r.replayFrom() + r.replay().length;
-            for (WorkerPayloads.OutputEvent o : live) {
-                assertThat(o.endOffset() - o.data().length).as("live output starts where the replay or the last event ended").isEqualTo(next);
-                second.writeBytes(o.data());
-                next = o.endOffset();
-            }
-        }
-        String all = first.toString(StandardCharsets.UTF_8) + second.toString(StandardCharsets.UTF_8);
-        List<String> lines = all.lines().map(String::strip).filter(l -> !l.isEmpty()).toList();
-        for (int i = 0; i < lines.size() - 1; i++) {
-            assertThat(lines.get(i)).isEqualTo("line " + (i + 1));
-        }
-    }
-
-    @Test
-    void inputResizeAndSignalReachTheChildThroughTheWorker() throws Exception {
+    void aDaemonOfThePreviousMinorSendsKeysAsInputRequestsAndResizesAndSignalsTheChild() throws Exception {
         harness().start("echo", TestPrograms.command(EchoLines.class), null, 45);
         StringBuffer seen = new StringBuffer();
         try (WorkerClient c = harness.connectAndHello("echo", WorkerRpc.OLDEST_MINOR)) {
-            c.onEvent(e -> {
-                if (e.event().equals(WorkerRpc.EVENT_OUTPUT)) {
-                    seen.append(new String(WorkerCodec.read(e.body(), WorkerPayloads.OutputEvent.class).data(), StandardCharsets.UTF_8));
+            assertThat(c.minor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
+            c.onFrame(f -> {
+                if (f.kind() == FrameKind.OUTPUT) {
+                    seen.append(new String(f.array(), f.payloadStart(), f.payloadLength(), StandardCharsets.UTF_8));
                 }
             });
-            var r = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(-1), WorkerPayloads.AttachResult.class, T);
-            seen.append(new String(r.replay(), StandardCharsets.UTF_8));
+            c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "echo", null, null), WorkerPayloads.StreamAttachResult.class, T);
             c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("hello worker\r".getBytes(StandardCharsets.UTF_8)), T);
             await().atMost(T).until(() -> seen.toString().contains("hello worker"));
+            assertThatThrownBy(() -> c.input("echo", 1, new byte[] {'x'}, 0, 1)).as("a 1.5 link has no INPUT frames")
+                    .isInstanceOf(IllegalStateException.class);
             var resized = c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(100, 30), WorkerPayloads.ResizeResult.class, T);
             var info = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T);
             assertThat(resized.offset()).as("output before the resize is at the old size").isPositive().isLessThanOrEqualTo(info.endOffset());
@@ -156,15 +112,15 @@ class WorkerProcessTest {
     }
 
     @Test
-    void helloWithAWrongTokenOrDaemonOrMajorIsRefusedAndTheConnectionClosed() throws Exception {
+    void helloWithAWrongTokenOrDaemonOrMajorOrAMinorOlderThanThePreviousIsRefusedAndTheConnectionClosed() throws Exception {
         harness().start("auth", TestPrograms.command(Counter.class, "0", "1000"), null, 45);
         try (WorkerClient c = harness.connect("auth")) {
-            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, WorkerHarness.DAEMON_ID, "wrong", null, null, null), T))
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, WorkerRpc.RPC_MINOR, WorkerHarness.DAEMON_ID, "wrong", null, null, null), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
             c.closed().get(10, TimeUnit.SECONDS);
         }
         try (WorkerClient c = harness.connect("auth")) {
-            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, "d-ffffffffffffffff", WorkerHarness.TOKEN, null, null, null), T))
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, WorkerRpc.RPC_MINOR, "d-ffffffffffffffff", WorkerHarness.TOKEN, null, null, null), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
         }
         try (WorkerClient c = harness.connect("auth")) {
@@ -173,25 +129,43 @@ class WorkerProcessTest {
                             e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNSUPPORTED_VERSION));
         }
         try (WorkerClient c = harness.connect("auth")) {
+            assertThatThrownBy(() -> c.hello(WorkerHarness.hello(WorkerRpc.OLDEST_MINOR - 1), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class,
+                            e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNSUPPORTED_VERSION));
+            c.closed().get(10, TimeUnit.SECONDS);
+        }
+        try (WorkerClient c = harness.connect("auth")) {
             assertThatThrownBy(() -> c.call(WorkerRpc.INFO, null, T))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNAUTHORIZED));
         }
     }
 
     @Test
-    void aWorkerSpeakingThePreviousMinorIsServedWithJsonLinesAndWithoutReplay() throws Exception {
-        harness().start("old", TestPrograms.command(Counter.class, "0", "50"), WorkerRpc.OLDEST_MINOR, 45);
-        try (WorkerClient c = harness.connectAndHelloKnowing("old", WorkerRpc.OLDEST_MINOR)) {
+    void aWorkerOfThePreviousMinorIsServedAtThatMinorAndTakesKeysAsInputRequests() throws Exception {
+        harness().start("old", TestPrograms.command(EchoLines.class), WorkerRpc.OLDEST_MINOR, 45);
+        StringBuffer seen = new StringBuffer();
+        try (WorkerClient c = harness.connectAndHello("old")) {
             assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
-            assertThat(c.framed()).isFalse();
-            assertThat(c.supports(WorkerRpc.REPLAY)).isFalse();
-            assertThat(c.supports(WorkerRpc.WATCH)).isTrue();
+            assertThat(c.minor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
+            assertThat(WorkerRpc.inputFrames(c.minor())).isFalse();
+            c.onFrame(f -> seen.append(new String(f.array(), f.payloadStart(), f.payloadLength(), StandardCharsets.UTF_8)));
+            c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "old", null, null), WorkerPayloads.StreamAttachResult.class, T);
+            c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("still typed\r".getBytes(StandardCharsets.UTF_8)), T);
+            await().atMost(T).until(() -> seen.toString().contains("still typed"));
             assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();
-            assertThatThrownBy(() -> c.call(WorkerRpc.REPLAY, new WorkerPayloads.ReplayParams(0, "r"), T))
-                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
         }
         RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("old"))).entry();
         assertThat(e.rpcMinor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
+    }
+
+    @Test
+    void aLaunchAskingForAMinorOlderThanThePreviousFailsWithAClearMessage() throws Exception {
+        Process p = harness().start("older", TestPrograms.command(Counter.class, "0", "1000"), WorkerRpc.OLDEST_MINOR - 1, 45);
+        assertThat(p.waitFor(20, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).isEqualTo(3);
+        assertThat(Files.readString(harness.registry.paths().log("older"))).contains("this worker speaks rpc 1." + WorkerRpc.OLDEST_MINOR,
+                "not 1." + (WorkerRpc.OLDEST_MINOR - 1));
+        assertThat(harness.registry.paths().registry("older")).doesNotExist();
     }
 
     @Test
@@ -206,7 +180,8 @@ class WorkerProcessTest {
             c.close();
         }
         try (WorkerClient c = harness.connect("lease")) {
-            c.hello(new WorkerPayloads.Hello(1, 1, WorkerHarness.DAEMON_ID, WorkerHarness.TOKEN, 4242L, "2026-01-01T00:00:00Z", "n2"), T);
+            c.hello(new WorkerPayloads.Hello(1, WorkerRpc.RPC_MINOR, WorkerHarness.DAEMON_ID, WorkerHarness.TOKEN, 4242L, "2026-01-01T00:00:00Z",
+                    "n2"), T);
             RegistryEntry e = ((WorkerRegistry.Parsed) harness.registry.read(harness.registry.paths().registry("lease"))).entry();
             assertThat(e.ownerPid()).isEqualTo(4242L);
             assertThat(e.ownerNonce()).isEqualTo("n2");

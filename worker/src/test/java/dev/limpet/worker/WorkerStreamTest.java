@@ -75,7 +75,7 @@ class WorkerStreamTest {
     void aFramedStreamCarriesRawOutputFromSinceThenLiveOutputExactlyOnce() throws Exception {
         harness().start("count", TestPrograms.command(Counter.class, "0", "20"), null, 45);
         try (WorkerClient c = harness.connectAndHello("count")) {
-            assertThat(c.framed()).isTrue();
+            assertThat(c.minor()).isEqualTo(WorkerRpc.RPC_MINOR);
             await().atMost(T).until(() -> c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() > 40);
             StreamRecorder s = new StreamRecorder();
             c.onFrame(f -> {

@@ -11,7 +11,7 @@ import java.util.Objects;
  * chunks it arrived in (a worker's frames, passed on to clients as they are: never reassembled),
  * whether bytes between the requested {@code since} and {@code replayFrom} were lost, optionally a
  * screen snapshot (ANSI that redraws the screen as of {@code replayFrom}), and whether the data
- * plane honours credit ({@link Attachment#grant}); a worker of rpc 1.1 does not.
+ * plane honours credit ({@link Attachment#grant}; an ended worker's empty attachment does not).
  */
 public record AttachInfo(RuntimeInfo runtime, long replayFrom, List<OutputChunk> replay, boolean truncated, byte[] snapshot,
         boolean credit) {

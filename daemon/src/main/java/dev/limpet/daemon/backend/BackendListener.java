@@ -23,7 +23,7 @@ public interface BackendListener {
 
     /**
      * The session's window title (OSC 0/2) is now {@code title} ("" when cleared). At most a few a
-     * second per session; a data plane that cannot see titles (a worker before rpc 1.4) never calls it.
+     * second per session; a data plane that cannot see titles never calls it.
      */
     default void titleChanged(String sessionId, String title) {}
 }

@@ -209,7 +209,7 @@ final class Commands {
         long since = m.since() == null ? -1 : m.since();
         Attachment attachment = sessions.attach(id, since, asked.lossless() ? asked.window() : Long.MAX_VALUE, stream);
         var info = attachment.info();
-        // A data plane without credit (a worker from before rpc 1.2) serves the attachment live.
+        // An attachment without credit (a session whose worker is gone) is served live.
         SessionStream.Flow granted = asked.lossless() && !info.credit() ? SessionStream.Flow.LIVE : asked;
         ClientSessions.Record record = c.clientSession();
         clientSessions.attached(record, id, info.endOffset(), readOnly);

@@ -10,7 +10,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The mutual proof of the rpc 1.3 hello: each side shows it knows a session's control token
+ * The mutual proof of the hello: each side shows it knows a session's control token
  * without sending it. The daemon sends a fresh challenge; the worker answers with its own
  * challenge and an HMAC-SHA256, keyed by the token, over both challenges; only when that proof
  * holds does the daemon answer with its own HMAC (over the same challenges in the other order,
@@ -20,6 +20,7 @@ import javax.crypto.spec.SecretKeySpec;
 public final class HandshakeKey {
     private static final Pattern CHALLENGE = Pattern.compile("[0-9a-f]{64}");
     private static final SecureRandom RANDOM = new SecureRandom();
+    // The labels are part of the wire, fixed when the hello became mutual: both minors of the window compute the same proofs.
     private static final String WORKER_LABEL = "limpet worker rpc 1.3 worker proof";
     private static final String DAEMON_LABEL = "limpet worker rpc 1.3 daemon proof";
 

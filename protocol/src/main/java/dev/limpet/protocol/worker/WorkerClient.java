@@ -24,13 +24,13 @@ import java.util.function.Consumer;
 /**
  * The daemon's side of one connection to a worker: requests with ids and deadlines, responses
  * matched by id, events and data frames handed to handlers in arrival order on the reader thread
- * (a platform thread: it is on the keystroke-echo path). JSON lines until a hello in which both
- * sides speak rpc 1.2, length-prefixed frames after it. A worker that accepts and never answers
- * costs a caller one deadline ({@code io_error}), never a hang.
+ * (a platform thread: it is on the keystroke-echo path). The hello and its answer are JSON lines,
+ * everything after them length-prefixed frames. A worker that accepts and never answers costs a
+ * caller one deadline ({@code io_error}), never a hang.
  *
  * <p>Trust in both directions: a socket served by another user is refused at connect
- * ({@code SO_PEERCRED}, {@link PeerCredentials}) before a byte is sent; from rpc 1.3 the hello is
- * mutual ({@link HandshakeKey}), so a worker that does not know the session's control token never
+ * ({@code SO_PEERCRED}, {@link PeerCredentials}) before a byte is sent; the hello is mutual
+ * ({@link HandshakeKey}), so a worker that does not know the session's control token never
  * receives it nor anything else secret.
  */
 public final class WorkerClient implements AutoCloseable {
@@ -44,9 +44,8 @@ public final class WorkerClient implements AutoCloseable {
     private volatile Consumer<Frame> frames = f -> {};
     private volatile WorkerPayloads.HelloResult hello;
     private volatile long helloId = -1;
-    /** Read by the reader thread only after it switched itself; written by writers after the switch. */
+    /** Set by the reader thread when the hello's answer arrives: everything after it is frames. */
     private volatile boolean framedReads;
-    private volatile boolean framedWrites;
 
     private WorkerClient(SocketChannel channel, Path socket, int ownMinor) {
         this.channel = new FramedChannel(channel, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
@@ -65,7 +64,7 @@ public final class WorkerClient implements AutoCloseable {
         return connect(socket, WorkerRpc.RPC_MINOR);
     }
 
-    /** As {@link #connect(Path)}, for a daemon (or test) that speaks the older {@code minor}. */
+    /** As {@link #connect(Path)}, for a test that plays a daemon of the previous {@code minor}. */
     public static WorkerClient connect(Path socket, int minor) throws IOException {
         SocketChannel ch = SocketChannel.open(StandardProtocolFamily.UNIX);
         try {
@@ -89,7 +88,7 @@ public final class WorkerClient implements AutoCloseable {
         this.events = handler;
     }
 
-    /** Handler for OUTPUT and SNAPSHOT frames (rpc 1.2) and ACK frames (1.6); runs on the reader thread, so it must not block. */
+    /** Handler for OUTPUT, SNAPSHOT and ACK frames; runs on the reader thread, so it must not block. */
     public void onFrame(Consumer<Frame> handler) {
         this.frames = handler;
     }
@@ -110,39 +109,17 @@ public final class WorkerClient implements AutoCloseable {
         return h == null ? -1 : Math.min(h.rpcMinor(), ownMinor);
     }
 
-    /** True once the connection carries frames (both sides speak rpc 1.2 or later). */
-    public boolean framed() {
-        return framedWrites;
-    }
-
     /**
-     * Handshake. {@code params.rpcMinor()} is the newest minor the caller may speak with this
-     * worker: the current one for a worker it started, the registry entry's for one it found. When
-     * that (and this client's own) is 1.3 or later the hello is mutual: the control token in
-     * {@code params} never leaves this process; the worker must prove it knows it before the
-     * daemon proves itself. Older workers get the token hello they know.
+     * The mutual handshake. {@code params.rpcMinor()} is the newest minor the caller offers; the
+     * control token in {@code params} never leaves this process: the worker must prove it knows it
+     * before the daemon proves itself.
      *
      * @throws WorkerRpcException {@code unsupported_version} when the worker's version lies
-     *     outside this build's window; {@code unauthorized} when either side's proof fails (the
-     *     connection is then closed)
+     *     outside this build's window (the connection is then closed); {@code unauthorized} when
+     *     either side's proof fails (the connection is then closed)
      */
     public WorkerPayloads.HelloResult hello(WorkerPayloads.Hello params, Duration timeout) {
         int minor = Math.min(params.rpcMinor(), ownMinor);
-        if (WorkerRpc.mutualHello(minor)) {
-            return mutualHello(params, minor, timeout);
-        }
-        WorkerPayloads.Hello own = new WorkerPayloads.Hello(params.rpcMajor(), minor,
-                params.daemonInstanceId(), params.controlToken(), params.ownerPid(), params.ownerStartedAt(), params.ownerNonce());
-        long id = ids.incrementAndGet();
-        helloId = id;
-        WorkerPayloads.HelloResult r = WorkerCodec.read(call(id, WorkerRpc.HELLO, own, timeout), WorkerPayloads.HelloResult.class);
-        requireCompatible(r);
-        hello = r;
-        framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), own.rpcMinor()));
-        return r;
-    }
-
-    private WorkerPayloads.HelloResult mutualHello(WorkerPayloads.Hello params, int minor, Duration timeout) {
         HandshakeKey key = new HandshakeKey(params.controlToken());
         String ours = HandshakeKey.newChallenge();
         WorkerPayloads.Hello wire = new WorkerPayloads.Hello(params.rpcMajor(), minor, params.daemonInstanceId(), null,
@@ -152,13 +129,12 @@ public final class WorkerClient implements AutoCloseable {
         try {
             WorkerPayloads.HelloResult r = WorkerCodec.read(call(id, WorkerRpc.HELLO, wire, timeout), WorkerPayloads.HelloResult.class);
             requireCompatible(r);
-            if (!WorkerRpc.mutualHello(r.rpcMinor()) || !HandshakeKey.isChallenge(r.challenge())
+            if (!HandshakeKey.isChallenge(r.challenge())
                     || !HandshakeKey.same(key.workerProof(params.daemonInstanceId(), ours, r.challenge()), r.proof())) {
                 throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "the worker at " + socket
                         + " could not prove it knows the session's control token; nothing secret was sent to it");
             }
             hello = r;
-            framedWrites = WorkerRpc.framed(Math.min(r.rpcMinor(), minor));
             call(WorkerRpc.AUTHENTICATE, new WorkerPayloads.AuthenticateParams(
                     key.daemonProof(params.daemonInstanceId(), ours, r.challenge())), timeout);
             return r;
@@ -172,14 +148,8 @@ public final class WorkerClient implements AutoCloseable {
     private void requireCompatible(WorkerPayloads.HelloResult r) {
         if (!WorkerRpc.compatible(r.rpcMajor(), r.rpcMinor())) {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "worker speaks rpc " + r.rpcMajor() + "."
-                    + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.OLDEST_MINOR + "–"
-                    + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.RPC_MINOR);
+                    + r.rpcMinor() + "; this daemon speaks " + WorkerRpc.window());
         }
-    }
-
-    /** Whether the worker serves {@code method} (known after hello). */
-    public boolean supports(String method) {
-        return hello != null && WorkerRpc.methods(minor()).contains(method);
     }
 
     public <T> T call(String method, Object params, Class<T> resultType, Duration timeout) {
@@ -204,10 +174,10 @@ public final class WorkerClient implements AutoCloseable {
                 throw new WorkerRpcException(WorkerErrorCode.IO_ERROR, "connection to " + socket.getFileName() + " is closed");
             }
             String json = WorkerCodec.encode(WorkerCodec.request(id, method, params));
-            if (framedWrites) {
-                channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
+            if (hello == null) {
+                channel.writeLine(json); // the hello, or a request before it: the worker reads lines until it answers a hello
             } else {
-                channel.writeLine(json);
+                channel.writeFrame(FrameKind.CONTROL, "", 0, ByteBuffer.wrap(json.getBytes(StandardCharsets.UTF_8)));
             }
             WorkerEnvelope.Response r = f.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
             if (!r.ok()) {
@@ -237,8 +207,8 @@ public final class WorkerClient implements AutoCloseable {
      * ends first). Requests and frames leave in the order they were sent.
      */
     public CompletableFuture<JsonNode> callAsync(String method, Object params) {
-        if (!framedWrites) {
-            throw new IllegalStateException("asynchronous calls need rpc 1.2 frames");
+        if (hello == null) {
+            throw new IllegalStateException("hello first");
         }
         long id = ids.incrementAndGet();
         CompletableFuture<WorkerEnvelope.Response> f = new CompletableFuture<>();
@@ -271,8 +241,9 @@ public final class WorkerClient implements AutoCloseable {
 
     /**
      * Sends {@code data[off, off + len)} as an INPUT frame of {@code stream} ending at input offset
-     * {@code endOffset} (rpc 1.6). Nothing answers it; the worker's ACK frames say how far the input
-     * was written. False when the connection is broken (it is then closed).
+     * {@code endOffset} (rpc 1.6; a 1.5 worker takes {@code input} requests). Nothing answers it;
+     * the worker's ACK frames say how far the input was written. False when the connection is
+     * broken (it is then closed).
      */
     public boolean input(String stream, long endOffset, byte[] data, int off, int len) {
         if (!WorkerRpc.inputFrames(minor())) {
@@ -288,13 +259,10 @@ public final class WorkerClient implements AutoCloseable {
     }
 
     /**
-     * Moves a stream's credit (rpc 1.2): the worker reads the PTY only up to {@code limit} for it
+     * Moves a stream's credit: the worker reads the PTY only up to {@code limit} for it
      * ({@code Long.MAX_VALUE}: no limit). Fire and forget; a broken connection closes the client.
      */
     public void credit(String stream, long limit) {
-        if (!framedWrites) {
-            throw new IllegalStateException("credit needs rpc 1.2 frames");
-        }
         try {
             channel.writeFrame(FrameKind.CREDIT, stream, limit, ByteBuffer.allocate(0));
         } catch (IOException e) {
@@ -328,8 +296,7 @@ public final class WorkerClient implements AutoCloseable {
             case WorkerEnvelope.Response r -> {
                 if (r.id() == helloId && r.ok()) {
                     // Switch before reading on: the worker writes frames right after this answer.
-                    int minor = r.result() == null ? 0 : r.result().path("rpc_minor").asInt(0);
-                    framedReads = WorkerRpc.framed(Math.min(minor, ownMinor));
+                    framedReads = true;
                 }
                 CompletableFuture<WorkerEnvelope.Response> f = pending.get(r.id());
                 if (f != null) {

@@ -10,7 +10,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import dev.limpet.protocol.ProtocolCodec;
 
 /**
- * Encodes and decodes worker RPC lines. Unknown fields are ignored (a newer minor may add them);
+ * Encodes and decodes worker RPC messages (the hello's line, the JSON of CONTROL frames). Unknown fields are ignored (a newer minor may add them);
  * malformed input becomes {@link WorkerRpcException} with {@code bad_request}.
  */
 public final class WorkerCodec {

@@ -11,7 +11,7 @@ import java.util.Map;
  * to every local user.
  *
  * @param probe           a start-up capability probe: serve hello/info/remove, write no registry entry
- * @param rpcMinor        the RPC minor the worker speaks (tests run previous-minor workers); null: current
+ * @param rpcMinor        the RPC minor the worker speaks (tests run workers of the previous minor); null: current
  * @param exitTtlSeconds  after the child exits, clean up when no connection is attached for this long
  * @param orphanTtlSeconds with no daemon connected for this long, end the session and clean up
  * @param journalPath     where the worker appends the session's output (a revive's history); null: no journal

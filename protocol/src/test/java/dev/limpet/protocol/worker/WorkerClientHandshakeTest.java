@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The daemon's side of the rpc 1.3 hello against a scripted worker on a real Unix socket: the
- * control token never crosses the socket, and a worker that cannot prove it knows the token gets
- * nothing more.
+ * The daemon's side of the hello against a scripted worker on a real Unix socket: the control
+ * token never crosses the socket, a worker that cannot prove it knows the token gets nothing more,
+ * and a worker older than the previous minor is refused with {@code unsupported_version}.
  */
 class WorkerClientHandshakeTest {
     static final String TOKEN = "0123456789abcdef-the-session-control-token";
@@ -39,11 +39,16 @@ class WorkerClientHandshakeTest {
 
     /** A fake worker that answers a mutual hello with {@code proofKey}'s proof (null: a made-up proof). */
     Path fakeWorker(String proofKey) throws IOException {
+        return fakeWorker(proofKey, WorkerRpc.RPC_MINOR);
+    }
+
+    /** As {@link #fakeWorker(String)}, for a worker that says it speaks rpc 1.{@code minor}. */
+    Path fakeWorker(String proofKey, int minor) throws IOException {
         Path socket = dir.resolve("w.sock");
         server = ServerSocketChannel.open(StandardProtocolFamily.UNIX);
         server.bind(UnixDomainSocketAddress.of(socket));
         Thread.ofPlatform().daemon().start(() -> {
-            try (FramedChannel ch = new FramedChannel(server.accept(), WorkerRpc.MAX_FRAME_BYTES, 1 << 20)) {
+            try (FramedChannel ch = new FramedChannel(server.accept(), WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES)) {
                 String line = ch.readLine();
                 received.add(line);
                 var hello = (WorkerEnvelope.Request) WorkerCodec.decode(line);
@@ -51,7 +56,7 @@ class WorkerClientHandshakeTest {
                 String ours = HandshakeKey.newChallenge();
                 String proof = proofKey == null ? "f".repeat(64) : new HandshakeKey(proofKey).workerProof(DAEMON, p.challenge(), ours);
                 ch.writeLine(WorkerCodec.encode(WorkerCodec.success(hello.id(), new WorkerPayloads.HelloResult("t", 1,
-                        WorkerRpc.RPC_MINOR, DAEMON, "s").withProof(ours, proof))));
+                        minor, DAEMON, "s").withProof(ours, proof))));
                 while (true) {
                     Frame f = ch.readFrame();
                     String text = f.payloadText();
@@ -104,7 +109,7 @@ class WorkerClientHandshakeTest {
         try (WorkerClient c = WorkerClient.connect(socket)) {
             WorkerPayloads.HelloResult r = c.hello(hello(WorkerRpc.RPC_MINOR), T);
             assertThat(r.rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR);
-            assertThat(c.framed()).isTrue();
+            assertThat(c.minor()).isEqualTo(WorkerRpc.RPC_MINOR);
         }
         assertThat(received).hasSize(2).noneMatch(r -> r.contains(TOKEN));
         assertThat(received.getFirst()).contains("\"challenge\"").doesNotContain("control_token\":\"");
@@ -122,14 +127,28 @@ class WorkerClientHandshakeTest {
     }
 
     @Test
-    void onlyAWorkerKnownToSpeakAnOlderMinorGetsTheTokenHello() throws Exception {
-        Path socket = fakeWorker(null);
+    void aWorkerOfThePreviousMinorIsServedAtItsMinor() throws Exception {
+        Path socket = fakeWorker(TOKEN, WorkerRpc.OLDEST_MINOR);
         try (WorkerClient c = WorkerClient.connect(socket)) {
-            c.hello(hello(2), T);
-        } catch (RuntimeException ignored) {
-            // the fake answers as a 1.3 worker; only what it received matters here
+            c.hello(hello(WorkerRpc.RPC_MINOR), T);
+            assertThat(c.minor()).isEqualTo(WorkerRpc.RPC_MINOR - 1);
         }
-        assertThat(received.getFirst()).contains(TOKEN);
+        assertThat(daemonProof).matches("[0-9a-f]{64}");
+    }
+
+    @Test
+    void aWorkerOlderThanThePreviousMinorIsRefusedWithUnsupportedVersionAndGetsNothingMore() throws Exception {
+        Path socket = fakeWorker(TOKEN, WorkerRpc.OLDEST_MINOR - 1);
+        try (WorkerClient c = WorkerClient.connect(socket)) {
+            assertThatThrownBy(() -> c.hello(hello(WorkerRpc.RPC_MINOR), T)).isInstanceOfSatisfying(WorkerRpcException.class, e -> {
+                assertThat(e.code()).isEqualTo(WorkerErrorCode.UNSUPPORTED_VERSION);
+                assertThat(e.getMessage()).contains("worker speaks rpc 1." + (WorkerRpc.OLDEST_MINOR - 1))
+                        .contains("1." + WorkerRpc.OLDEST_MINOR + "–1." + WorkerRpc.RPC_MINOR);
+            });
+            assertThat(c.closed()).succeedsWithin(T);
+        }
+        assertThat(received).hasSize(1).noneMatch(r -> r.contains(TOKEN));
+        assertThat(daemonProof).isNull();
     }
 
     @Test

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.limpet.protocol.worker.WorkerPayloads.AttachParams;
-import dev.limpet.protocol.worker.WorkerPayloads.AttachResult;
 import dev.limpet.protocol.worker.WorkerPayloads.CaptureResult;
 import dev.limpet.protocol.worker.WorkerPayloads.DetachParams;
 import dev.limpet.protocol.worker.WorkerPayloads.Empty;
@@ -15,7 +14,6 @@ import dev.limpet.protocol.worker.WorkerPayloads.Hello;
 import dev.limpet.protocol.worker.WorkerPayloads.HelloResult;
 import dev.limpet.protocol.worker.WorkerPayloads.Info;
 import dev.limpet.protocol.worker.WorkerPayloads.InputParams;
-import dev.limpet.protocol.worker.WorkerPayloads.OutputEvent;
 import dev.limpet.protocol.worker.WorkerPayloads.ReplayParams;
 import dev.limpet.protocol.worker.WorkerPayloads.ReplayResult;
 import dev.limpet.protocol.worker.WorkerPayloads.ResizeParams;
@@ -33,9 +31,9 @@ import java.util.List;
  */
 class WorkerCodecFuzzTest {
     static final List<Class<?>> PAYLOADS = List.of(Hello.class, HelloResult.class, Info.class, AttachParams.class,
-            StreamAttachResult.class, ReplayParams.class, ReplayResult.class, DetachParams.class, AttachResult.class,
+            StreamAttachResult.class, ReplayParams.class, ReplayResult.class, DetachParams.class,
             InputParams.class, ResizeParams.class, SignalParams.class, CaptureResult.class, HealthResult.class, Empty.class,
-            OutputEvent.class, ExitEvent.class, StateEvent.class, WorkerLaunch.class);
+            ExitEvent.class, StateEvent.class, WorkerLaunch.class);
 
     @FuzzTest
     void decodesEnvelopesAndPayloadsThatSurviveReEncodingOrRefuses(byte[] input) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.protocol.worker.WorkerPayloads.AttachParams;
-import dev.limpet.protocol.worker.WorkerPayloads.AttachResult;
 import dev.limpet.protocol.worker.WorkerPayloads.CaptureResult;
 import dev.limpet.protocol.worker.WorkerPayloads.Empty;
 import dev.limpet.protocol.worker.WorkerPayloads.ExitEvent;
@@ -13,7 +12,6 @@ import dev.limpet.protocol.worker.WorkerPayloads.Hello;
 import dev.limpet.protocol.worker.WorkerPayloads.HelloResult;
 import dev.limpet.protocol.worker.WorkerPayloads.Info;
 import dev.limpet.protocol.worker.WorkerPayloads.InputParams;
-import dev.limpet.protocol.worker.WorkerPayloads.OutputEvent;
 import dev.limpet.protocol.worker.WorkerPayloads.ResizeParams;
 import dev.limpet.protocol.worker.WorkerPayloads.SignalParams;
 import dev.limpet.protocol.worker.WorkerPayloads.StateEvent;
@@ -27,30 +25,27 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class WorkerCodecTest {
     static final Info INFO = new Info("k3x9q2", true, List.of("bash", "-l"), "/tmp", 80, 24, 100, 101, 42, -1, 0,
-            "2026-11-25T22:10:00Z", 1);
+            "2026-11-25T22:10:00Z", 1, "", 7L);
 
     static Stream<Object> payloads() {
         return Stream.of(
-                new Hello(1, 1, "d-0123456789abcdef", "tok", 77L, "2026-11-25T22:10:00Z", "n1"),
-                new Hello(1, 0, "d-0123456789abcdef", "tok", null, null, null),
-                new HelloResult("0.1.0", 1, 1, "d-0123456789abcdef", "k3x9q2"),
+                new Hello(1, 6, "d-0123456789abcdef", null, 77L, "2026-11-25T22:10:00Z", "n1", "ab".repeat(32)),
+                new Hello(1, 5, "d-0123456789abcdef", null, null, null, null, "cd".repeat(32)),
+                new HelloResult("0.1.0", 1, 5, "d-0123456789abcdef", "k3x9q2").withProof("ef".repeat(32), "01".repeat(32)),
                 INFO,
-                new AttachParams(-1),
-                new AttachResult(INFO, 10, "hello".getBytes(StandardCharsets.UTF_8), true, new byte[] {27, 91}),
-                new AttachResult(INFO, 0, new byte[0], false, null),
+                new AttachParams(-1L, "k3x9q2", 1L << 20, 2000L),
                 new InputParams(new byte[] {0, 1, (byte) 0xff}),
                 new ResizeParams(132, 43),
                 new SignalParams("HUP"),
                 new CaptureResult("$ ls\n"),
                 new HealthResult(true, 100),
                 new Empty(),
-                new OutputEvent(99, "line 1\r\n".getBytes(StandardCharsets.UTF_8)),
                 new ExitEvent(-1, 9, 1234),
                 new StateEvent(INFO),
                 new StateEvent(new Info("k3x9q2", true, List.of("claude"), "/tmp", 80, 24, 100, 101, 42, -1, 0,
                         "2026-11-25T22:10:00Z", 0, "⠋ Refactoring")),
                 new WorkerLaunch(1, "d-1", "k3x9q2", List.of("sh"), Map.of("A", "b"), "/tmp", 80, 24, 1 << 20, "/r/x.json",
-                        "/s/x.sock", "tok", 5, "2026-11-25T22:10:00Z", "n", 45, 86400, false, 0));
+                        "/s/x.sock", "tok", 5, "2026-11-25T22:10:00Z", "n", 45, 86400, false, WorkerRpc.OLDEST_MINOR));
     }
 
     @ParameterizedTest
@@ -71,28 +66,31 @@ class WorkerCodecTest {
     }
 
     @Test
-    void anInfoFromAWorkerBefore14HasNoTitleAndReadsAsUnknown() {
-        String old = "{\"session_id\":\"k3x9q2\",\"running\":true,\"argv\":[\"sh\"],\"cwd\":\"/tmp\",\"cols\":80,\"rows\":24,"
-                + "\"worker_pid\":1,\"child_pid\":2,\"end_offset\":3,\"exit_code\":-1,\"exit_signal\":0,\"started_at\":null,\"attached\":0}";
+    void anInfoFromAWorkerOfThePreviousMinorHasNoInputEnd() {
+        String previous = "{\"session_id\":\"k3x9q2\",\"running\":true,\"argv\":[\"sh\"],\"cwd\":\"/tmp\",\"cols\":80,\"rows\":24,"
+                + "\"worker_pid\":1,\"child_pid\":2,\"end_offset\":3,\"exit_code\":-1,\"exit_signal\":0,\"started_at\":null,\"attached\":0,"
+                + "\"title\":\"\"}";
         Info info;
         try {
-            info = WorkerCodec.read(new com.fasterxml.jackson.databind.ObjectMapper().readTree(old), Info.class);
+            info = WorkerCodec.read(new com.fasterxml.jackson.databind.ObjectMapper().readTree(previous), Info.class);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             throw new AssertionError(e);
         }
-        assertThat(info.title()).isNull();
+        assertThat(info.inputEnd()).isNull();
         assertThat(info.endOffset()).isEqualTo(3);
-        assertThat(WorkerRpc.titles(WorkerRpc.TITLE_MINOR - 1)).isFalse();
-        assertThat(WorkerRpc.titles(WorkerRpc.RPC_MINOR)).isTrue();
+        assertThat(WorkerRpc.inputFrames(WorkerRpc.INPUT_FRAMES_MINOR - 1)).isFalse();
+        assertThat(WorkerRpc.inputFrames(WorkerRpc.RPC_MINOR)).isTrue();
     }
 
     @Test
-    void wireFormatIsSnakeCaseJsonLinesWithBase64Bytes() {
-        String line = WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT, new OutputEvent(5, "hi".getBytes(StandardCharsets.UTF_8))));
-        assertThat(line).isEqualTo("{\"type\":\"evt\",\"event\":\"output\",\"body\":{\"end_offset\":5,\"data\":\"aGk=\"}}");
-        String hello = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new Hello(1, 1, "d-1", "t", null, null, null)));
-        assertThat(hello).startsWith("{\"type\":\"req\",\"id\":1,\"method\":\"hello\",\"params\":{\"rpc_major\":1,\"rpc_minor\":1,"
-                + "\"daemon_instance_id\":\"d-1\",\"control_token\":\"t\"");
+    void wireFormatIsSnakeCaseJsonWithBase64Bytes() {
+        String input = WorkerCodec.encode(WorkerCodec.request(2, WorkerRpc.INPUT, new InputParams("hi".getBytes(StandardCharsets.UTF_8))));
+        assertThat(input).isEqualTo("{\"type\":\"req\",\"id\":2,\"method\":\"input\",\"params\":{\"data\":\"aGk=\"}}");
+        String hello = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new Hello(1, 6, "d-1", null, null, null, null,
+                "ab".repeat(32))));
+        assertThat(hello).startsWith("{\"type\":\"req\",\"id\":1,\"method\":\"hello\",\"params\":{\"rpc_major\":1,\"rpc_minor\":6,"
+                + "\"daemon_instance_id\":\"d-1\"").contains("\"challenge\":\"" + "ab".repeat(32) + "\"")
+                .doesNotContain("control_token\":\"");
     }
 
     @Test
@@ -130,7 +128,9 @@ class WorkerCodecTest {
     }
 
     @Test
-    void compatibilityWindowRunsFromTheOldestMinorToTheCurrentOneOfTheSameMajor() {
+    void compatibilityWindowIsTheCurrentMinorAndThePreviousOneOfTheSameMajor() {
+        assertThat(WorkerRpc.OLDEST_MINOR).isEqualTo(WorkerRpc.RPC_MINOR - 1);
+        assertThat(WorkerRpc.window()).as("as docs/protocol.md names it").isEqualTo("1.5–1.6");
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 1)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR)).isTrue();
@@ -142,9 +142,9 @@ class WorkerCodecTest {
     }
 
     @Test
-    void watchAndCaptureArriveWithMinorOne() {
-        assertThat(WorkerRpc.methods(0)).doesNotContain(WorkerRpc.WATCH, WorkerRpc.CAPTURE).contains(WorkerRpc.HELLO, WorkerRpc.INFO);
-        assertThat(WorkerRpc.methods(1)).contains(WorkerRpc.WATCH, WorkerRpc.CAPTURE);
+    void theAuthenticateProofIsNoMethodAWorkerServesAfterTheHello() {
+        assertThat(WorkerRpc.METHODS).contains(WorkerRpc.WATCH, WorkerRpc.CAPTURE, WorkerRpc.REPLAY, WorkerRpc.INPUT)
+                .doesNotContain(WorkerRpc.AUTHENTICATE);
     }
 
     @Test

@@ -7,7 +7,6 @@ import dev.limpet.protocol.stream.OutboundQueue;
 import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
-import dev.limpet.protocol.worker.WorkerPayloads;
 import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.terminal.session.PtySession;
 import dev.limpet.worker.WorkerLog;
@@ -33,16 +32,13 @@ import java.util.concurrent.locks.LockSupport;
 final class ConnectionWriter {
     /** Bytes written in one go at most (and the largest merged output frame). */
     static final long MAX_BATCH_BYTES = 1L << 20;
-    private static final Object LEGACY_STREAM = new Object();
 
-    /** What the writer writes. Control messages carry whether they go out as a line or a frame. */
+    /** What the writer writes. Control messages carry whether they go out as a line (the hello's answer) or a frame. */
     private sealed interface Out {}
 
     private record Control(WorkerEnvelope envelope, boolean framed) implements Out {}
 
     private record Data(FrameKind kind, String stream, long offset, ByteBuffer payload) implements Out {}
-
-    private record LegacyOutput(OutputChunk chunk) implements Out {}
 
     private final FramedChannel channel;
     private final String name;
@@ -82,11 +78,6 @@ final class ConnectionWriter {
     /** Queues a live chunk of {@code stream} as an OUTPUT frame (its reader is held back by {@link #queuedBytes}). */
     void output(String stream, OutputChunk chunk) {
         out.offer(new Data(FrameKind.OUTPUT, stream, chunk.endOffset(), chunk.view()), chunk.length(), stream, Long.MAX_VALUE);
-    }
-
-    /** rpc 1.1: queues a chunk as an output event line; false (nothing queued) past {@code limit} bytes of them. */
-    boolean legacyOutput(OutputChunk chunk, long limit) {
-        return out.offer(new LegacyOutput(chunk), chunk.length(), LEGACY_STREAM, limit);
     }
 
     long queuedBytes(String stream) {
@@ -157,8 +148,6 @@ final class ConnectionWriter {
                     }
                 }
                 case Data d -> i = writeRun(batch, i) - 1;
-                case LegacyOutput l -> channel.writeLine(WorkerCodec.encode(WorkerCodec.event(WorkerRpc.EVENT_OUTPUT,
-                        new WorkerPayloads.OutputEvent(l.chunk().endOffset(), l.chunk().bytes()))));
             }
         }
     }

@@ -10,15 +10,16 @@ import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.WorkerLog;
 
 /**
- * The handshake of one {@link ServerConnection}: hello first (with the control token, or from rpc
- * 1.3 a challenge answered with our proof and then the daemon's {@code authenticate}); anything
- * else before it is done is refused. Advanced by the connection's request reader only.
+ * The handshake of one {@link ServerConnection}: hello first (a challenge answered with our proof),
+ * then the daemon's {@code authenticate}; anything else before it is done is refused, and so is a
+ * daemon whose minor lies outside this build's window. Advanced by the connection's request reader
+ * only.
  */
 final class Handshake {
     private final ServedSession served;
     private final String name;
     private boolean authenticated;
-    /** A mutual hello (rpc 1.3) answered with our proof: only {@code authenticate} may follow. */
+    /** A hello answered with our proof: only {@code authenticate} may follow. */
     private WorkerPayloads.Hello challenged;
     private String daemonChallenge;
     private String workerChallenge;
@@ -63,25 +64,24 @@ final class Handshake {
             throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc major "
                     + WorkerRpc.RPC_MAJOR + ", not " + h.rpcMajor());
         }
+        if (!WorkerRpc.compatible(h.rpcMajor(), h.rpcMinor())) {
+            // A daemon older than the window (a downgrade) would not understand what we send after the hello.
+            WorkerLog.warn("connection {}: refused a daemon speaking rpc {}.{} (this worker speaks {})", name, h.rpcMajor(), h.rpcMinor(),
+                    WorkerRpc.window());
+            throw new WorkerRpcException(WorkerErrorCode.UNSUPPORTED_VERSION, "this worker speaks rpc " + WorkerRpc.window() + ", not "
+                    + h.rpcMajor() + "." + h.rpcMinor());
+        }
         minor = Math.min(h.rpcMinor(), served.rpcMinor());
-        if (h.controlToken() == null && WorkerRpc.mutualHello(minor)) {
-            return challenge(h);
-        }
-        if (h.controlToken() == null) {
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello needs control_token (or, from rpc 1.3, a challenge)");
-        }
-        served.authenticate(h);
-        opened(h);
-        return served.helloResult();
+        return challenge(h);
     }
 
     /**
-     * rpc 1.3, step one: prove we know the control token (HMAC over the daemon's challenge and
-     * ours) and wait for the daemon's proof. Nothing is served and no lease recorded until then.
+     * Step one: prove we know the control token (HMAC over the daemon's challenge and ours) and
+     * wait for the daemon's proof. Nothing is served and no lease recorded until then.
      */
     private Object challenge(WorkerPayloads.Hello h) {
         if (!HandshakeKey.isChallenge(h.challenge())) {
-            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "a hello without control_token needs a challenge of 64 hex digits");
+            throw new WorkerRpcException(WorkerErrorCode.UNAUTHORIZED, "hello needs a challenge of 64 hex digits");
         }
         served.requireDaemon(h.daemonInstanceId());
         challenged = h;
@@ -91,7 +91,7 @@ final class Handshake {
                 served.handshakeKey().workerProof(served.daemonInstanceId(), daemonChallenge, workerChallenge));
     }
 
-    /** rpc 1.3, step two: the daemon's proof; a wrong one ends the connection. */
+    /** Step two: the daemon's proof; a wrong one ends the connection. */
     private Object authenticate(WorkerPayloads.AuthenticateParams p) {
         WorkerPayloads.Hello h = challenged;
         challenged = null;

@@ -7,7 +7,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 
 /**
- * One attached stream of an rpc 1.2 connection: queues live chunks as frames and holds the reader
+ * One attached stream of a connection: queues live chunks as frames and holds the reader
  * back when the daemon lags.
  */
 final class LiveStream implements PtySession.Listener, PtySession.ReadGate {

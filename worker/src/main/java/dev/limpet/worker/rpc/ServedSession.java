@@ -18,13 +18,10 @@ public interface ServedSession {
     /** Credits of lossless streams whose connection is gone (one per worker, a gate on the session). */
     CreditHolds creditHolds();
 
-    /** The RPC minor this worker speaks (the current one, or older when a test asks). */
+    /** The RPC minor this worker speaks (the current one, or the previous one when a test asks). */
     int rpcMinor();
 
-    /** Checks a hello's daemon id and control token (rpc 1.2 and older); throws {@code unauthorized} on mismatch. */
-    void authenticate(WorkerPayloads.Hello hello);
-
-    /** Checks a mutual hello's daemon id (rpc 1.3); throws {@code unauthorized} when it names another daemon instance. */
+    /** Checks a hello's daemon id; throws {@code unauthorized} when it names another daemon instance. */
     void requireDaemon(String daemonInstanceId);
 
     /** The key of the mutual hello: this session's control token. */
@@ -61,11 +58,6 @@ public interface ServedSession {
     /** Receives lifecycle events pushed to one connection. */
     interface Watcher {
         void state(WorkerPayloads.Info info);
-
-        /** Whether this watcher's connection speaks rpc 1.4 (it is sent a {@code state} when the title changes). */
-        default boolean wantsTitles() {
-            return false;
-        }
 
         void exit(WorkerPayloads.ExitEvent exit);
     }

@@ -3,7 +3,6 @@ package dev.limpet.worker.rpc;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.protocol.frame.FramedChannel;
-import dev.limpet.protocol.stream.OutputChunk;
 import dev.limpet.protocol.worker.WorkerCodec;
 import dev.limpet.protocol.worker.WorkerEnvelope;
 import dev.limpet.protocol.worker.WorkerErrorCode;
@@ -27,11 +26,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One daemon connection to the worker: hello first (anything else, or a failed hello, closes it
- * with a canonical code), then requests in order. When both sides speak rpc 1.2 the connection
- * carries frames after the hello: attachments are streams of raw OUTPUT frames with credit, and
- * {@code replay} sends past bytes on a stream of their own. A 1.1 daemon gets the line protocol it
- * knows (output as base64 JSON events). {@code watch} adds {@code state}/{@code exit} events.
+ * One daemon connection to the worker: hello first, as a line (anything else, or a failed hello,
+ * closes it with a canonical code), then frames: requests in order as CONTROL frames, attachments
+ * as streams of raw OUTPUT frames with credit, {@code replay} on a stream of its own, keys as
+ * INPUT frames (from a 1.6 daemon). {@code watch} adds {@code state}/{@code exit} events.
  *
  * <p>Everything leaves through one byte-bounded queue, written by whichever thread queued (the PTY
  * reader for output, the request reader for answers) unless another is writing already: no writer
@@ -42,8 +40,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class ServerConnection implements ServedSession.Watcher {
     private static final AtomicInteger NUMBERS = new AtomicInteger();
-    /** rpc 1.1: queued output beyond this drops the connection (it re-attaches with {@code since}). */
-    static final long LEGACY_MAX_QUEUED = 8L << 20;
     private static final Duration DEFAULT_HOLD = Duration.ofSeconds(10);
 
     /** Connections whose writes the watchdog looks at. */
@@ -57,16 +53,16 @@ public final class ServerConnection implements ServedSession.Watcher {
     private final String name;
     private final Map<String, LiveStream> streams = new ConcurrentHashMap<>();
     private volatile Duration stallLimit = DEFAULT_HOLD;
-    /** Hello, and from rpc 1.3 the challenge and the daemon's proof; advanced by the request reader. */
+    /** Hello, our proof and the daemon's; advanced by the request reader. */
     private final Handshake handshake;
+    /** False until the hello is answered: that answer is the last line, frames follow it. */
     private volatile boolean framed;
     private volatile boolean watching;
-    private PtySession.Subscription legacy;
 
     private ServerConnection(ServedSession served, SocketChannel socket) {
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
-        this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, 1 << 20);
+        this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
         this.out = new ConnectionWriter(channel, name, () -> served.session().gatesChanged());
         this.handshake = new Handshake(served, name);
     }
@@ -158,7 +154,8 @@ public final class ServerConnection implements ServedSession.Watcher {
             }
             case INPUT -> {
                 if (!handshake.authenticated() || !WorkerRpc.inputFrames(handshake.minor())) {
-                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated rpc 1.6 connection");
+                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated connection of rpc "
+                            + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.INPUT_FRAMES_MINOR);
                 }
                 input(f);
                 return null;
@@ -188,29 +185,21 @@ public final class ServerConnection implements ServedSession.Watcher {
                 answer(req, handshake.answer(req));
                 if (WorkerRpc.HELLO.equals(req.method())) {
                     // The answer is the last line: the daemon reads frames after it, and so do we.
-                    framed = WorkerRpc.framed(handshake.minor());
+                    framed = true;
                 }
                 return true;
             }
-            if (!WorkerRpc.methods(handshake.minor()).contains(req.method())) {
+            if (!WorkerRpc.METHODS.contains(req.method())) {
                 throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "unknown method '" + req.method() + "'");
             }
             switch (req.method()) {
                 case WorkerRpc.HELLO -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "hello was already done");
                 case WorkerRpc.INFO -> answer(req, served.info());
                 case WorkerRpc.HEALTH -> answer(req, new WorkerPayloads.HealthResult(true, ProcessHandle.current().pid()));
-                case WorkerRpc.ATTACH -> {
-                    WorkerPayloads.AttachParams p = WorkerCodec.read(req.params(), WorkerPayloads.AttachParams.class);
-                    if (framed) {
-                        attachStream(req, p);
-                    } else {
-                        attachLegacy(req, p.since() == null ? -1 : p.since());
-                    }
-                }
+                case WorkerRpc.ATTACH -> attach(req, WorkerCodec.read(req.params(), WorkerPayloads.AttachParams.class));
                 case WorkerRpc.REPLAY -> replay(req, WorkerCodec.read(req.params(), WorkerPayloads.ReplayParams.class));
                 case WorkerRpc.DETACH -> {
-                    String stream = framed ? WorkerCodec.read(req.params(), WorkerPayloads.DetachParams.class).stream() : null;
-                    detach(stream, false);
+                    detach(WorkerCodec.read(req.params(), WorkerPayloads.DetachParams.class).stream(), false);
                     answer(req, new WorkerPayloads.Empty());
                 }
                 case WorkerRpc.INPUT -> {
@@ -283,9 +272,9 @@ public final class ServerConnection implements ServedSession.Watcher {
         return s;
     }
 
-    // ---- rpc 1.2 streams ------------------------------------------------------------------------
+    // ---- streams --------------------------------------------------------------------------------
 
-    private void attachStream(WorkerEnvelope.Request req, WorkerPayloads.AttachParams p) {
+    private void attach(WorkerEnvelope.Request req, WorkerPayloads.AttachParams p) {
         String id = streamId(p.stream());
         detach(id, false);
         Duration hold = p.holdMs() == null ? DEFAULT_HOLD : Duration.ofMillis(Math.max(0, p.holdMs()));
@@ -336,36 +325,7 @@ public final class ServerConnection implements ServedSession.Watcher {
         return id;
     }
 
-    // ---- rpc 1.1 --------------------------------------------------------------------------------
-
-    private void attachLegacy(WorkerEnvelope.Request req, long since) {
-        detach(null, false);
-        PtySession.Listener listener = new PtySession.Listener() {
-            @Override
-            public void onOutput(OutputChunk chunk) {
-                if (!out.legacyOutput(chunk, LEGACY_MAX_QUEUED)) {
-                    WorkerLog.warn("connection {}: the daemon stopped reading; dropped it (it re-attaches with since)", name);
-                    channel.close();
-                }
-            }
-
-            @Override
-            public void onExit(ExitStatus status) {
-                attachmentExited(status);
-            }
-
-            @Override
-            public void afterOutput() {
-                out.flush();
-            }
-        };
-        legacy = served.session().attach(since, Long.MAX_VALUE, listener, r -> send(WorkerCodec.success(req.id(),
-                new WorkerPayloads.AttachResult(served.info(), r.replayFrom(), r.data(), r.truncated(), r.snapshot()))));
-        served.attachedChanged(1);
-        flush();
-    }
-
-    /** Ends one stream ({@code null}: every stream and the 1.1 attachment). */
+    /** Ends one stream ({@code null}: every stream of the connection). */
     private void detach(String stream, boolean keepCredit) {
         List<LiveStream> ending = stream == null ? List.copyOf(streams.values())
                 : streams.get(stream) == null ? List.of() : List.of(streams.get(stream));
@@ -374,12 +334,6 @@ public final class ServerConnection implements ServedSession.Watcher {
                 s.end(keepCredit);
                 served.attachedChanged(-1);
             }
-        }
-        PtySession.Subscription l = legacy;
-        if (stream == null && l != null) {
-            legacy = null;
-            l.close();
-            served.attachedChanged(-1);
         }
     }
 
@@ -403,11 +357,6 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     private WorkerPayloads.ExitEvent exitEvent(ExitStatus status) {
         return new WorkerPayloads.ExitEvent(status.exitCode(), status.signal(), served.session().endOffset());
-    }
-
-    @Override
-    public boolean wantsTitles() {
-        return WorkerRpc.titles(handshake.minor());
     }
 
     @Override

@@ -33,7 +33,7 @@ class WorkerRpcRoundTripTest {
     void aSocketThatAcceptsAndNeverAnswersCostsOneDeadline() throws Exception {
         Path sock = tmp.resolve("mute.sock");
         try (RpcServer mute = RpcServer.bind(sock); WorkerClient c = WorkerClient.connect(sock)) {
-            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, "d", "t", null, null, null), Duration.ofMillis(200)))
+            assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, WorkerRpc.RPC_MINOR, "d", "t", null, null, null), Duration.ofMillis(200)))
                     .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.IO_ERROR));
         }
     }
@@ -54,10 +54,11 @@ class WorkerRpcRoundTripTest {
                 }
             })));
             try (WorkerClient c = WorkerClient.connect(sock)) {
-                assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, 1, "d", "t", null, null, null), Duration.ofSeconds(5)))
+                assertThatThrownBy(() -> c.hello(new WorkerPayloads.Hello(1, WorkerRpc.RPC_MINOR, "d", "t", null, null, null), Duration.ofSeconds(5)))
                         .isInstanceOfSatisfying(WorkerRpcException.class,
                                 e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.UNSUPPORTED_VERSION));
-                assertThat(c.supports(WorkerRpc.INFO)).isFalse();
+                assertThat(c.helloResult()).isNull();
+                assertThat(c.closed()).succeedsWithin(Duration.ofSeconds(5));
             }
         }
     }

@@ -32,20 +32,17 @@ final class DenseHostLauncher {
     private final WorkerSettings settings;
     private final WorkerCommand command;
     private final HelloWait helloWait;
-    private final int launchedMinor;
     private final DenseHosts hosts;
 
     /**
-     * @param launchedMinor the rpc minor the hosts' sessions speak
      * @param served        how many of this daemon's sessions a host (by pid) serves now
      */
-    DenseHostLauncher(WorkerPaths paths, WorkerSettings settings, WorkerCommand command, HelloWait helloWait, int launchedMinor,
+    DenseHostLauncher(WorkerPaths paths, WorkerSettings settings, WorkerCommand command, HelloWait helloWait,
             LongToIntFunction served, Executor background) {
         this.paths = paths;
         this.settings = settings;
         this.command = command;
         this.helloWait = helloWait;
-        this.launchedMinor = launchedMinor;
         this.hosts = new DenseHosts(settings.hostSessions(), this::newHost, served, background);
     }
 
@@ -93,7 +90,7 @@ final class DenseHostLauncher {
                         + " did not take the session " + id + ": " + e.getMessage(), e);
             }
             WorkerClient client = helloWait.await(slot.host.process(), id, launch.controlToken(), false);
-            return new WorkerLauncher.Launched(client, launch.controlToken(), slot.host.pid(), paths.socket(id), launchedMinor,
+            return new WorkerLauncher.Launched(client, launch.controlToken(), slot.host.pid(), paths.socket(id),
                     () -> hosts.settle(slot));
         } catch (RuntimeException e) {
             hosts.settle(slot);

@@ -50,7 +50,7 @@ final class InputQueue {
     /** What one origin is to be told: sends and bytes of its keys still waiting (0: all arrived), or never delivered. */
     record Notice(InputOrigin origin, int keys, long bytes) {}
 
-    /** What a new link changed: origins whose keys arrived meanwhile, and keys whose fate is unknown (an old worker). */
+    /** What a new link changed: origins whose keys arrived meanwhile, and keys whose fate is unknown (a 1.5 worker). */
     record Relink(List<Notice> waiting, List<Notice> lost) {}
 
     private static final class Chunk {
@@ -182,7 +182,7 @@ final class InputQueue {
 
     /**
      * A new link to the worker. {@code workerEnd}: where the worker's input stands (rpc 1.6); what
-     * it wrote arrived, everything after it is sent again. Null: an older worker that cannot say,
+     * it wrote arrived, everything after it is sent again. Null: a 1.5 worker, which cannot say,
      * so the keys that were on the broken link are of unknown fate: they are taken out and
      * reported, never typed twice; the keys not yet sent stay.
      */

@@ -157,6 +157,12 @@ final class RegistryRecovery {
             LOG.warn("registry {}: worker pid {} is gone or not the worker, but its socket answers; asking the worker",
                     file.getFileName(), e.workerPid());
         }
+        if (!WorkerRpc.compatible(e.rpcMajor(), e.rpcMinor())) {
+            // Never even say hello: a worker this old cannot prove itself the way this daemon asks.
+            return new Quarantined(file, "incompatible worker: it speaks rpc " + e.rpcMajor() + "." + e.rpcMinor() + "; this daemon speaks "
+                    + WorkerRpc.window() + " (end it with the limpet that started it, or let it exit)", WarningCode.WORKER_PROTOCOL_MISMATCH,
+                    true);
+        }
         boolean foreign = !daemonInstanceId.equals(e.daemonInstanceId());
         boolean ownerStale = OwnerLease.provablyStale(e.ownerPid(), e.ownerStartedAt(), os);
         if (foreign) {
@@ -228,7 +234,7 @@ final class RegistryRecovery {
                 continue;
             }
             try {
-                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), daemonInstanceId, e.controlToken(),
+                link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, daemonInstanceId, e.controlToken(),
                         self.pid(), self.startedAt(), self.nonce()), rpcTimeout);
                 WorkerPayloads.Info info = link.info(rpcTimeout);
                 if (info.workerPid() > 0 && info.workerPid() != e.workerPid()) {
@@ -255,19 +261,10 @@ final class RegistryRecovery {
                 true);
     }
 
-    /**
-     * The minor to offer a worker in hello: the one its entry records (the worker writes it), so a
-     * worker of rpc 1.3 or later gets the mutual hello and never sees the token; only a worker that
-     * recorded an older minor gets the token hello it needs.
-     */
-    static int helloMinor(RegistryEntry e) {
-        return Math.max(0, Math.min(WorkerRpc.RPC_MINOR, e.rpcMinor()));
-    }
-
     /** Ends a worker whose owner is provably gone, authenticating as that owner with the recorded token. */
     private Outcome reclaim(Path file, RegistryEntry e) {
         try (WorkerOs.WorkerLink link = os.connect(Path.of(e.socketPath()))) {
-            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, helloMinor(e), e.daemonInstanceId(), e.controlToken(),
+            link.hello(new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, e.daemonInstanceId(), e.controlToken(),
                     null, null, null), rpcTimeout);
             link.remove(rpcTimeout);
             return new Reclaimed(file, "daemon " + e.daemonInstanceId() + "'s owner pid " + e.ownerPid()

@@ -28,7 +28,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The daemon's one output stream of a session on an rpc 1.2 worker, fanned out to every viewer
+ * The daemon's one output stream of a session on its worker, fanned out to every viewer
  * here: a viewer that joins gets its replay on the same link ({@code replay}, in order with the
  * live stream), never a connection or an encoding of its own. Live OUTPUT frames arrive with the
  * session id as their stream id, so each is passed to every viewer as it was read (clients get the

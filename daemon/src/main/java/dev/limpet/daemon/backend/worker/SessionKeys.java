@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One session's keys on the daemon's side of its worker link: offered by whoever typed, queued
  * ({@link InputQueue}), written as INPUT frames on the session's control link with no answer to
- * wait for (an {@code input} request, its answer awaited by nobody, for a worker of rpc 1.4), and
- * forgotten once the worker's ACK says they reached the PTY. While the link is down, or the worker
+ * wait for (to a worker of the previous minor, which takes no INPUT frames, as {@code input}
+ * requests whose answers nobody awaits), and forgotten once the worker's ACK (or the request's
+ * answer) says they reached the PTY. While the link is down, or the worker
  * takes nothing, keys wait here; whoever typed them is told after {@link #OVERDUE}, and told again
  * when they arrive or, should the session end first, that they never will.
  *
@@ -38,8 +39,6 @@ final class SessionKeys {
     static final String SESSION_REMOVED = "session_removed";
     static final String LINK_LOST = "link_lost";
     static final String DAEMON_STOPPING = "daemon_stopping";
-    /** A worker of rpc 1.1 speaks lines, not frames: its input is a request answered in turn. */
-    private static final Duration OLD_WORKER_TIMEOUT = Duration.ofSeconds(5);
 
     private final String sessionId;
     private final InputQueue queue;
@@ -91,7 +90,8 @@ final class SessionKeys {
 
     /**
      * A (new) control link passed hello: keys go on it from now. {@code workerEnd}: where the
-     * worker's input stands ({@code info.input_end}, rpc 1.6); the keys after it are sent again.
+     * worker's input stands ({@code info.input_end}; a 1.5 worker does not say); the keys after it
+     * are sent again.
      */
     void linked(WorkerClient client, WorkerPayloads.Info info) {
         boolean inputFrames = WorkerRpc.inputFrames(client.minor());
@@ -180,16 +180,6 @@ final class SessionKeys {
         }
         byte[] bytes = s.offset() == 0 && s.length() == s.data().length ? s.data()
                 : Arrays.copyOfRange(s.data(), s.offset(), s.offset() + s.length());
-        if (!l.framed()) {
-            try {
-                l.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(bytes), OLD_WORKER_TIMEOUT);
-                acked(s.end());
-                return true;
-            } catch (RuntimeException e) {
-                LOG.debug("session {}: input request failed: {}", sessionId, e.toString());
-                return false;
-            }
-        }
         l.callAsync(WorkerRpc.INPUT, new WorkerPayloads.InputParams(bytes)).whenComplete((ok, failure) -> {
             if (failure == null) {
                 acked(s.end());

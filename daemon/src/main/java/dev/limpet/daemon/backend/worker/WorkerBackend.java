@@ -44,9 +44,8 @@ import org.slf4j.LoggerFactory;
  * per session ({@code --worker-mode isolated}), each session with its own socket, token and registry
  * entry either way. A worker that dies loses its sessions: they are reported lost (recoverable),
  * not exited. The daemon keeps a control connection per session (lifecycle pushed by {@code watch})
- * and, while
- * anyone watches the session, one output feed that it fans out to every viewer ({@link SessionFeed};
- * a worker of rpc 1.1 gets a connection per viewer). Shutting the daemon down never signals a worker.
+ * and, while anyone watches the session, one output feed that it fans out to every viewer
+ * ({@link SessionFeed}). Shutting the daemon down never signals a worker.
  */
 public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.daemon.backend.BackendDetails,
         dev.limpet.daemon.backend.PasteMode {
@@ -179,7 +178,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
                 throw new BackendException(ErrorCode.BAD_REQUEST, "session " + spec.sessionId() + " already exists");
             }
             WorkerLauncher.Launched w = launcher.launch(spec, false);
-            WorkerHandle h = handle(spec.sessionId(), w.socket(), w.controlToken(), w.workerPid(), w.rpcMinor());
+            WorkerHandle h = handle(spec.sessionId(), w.socket(), w.controlToken(), w.workerPid());
             try {
                 h.adopt(w.client());
                 sessions.put(spec.sessionId(), h);
@@ -202,8 +201,8 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         }
     }
 
-    private WorkerHandle handle(String id, Path socket, String token, long workerPid, int rpcMinor) {
-        return new WorkerHandle(id, socket, token, workerPid, rpcMinor, launcher, forwarding, timer, settings.rpcTimeout(), os, clock);
+    private WorkerHandle handle(String id, Path socket, String token, long workerPid) {
+        return new WorkerHandle(id, socket, token, workerPid, launcher, forwarding, timer, settings.rpcTimeout(), os, clock);
     }
 
     /** Hands every event to the listener {@link #start} set, read when the event comes (handles outlive no start). */
@@ -264,7 +263,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
             throw WorkerHandle.toBackend(e, h.sessionId);
         }
         h.update(h.control().call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, settings.rpcTimeout()));
-        return r == null || r.offset() == null ? -1 : r.offset(); // a worker older than rpc 1.5 does not say
+        return r.offset();
     }
 
     @Override
@@ -335,8 +334,7 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     private RecoveredLaunch adoptRecovered(RegistryRecovery.Recovered r) {
-        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid(),
-                RegistryRecovery.helloMinor(r.entry()));
+        WorkerHandle h = handle(r.entry().sessionId(), Path.of(r.entry().socketPath()), r.entry().controlToken(), r.workerPid());
         WorkerClient c = r.link().client();
         h.adopt(c);
         sessions.put(h.sessionId, h);
@@ -362,9 +360,6 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     public String captureText(String sessionId) {
         WorkerHandle h = session(sessionId);
         WorkerClient c = h.control();
-        if (!c.supports(WorkerRpc.CAPTURE)) {
-            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture");
-        }
         try {
             return c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, settings.rpcTimeout()).text();
         } catch (WorkerRpcException e) {
@@ -378,25 +373,18 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         WorkerClient c = h.control();
         WorkerPayloads.CaptureResult r;
         try {
-            r = c.supports(WorkerRpc.CAPTURE) ? c.call(WorkerRpc.CAPTURE, new WorkerPayloads.CaptureParams(true), WorkerPayloads.CaptureResult.class,
-                    settings.rpcTimeout()) : null;
+            r = c.call(WorkerRpc.CAPTURE, new WorkerPayloads.CaptureParams(true), WorkerPayloads.CaptureResult.class, settings.rpcTimeout());
         } catch (WorkerRpcException e) {
             throw WorkerHandle.toBackend(e, sessionId);
-        }
-        if (r == null || r.screen() == null) {
-            throw new BackendException(ErrorCode.SESSION_NOT_RUNNING, "the worker of " + sessionId + " is too old to capture the screen cell by cell");
         }
         return r.screen();
     }
 
-    /** From the worker's {@code capture} answer (a worker older than this field says nothing: no paste mode known). */
+    /** From the worker's {@code capture} answer. */
     @Override
     public boolean bracketedPaste(String sessionId) {
         WorkerHandle h = session(sessionId);
         WorkerClient c = h.control();
-        if (!c.supports(WorkerRpc.CAPTURE)) {
-            return false;
-        }
         try {
             return Boolean.TRUE.equals(c.call(WorkerRpc.CAPTURE, null, WorkerPayloads.CaptureResult.class, settings.rpcTimeout())
                     .bracketedPaste());

@@ -19,32 +19,24 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The daemon's view of one worker: a control connection (requests, and {@code watch} events that
- * push state and exit), the last known runtime facts, and what to do when the worker vanishes. A
- * worker of the previous RPC minor has no {@code watch}: it is polled with {@code info}.
+ * push state and exit), the last known runtime facts, and what to do when the worker vanishes.
  */
 final class WorkerHandle {
     private static final Logger LOG = LoggerFactory.getLogger(WorkerHandle.class);
-    static final Duration POLL_EVERY = Duration.ofSeconds(1);
     private static final int RECONNECT_ATTEMPTS = 3;
 
     final String sessionId;
     final Path socket;
     final String controlToken;
     final long workerPid;
-    /** The newest rpc minor to offer this worker in a hello (its registry entry's, or the launch's). */
-    final int rpcMinor;
     private final WorkerLauncher launcher;
     private final BackendListener listener;
-    private final ScheduledExecutorService timer;
-    private final AtomicBoolean polling = new AtomicBoolean();
     private final Duration rpcTimeout;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
@@ -54,21 +46,18 @@ final class WorkerHandle {
     private volatile ExitStatus exit;
     private volatile long endOffset;
     private volatile boolean released;
-    private volatile ScheduledFuture<?> poll;
     private SessionFeed feed;
     /** The session's keys on their way to the worker. */
     final SessionKeys keys;
 
-    WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, int rpcMinor, WorkerLauncher launcher,
+    WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
             BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os, Clock clock) {
         this.sessionId = sessionId;
         this.socket = socket;
         this.controlToken = controlToken;
         this.workerPid = workerPid;
-        this.rpcMinor = rpcMinor;
         this.launcher = launcher;
         this.listener = listener;
-        this.timer = timer;
         this.rpcTimeout = rpcTimeout;
         this.os = os;
         this.keys = new SessionKeys(sessionId, InputQueue.DEFAULT_LIMIT, timer, clock);
@@ -83,16 +72,7 @@ final class WorkerHandle {
                 keys.acked(f.offset());
             }
         });
-        WorkerPayloads.Info first;
-        if (client.supports(WorkerRpc.WATCH)) {
-            first = client.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, rpcTimeout);
-        } else {
-            first = client.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout);
-            if (poll == null) {
-                poll = timer.scheduleWithFixedDelay(this::pollInBackground, POLL_EVERY.toMillis(), POLL_EVERY.toMillis(),
-                        TimeUnit.MILLISECONDS);
-            }
-        }
+        WorkerPayloads.Info first = client.call(WorkerRpc.WATCH, null, WorkerPayloads.Info.class, rpcTimeout);
         update(first);
         keys.linked(client, first);
         client.closed().thenRun(() -> Thread.ofVirtual().start(() -> controlLost(client)));
@@ -133,15 +113,10 @@ final class WorkerHandle {
                 i == null ? 24 : i.rows(), endOffset);
     }
 
-    /**
-     * A viewer attaches: through the session's one feed when the worker speaks rpc 1.2, else
-     * through an attachment of its own (rpc 1.1, no credit).
-     */
+    /** A viewer attaches, through the session's one feed. */
     Attachment attach(long since, long window, OutputListener listener) {
-        if (control().supports(WorkerRpc.REPLAY)) {
-            return feed().join(since, window, listener);
-        }
-        return new WorkerAttachment(this, since, listener, rpcTimeout);
+        control(); // a session whose worker is gone has nothing to attach to
+        return feed().join(since, window, listener);
     }
 
     private synchronized SessionFeed feed() {
@@ -170,7 +145,7 @@ final class WorkerHandle {
 
     /** The hello to (re)connect to this worker with. */
     WorkerPayloads.Hello hello() {
-        return launcher.hello(controlToken, rpcMinor);
+        return launcher.hello(controlToken);
     }
 
     void update(WorkerPayloads.Info i) {
@@ -182,7 +157,6 @@ final class WorkerHandle {
             // The first facts of an adopted worker say where its stream stands, not that it wrote just now.
             endOffset = i.endOffset();
         }
-        // A worker before rpc 1.4 sends no title: nothing to tell.
         if (i.title() != null && (before == null ? !i.title().isEmpty() : !i.title().equals(before.title()))) {
             listener.titleChanged(sessionId, i.title());
         }
@@ -207,42 +181,10 @@ final class WorkerHandle {
         }
     }
 
-    /**
-     * The poll is an RPC that a stopped or slow worker answers only at its deadline: it runs on a
-     * thread of its own, one at a time, so the backend's shared timer never waits on this worker.
-     */
-    private void pollInBackground() {
-        if (polling.compareAndSet(false, true)) {
-            Thread.ofVirtual().name("worker-info-" + sessionId).start(() -> {
-                try {
-                    pollInfo();
-                } finally {
-                    polling.set(false);
-                }
-            });
-        }
-    }
-
-    private void pollInfo() {
-        WorkerClient c = control;
-        if (c == null || released || exit != null) {
-            return;
-        }
-        try {
-            update(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, rpcTimeout));
-        } catch (RuntimeException e) {
-            LOG.debug("session {}: info poll failed: {}", sessionId, e.toString());
-        }
-    }
-
     void exited(ExitStatus status) {
         if (exitReported.compareAndSet(false, true)) {
             exit = status;
             keys.end(SessionKeys.SESSION_ENDED);
-            ScheduledFuture<?> p = poll;
-            if (p != null) {
-                p.cancel(false);
-            }
             listener.sessionExited(sessionId, status);
         }
     }
@@ -289,10 +231,6 @@ final class WorkerHandle {
             lostWithItsWorker = true;
             exit = new ExitStatus(-1, 0);
             keys.end(SessionKeys.SESSION_ENDED);
-            ScheduledFuture<?> p = poll;
-            if (p != null) {
-                p.cancel(false);
-            }
             LOG.warn("session {}: {}", sessionId, reason);
             listener.sessionLost(sessionId, reason);
         }
@@ -325,10 +263,6 @@ final class WorkerHandle {
             if (feed != null) {
                 feed.close();
             }
-        }
-        ScheduledFuture<?> p = poll;
-        if (p != null) {
-            p.cancel(false);
         }
         WorkerClient c = control;
         if (c != null) {

@@ -37,9 +37,9 @@ final class WorkerLauncher {
      * A worker that answered hello, and the secret the daemon keeps to reconnect to it. In dense
      * mode the caller calls {@link #settled} once the session is counted among its own.
      */
-    record Launched(WorkerClient client, String controlToken, long workerPid, Path socket, int rpcMinor, Runnable settled) {
-        Launched(WorkerClient client, String controlToken, long workerPid, Path socket, int rpcMinor) {
-            this(client, controlToken, workerPid, socket, rpcMinor, () -> { });
+    record Launched(WorkerClient client, String controlToken, long workerPid, Path socket, Runnable settled) {
+        Launched(WorkerClient client, String controlToken, long workerPid, Path socket) {
+            this(client, controlToken, workerPid, socket, () -> { });
         }
     }
 
@@ -58,21 +58,16 @@ final class WorkerLauncher {
         this.lease = lease;
         this.settings = settings;
         this.command = new WorkerCommand(settings, runtimeDir);
-        this.helloWait = new HelloWait(paths, settings, token -> hello(token, launchedMinor()));
+        this.helloWait = new HelloWait(paths, settings, this::hello);
     }
 
     /**
-     * The hello this daemon sends a worker that speaks {@code workerMinor} (the newest minor it may
-     * use with it): mutual from rpc 1.3, the token hello for older workers.
+     * The hello this daemon sends one of its workers: it offers the current minor and the worker
+     * answers with the one they share; {@code token} is the key of the proofs, never sent.
      */
-    WorkerPayloads.Hello hello(String token, int workerMinor) {
-        return new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, Math.min(WorkerRpc.RPC_MINOR, workerMinor), daemonInstanceId, token,
-                lease.pid(), lease.startedAt(), lease.nonce());
-    }
-
-    /** The minor workers this launcher starts speak. */
-    int launchedMinor() {
-        return settings.rpcMinor() == null ? WorkerRpc.RPC_MINOR : settings.rpcMinor();
+    WorkerPayloads.Hello hello(String token) {
+        return new WorkerPayloads.Hello(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR, daemonInstanceId, token, lease.pid(), lease.startedAt(),
+                lease.nonce());
     }
 
     OwnerLease lease() {
@@ -119,7 +114,7 @@ final class WorkerLauncher {
         } catch (IOException e) {
             throw new BackendException(ErrorCode.BACKEND_UNAVAILABLE, "cannot start a pty-worker for " + id + ": " + e.getMessage(), e);
         }
-        return new Launched(helloWait.await(process, id, token, true), token, process.pid(), paths.socket(id), launchedMinor());
+        return new Launched(helloWait.await(process, id, token, true), token, process.pid(), paths.socket(id));
     }
 
     /**
@@ -128,7 +123,7 @@ final class WorkerLauncher {
      */
     void useHosts(LongToIntFunction served, WorkerOs os, Executor background) {
         DenseHosts.pruneLogs(paths.logDir(), os);
-        dense = new DenseHostLauncher(paths, settings, command, helloWait, launchedMinor(), served, background);
+        dense = new DenseHostLauncher(paths, settings, command, helloWait, served, background);
     }
 
     /** Dense mode: a warm host runs from now on (started in the background when none has room). */
@@ -223,7 +218,7 @@ final class WorkerLauncher {
         }
         try {
             return new Launched(helloWait.await(process, id, launch.controlToken(), true), launch.controlToken(), process.pid(),
-                    paths.socket(id), launchedMinor());
+                    paths.socket(id));
         } catch (BackendException e) {
             int status = process.isAlive() ? -1 : process.exitValue();
             // 2..5 are the worker's own refusals (bad input, spawn failed, cannot listen, cannot write

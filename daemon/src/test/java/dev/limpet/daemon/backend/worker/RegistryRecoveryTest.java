@@ -7,6 +7,7 @@ import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.worker.WorkerClient;
 import dev.limpet.protocol.worker.WorkerErrorCode;
 import dev.limpet.protocol.worker.WorkerPayloads;
+import dev.limpet.protocol.worker.WorkerRpc;
 import dev.limpet.protocol.worker.WorkerRpcException;
 import dev.limpet.worker.registry.RegistryEntry;
 import dev.limpet.worker.registry.WorkerPaths;
@@ -91,12 +92,13 @@ class RegistryRecoveryTest {
                     if (s.helloFails() != null) {
                         throw s.helloFails();
                     }
-                    return new WorkerPayloads.HelloResult("0.1.0", 1, 1, hello.daemonInstanceId(), "x");
+                    return new WorkerPayloads.HelloResult("0.1.0", 1, WorkerRpc.RPC_MINOR, hello.daemonInstanceId(), "x");
                 }
 
                 @Override
                 public WorkerPayloads.Info info(Duration timeout) {
-                    return new WorkerPayloads.Info("x", true, List.of("sh"), "/tmp/project", 80, 24, s.workerPid(), 11, 99, -1, 0, null, 0);
+                    return new WorkerPayloads.Info("x", true, List.of("sh"), "/tmp/project", 80, 24, s.workerPid(), 11, 99, -1, 0, null, 0,
+                            "");
                 }
 
                 @Override
@@ -136,7 +138,7 @@ class RegistryRecoveryTest {
     RegistryEntry liveWorker(String id, long pid, String daemon, long ownerPid) throws IOException {
         Instant started = T0.plusSeconds(pid);
         RegistryEntry e = new RegistryEntry(RegistryEntry.VERSION, daemon, id, pid, started.toString(), pid + 1,
-                registry.paths().socket(id).toString(), List.of("sh"), "/tmp/project", T0.toString(), "tok-" + id, 1, 1, "0.1.0",
+                registry.paths().socket(id).toString(), List.of("sh"), "/tmp/project", T0.toString(), "tok-" + id, 1, WorkerRpc.RPC_MINOR, "0.1.0",
                 ownerPid, ownerPid == 0 ? null : T0.toString(), "n");
         registry.write(e);
         os.processes.put(pid, started);
@@ -219,16 +221,40 @@ class RegistryRecoveryTest {
     }
 
     @Test
-    void theHelloOffersTheMinorTheEntryRecordsSoOnlyOldWorkersGetTheTokenHello() throws Exception {
-        RegistryEntry e = liveWorker("modern", 100, US, 0);
+    void aWorkerOfThePreviousMinorIsRecoveredAndOneOlderIsQuarantinedAsAProtocolMismatchWithoutAHelloAndKept() throws Exception {
+        RegistryEntry e = liveWorker("previous", 100, US, 0);
         registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(), e.childPid(),
-                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, 3, e.workerVersion(), 0, null, null));
+                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, WorkerRpc.OLDEST_MINOR, e.workerVersion(), 0, null,
+                null));
         RegistryEntry old = liveWorker("older", 101, US, 0);
         registry.write(new RegistryEntry(old.version(), old.daemonInstanceId(), old.sessionId(), old.workerPid(), old.workerStartedAt(),
-                old.childPid(), old.socketPath(), old.command(), old.cwd(), old.startedAt(), old.controlToken(), 1, 2, old.workerVersion(), 0,
+                old.childPid(), old.socketPath(), old.command(), old.cwd(), old.startedAt(), old.controlToken(), 1,
+                WorkerRpc.OLDEST_MINOR - 1, old.workerVersion(), 0, null, null));
+        List<RegistryRecovery.Outcome> all = recovery().run();
+        assertThat(all).filteredOn(o -> o instanceof RegistryRecovery.Recovered).singleElement()
+                .satisfies(o -> assertThat(((RegistryRecovery.Recovered) o).entry().sessionId()).isEqualTo("previous"));
+        assertThat(all).filteredOn(o -> o instanceof RegistryRecovery.Quarantined).singleElement().satisfies(o -> {
+            RegistryRecovery.Quarantined q = (RegistryRecovery.Quarantined) o;
+            assertThat(q.warning()).isEqualTo(WarningCode.WORKER_PROTOCOL_MISMATCH);
+            assertThat(q.failed()).isTrue();
+            assertThat(q.reason()).contains("speaks rpc 1." + (WorkerRpc.OLDEST_MINOR - 1),
+                    "1." + WorkerRpc.OLDEST_MINOR + "–1." + WorkerRpc.RPC_MINOR);
+        });
+        assertThat(os.connects).doesNotContainKey(registry.paths().socket("older"));
+        assertThat(os.hellos).singleElement().satisfies(h -> assertThat(h.rpcMinor()).isEqualTo(WorkerRpc.RPC_MINOR));
+        assertThat(os.removed).isEmpty();
+    }
+
+    @Test
+    void theEntryOfADeadWorkerOfAnOlderMinorIsPrunedNotQuarantined() throws Exception {
+        RegistryEntry e = liveWorker("gone", 100, US, 0);
+        registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(), e.childPid(),
+                e.socketPath(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, WorkerRpc.OLDEST_MINOR - 1, e.workerVersion(), 0,
                 null, null));
-        recovery().run();
-        assertThat(os.hellos).extracting(WorkerPayloads.Hello::rpcMinor).containsExactlyInAnyOrder(3, 2);
+        os.processes.remove(100L);
+        os.sockets.remove(registry.paths().socket("gone"));
+        assertThat(only()).isInstanceOf(RegistryRecovery.Pruned.class);
+        assertThat(os.hellos).isEmpty();
     }
 
     @Test
@@ -249,7 +275,8 @@ class RegistryRecoveryTest {
         RegistryEntry e = liveWorker("escape", 100, US, 0);
         Path outside = tmp.resolve("elsewhere.sock");
         registry.write(new RegistryEntry(e.version(), e.daemonInstanceId(), e.sessionId(), e.workerPid(), e.workerStartedAt(),
-                e.childPid(), outside.toString(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), 1, 1, "0.1.0", 0, null, null));
+                e.childPid(), outside.toString(), e.command(), e.cwd(), e.startedAt(), e.controlToken(), e.rpcMajor(), e.rpcMinor(), "0.1.0",
+                0, null, null));
         os.files.add(outside);
         os.sockets.put(outside, new Script(null, 0, true));
         assertThat(only()).isInstanceOfSatisfying(RegistryRecovery.Quarantined.class,
