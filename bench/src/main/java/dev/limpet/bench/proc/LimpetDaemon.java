@@ -27,7 +27,7 @@ public final class LimpetDaemon implements AutoCloseable {
     /** The JVM flags the {@code ./limpet} launcher gives the daemon: what users run. */
     public static final List<String> LAUNCHER_JVM_FLAGS =
             List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
-            "-XX:TrimNativeHeapInterval=5000");
+            "-XX:TrimNativeHeapInterval=5000", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -17,6 +17,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,6 +36,8 @@ class StuckSessionInputTest {
     static Path root;
     static DaemonHarness d;
     static WsTestClient c;
+    /** The sessions' workers and programs. */
+    static final List<Long> started = new CopyOnWriteArrayList<>();
     long stopped = -1;
 
     @BeforeAll
@@ -55,10 +59,17 @@ class StuckSessionInputTest {
         }
     }
 
+    /**
+     * Workers outlive their daemon by design, so the sessions' workers and programs are ended here:
+     * left running, each would wait out its orphan time after the test JVM is gone.
+     */
     @AfterAll
     static void stop() {
         c.close();
         d.close();
+        for (long pid : started) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
     }
 
     @Test
@@ -125,8 +136,9 @@ class StuckSessionInputTest {
         assertThat(c.outputOf(a.id())).isEqualTo(expected);
     }
 
-    private static SessionInfo echoSession() {
+    private static SessionInfo echoSession() throws Exception {
         SessionInfo s = d.spawn(c, DaemonHarness.program(RawEcho.class));
+        started.addAll(List.of(workerOf(s), s.pid()));
         d.attach(c, s.id(), 0L); // from the start: the output as bytes, not a screen snapshot
         await().atMost(Duration.ofSeconds(30)).until(() -> c.outputOf(s.id()).contains("ready\r\n"));
         return s;
