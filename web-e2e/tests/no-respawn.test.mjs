@@ -166,10 +166,11 @@ test('a session removed in another window (another page, then `limpet rm`) close
   await second.locator(`.session[data-session-id="${id}"]`).click();
   await waitForSnapshot(second, (s) => s.tabs.length === 1 && s.tabs[0].sessionId === id && s.tabs[0].phase === 'live', 'the second page to open it');
   limpet('rm', id);
-  for (const page of [first, second]) {
+  // Both pages at once: each toast lasts 8 s, and a loaded machine can take that long over one page.
+  await Promise.all([first, second].map(async (page) => {
     await waitForSnapshot(page, (s) => s.tabs.length === 0, 'the tab to close');
     await page.locator('[data-testid=toast]', { hasText: 'closed elsewhere' }).waitFor();
-  }
+  }));
   await settle(second);
   assert.deepEqual(sessionIds(), [], 'no page started the removed session again');
 

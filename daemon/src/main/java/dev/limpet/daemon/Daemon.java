@@ -208,9 +208,9 @@ public final class Daemon implements AutoCloseable {
         long sampleMillis = sessions.reviveSettings().cwdSampleEvery().toMillis();
         scheduler.scheduleWithFixedDelay(() -> {
             try {
-                sessions.sampleCwds();
+                sessions.samplePrograms();
             } catch (RuntimeException e) {
-                LOG.debug("cwd sample failed: {}", e.toString());
+                LOG.debug("sampling the running programs failed: {}", e.toString());
             }
         }, sampleMillis, sampleMillis, TimeUnit.MILLISECONDS);
         if (sessions.orphanGrace().isPositive()) {

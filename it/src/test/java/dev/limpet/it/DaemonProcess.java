@@ -112,6 +112,9 @@ public final class DaemonProcess implements AutoCloseable {
         cmd.addAll(List.of(extraArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");
+        // Its sessions stand for a person's terminal: a CI runner's markers make Ink's programs
+        // (Gemini CLI among them) draw nothing until they exit.
+        pb.environment().keySet().removeIf(k -> k.equals("CI") || k.equals("CONTINUOUS_INTEGRATION") || k.startsWith("CI_"));
         // A test that dies before its clean-up must not leave sessions running for days: workers
         // whose daemon is gone reap themselves after this many seconds.
         pb.environment().putIfAbsent("LIMPET_WORKER_ORPHAN_TTL", "120");

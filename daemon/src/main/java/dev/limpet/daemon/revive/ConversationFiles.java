@@ -18,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
@@ -40,6 +42,8 @@ public final class ConversationFiles implements Conversations {
     private static final ObjectMapper JSON = new ObjectMapper();
     /** How many rollout files a search reads at most (a person with years of Codex history has thousands). */
     private static final int MAX_ROLLOUTS_READ = 2000;
+    private static final Pattern ROLLOUT_NAME =
+            Pattern.compile("rollout-.+-([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\\.jsonl");
 
     private final Map<String, String> env;
 
@@ -87,6 +91,50 @@ public final class ConversationFiles implements Conversations {
         return found.stream().min(Comparator.comparing(Rollout::at)).map(Rollout::id);
     }
 
+    /**
+     * Codex holds its rollout open for appending while it runs (its native program, a child of the
+     * {@code codex} script): the file the process tree has open under the store's {@code sessions/}
+     * is its conversation. Read from {@code /proc/<pid>/fd}, which a process of the same user may read.
+     */
+    @Override
+    public Optional<String> open(AgentProfile profile, long pid) {
+        if (!"codex".equals(profile.store()) || pid <= 0) {
+            return Optional.empty();
+        }
+        Path sessions;
+        try {
+            sessions = codexRoot().resolve("sessions").toRealPath();
+        } catch (IOException e) {
+            return Optional.empty(); // no conversation saved yet
+        }
+        return ProcessHandle.of(pid).stream().flatMap(p -> Stream.concat(Stream.of(p), p.descendants()))
+                .flatMap(p -> openFiles(p.pid()).stream())
+                .filter(f -> f.startsWith(sessions) && f.getNameCount() == sessions.getNameCount() + 4)
+                .map(ConversationFiles::rolloutId).flatMap(Optional::stream).findFirst();
+    }
+
+    /** The id in a rollout's name, {@code rollout-<time>-<id>.jsonl}, where the id is a UUID. */
+    static Optional<String> rolloutId(Path rollout) {
+        Matcher m = ROLLOUT_NAME.matcher(rollout.getFileName().toString());
+        return m.matches() ? Optional.of(m.group(1)) : Optional.empty();
+    }
+
+    private static List<Path> openFiles(long pid) {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> fds = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "fd"))) {
+            for (Path fd : fds) {
+                try {
+                    out.add(Files.readSymbolicLink(fd));
+                } catch (IOException e) {
+                    // closed meanwhile
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone, or not ours to read
+        }
+        return out;
+    }
+
     private Optional<Path> claudeTranscript(String id) {
         Path root = dir("CLAUDE_CONFIG_DIR", ".claude").resolve("projects");
         for (Path project : children(root)) {
@@ -114,8 +162,7 @@ public final class ConversationFiles implements Conversations {
 
     /** Every rollout file, newest day last ({@code sessions/YYYY/MM/DD/rollout-*.jsonl}). */
     private Stream<Path> codexRollouts() {
-        Path root = env.containsKey("CODEX_HOME") ? Path.of(env.get("CODEX_HOME")) : dir(null, ".codex");
-        Path sessions = root.resolve("sessions");
+        Path sessions = codexRoot().resolve("sessions");
         if (!Files.isDirectory(sessions, LinkOption.NOFOLLOW_LINKS)) {
             return Stream.empty();
         }
@@ -125,6 +172,10 @@ public final class ConversationFiles implements Conversations {
         } catch (IOException e) {
             return Stream.empty();
         }
+    }
+
+    private Path codexRoot() {
+        return env.containsKey("CODEX_HOME") ? Path.of(env.get("CODEX_HOME")) : dir(null, ".codex");
     }
 
     /** {@code YYYY/MM/DD} of a rollout's path. */

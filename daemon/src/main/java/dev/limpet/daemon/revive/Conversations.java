@@ -32,4 +32,13 @@ public interface Conversations {
      * session has ({@code taken}); empty when there is none (or the store cannot tell).
      */
     Optional<String> find(AgentProfile profile, Path cwd, Instant startedAfter, Set<String> taken);
+
+    /**
+     * The conversation running program {@code pid} (or a process it started) holds open in the
+     * agent's store: what it is in now, whatever else runs in its directory; empty when it holds
+     * none (or the store cannot tell).
+     */
+    default Optional<String> open(AgentProfile profile, long pid) {
+        return Optional.empty();
+    }
 }

@@ -133,18 +133,18 @@ final class ActivityLedger {
             return report(id, stateName);
         }
         StoredSession s = requireRunning(id);
-        recordConversation(id, conversationId);
+        recordConversation(id, conversationId, "hook");
         return stateName != null ? report(id, stateName) : activity.current(id).orElse(s.activity());
     }
 
-    /** The agent runs conversation {@code conversationId} now: a revive continues it. */
-    private void recordConversation(String id, String conversationId) {
+    /** The agent runs conversation {@code conversationId} now, as {@code how} tells: a revive continues it. */
+    void recordConversation(String id, String conversationId, String how) {
         synchronized (store) {
             LaunchIntent intent = store.intent(id);
             if (!conversationId.equals(intent.conversationId())) {
                 store.saveIntent(intent.withConversation(intent.agentKind(), conversationId));
                 LOG.atInfo().addKeyValue("session_id", id).addKeyValue("event", "conversation")
-                        .log("session {}: the agent's conversation is now {} (hook)", id, conversationId);
+                        .log("session {}: the agent's conversation is now {} ({})", id, conversationId, how);
             }
         }
     }

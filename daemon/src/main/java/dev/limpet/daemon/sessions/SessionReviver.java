@@ -43,8 +43,8 @@ final class SessionReviver {
 
     /** What the service does once a revived program runs, in this order. */
     interface Started {
-        /** The size the program was given is recorded and its orphan clock starts. */
-        void running(String id, int cols, int rows);
+        /** Program {@code pid} runs: the size it was given is recorded, its orphan clock starts and its conversation is looked for. */
+        void running(String id, long pid, int cols, int rows);
 
         /** Clients learn the new session list; returns the session as it is now. */
         SessionInfo broadcast(String id);
@@ -181,7 +181,7 @@ final class SessionReviver {
                 store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
             }
         }
-        started.running(id, c, r);
+        started.running(id, runtime.pid(), c, r);
         LOG.info("session {} recoverable -> running (revive{}) argv0={} cwd={}{}", id, fresh ? ", fresh" : "",
                 Path.of(plan.argv().getFirst()).getFileName(), plan.cwd(), warning == null ? "" : " warnings: " + warning);
         if (warning != null) {

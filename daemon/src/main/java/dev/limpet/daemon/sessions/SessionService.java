@@ -55,6 +55,7 @@ public final class SessionService implements BackendListener {
     /** The size each running session was last given (spawn or resize). */
     private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
     private final ActivityLedger activity;
+    private final ConversationWatch conversations;
     private final SessionEnvironment environment = new SessionEnvironment();
     /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
     private final Map<String, String> titles = new ConcurrentHashMap<>();
@@ -82,9 +83,10 @@ public final class SessionService implements BackendListener {
         this.lineTyping = new LineTyping(backend, this::input, this::screenText);
         this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
             @Override
-            public void running(String id, int cols, int rows) {
+            public void running(String id, long pid, int cols, int rows) {
                 appliedSize.put(id, packSize(cols, rows));
                 orphans.detached(id);
+                conversations.started(id, pid);
             }
 
             @Override
@@ -94,6 +96,7 @@ public final class SessionService implements BackendListener {
             }
         });
         this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList, untouched);
+        this.conversations = new ConversationWatch(store, scheduler, reviver::settings, activity);
     }
 
     /** The data root sessions learn as {@code LIMPET_HOME}; before the first spawn. */
@@ -178,6 +181,7 @@ public final class SessionService implements BackendListener {
         store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
         appliedSize.put(id, packSize(cols, rows));
         orphans.detached(id);
+        conversations.started(id, runtime.pid());
         LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", SessionInfo.STARTING).addKeyValue("to", SessionInfo.RUNNING)
                 .addKeyValue("event", "spawn").log("session {} starting -> running (spawn) label='{}' pid={}", id, SafeText.forLog(label), runtime.pid());
         SessionInfo info = info(id);
@@ -289,9 +293,17 @@ public final class SessionService implements BackendListener {
         return reviver.revive(id, fresh, cols, rows);
     }
 
-    /** Records where each running session's program is now ({@code /proc/<pid>/cwd}); run at a low rate. */
-    public void sampleCwds() {
+    /**
+     * Records where each running session's program is now ({@code /proc/<pid>/cwd}) and, for an
+     * agent, the conversation it holds open; run at a low rate.
+     */
+    public void samplePrograms() {
         reviver.sampleCwds();
+        for (RuntimeInfo r : backend.list()) {
+            if (r.running() && r.pid() > 0) {
+                conversations.look(r.sessionId(), r.pid());
+            }
+        }
     }
 
     /** {@code window}: the lossless credit, or {@code Long.MAX_VALUE} for a live attachment (see {@link Backend#attach}). */

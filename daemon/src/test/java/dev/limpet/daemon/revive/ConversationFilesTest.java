@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -60,6 +61,47 @@ class ConversationFilesTest {
         assertThat(files().saved(profile("codex"), "01a21a57-4444-78a0-a48c-428304dbdb94")).contains(false);
         assertThat(new ConversationFiles(Map.of("HOME", "/nowhere", "CODEX_HOME", home.resolve(".codex").toString()))
                 .find(profile("codex"), cwd, started, Set.of())).as("CODEX_HOME is where Codex keeps them").isPresent();
+    }
+
+    @Test
+    void aRunningCodexsConversationIsTheRolloutItsProcessTreeHoldsOpen() throws Exception {
+        Path day = Files.createDirectories(home.resolve(".codex/sessions/2026/11/27"));
+        String id = "01a21a57-5555-78a0-a48c-428304dbdb94";
+        rollout(day, "01a21a57-6666-78a0-a48c-428304dbdb94", "2026-11-27T00:11:00Z", "/work/project"); // another program's
+        Path mine = day.resolve("rollout-2026-11-27T00-11-08-" + id + ".jsonl");
+        Files.writeString(mine, "{}\n");
+        Path elsewhere = Files.writeString(home.resolve("rollout-2026-11-27T00-11-09-01a21a57-7777-78a0-a48c-428304dbdb94.jsonl"), "");
+        // As Codex runs: a script whose child (the native program) holds the rollout open for appending.
+        Process codex = new ProcessBuilder("sh", "-c", "exec 4<\"$1\"; sh -c 'exec 3>>\"$1\"; exec sleep 60' child \"$2\"; wait",
+                "codex", elsewhere.toString(), mine.toString()).start();
+        try {
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            Optional<String> open = Optional.empty();
+            while (open.isEmpty() && System.nanoTime() < deadline) {
+                open = files().open(profile("codex"), codex.pid());
+                Thread.sleep(20);
+            }
+            assertThat(open).as("its child's open rollout; a rollout outside sessions/ is none").contains(id);
+            assertThat(files().open(profile("claude"), codex.pid())).as("only Codex's store says it this way").isEmpty();
+            Process other = new ProcessBuilder("sleep", "60").start();
+            try {
+                assertThat(files().open(profile("codex"), other.pid())).as("a program holding no rollout").isEmpty();
+            } finally {
+                other.destroyForcibly();
+            }
+        } finally {
+            codex.descendants().forEach(ProcessHandle::destroyForcibly);
+            codex.destroyForcibly();
+        }
+    }
+
+    @Test
+    void aRolloutsIdIsTheUuidAtTheEndOfItsName() {
+        assertThat(ConversationFiles.rolloutId(Path.of("rollout-2026-11-27T15-48-10-01a21db1-55ca-7942-8a90-ce6830400f94.jsonl")))
+                .contains("01a21db1-55ca-7942-8a90-ce6830400f94");
+        assertThat(ConversationFiles.rolloutId(Path.of("rollout-2026-11-27T15-48-10.jsonl"))).isEmpty();
+        assertThat(ConversationFiles.rolloutId(Path.of("notes-2026-11-27T15-48-10-01a21db1-55ca-7942-8a90-ce6830400f94.jsonl"))).isEmpty();
+        assertThat(ConversationFiles.rolloutId(Path.of("rollout-2026-11-27T15-48-10-01a21db1-55ca-7942-8a90-ce6830400f94.json"))).isEmpty();
     }
 
     static void rollout(Path day, String id, String at, String cwd) throws Exception {
