@@ -150,6 +150,10 @@ public final class CacheTraining {
             start.addAll(Installation.DAEMON_JVM);
             // Its own empty settings file: the person's settings (a relay, another backend, a broken file) are not the training's.
             Path settings = Files.createFile(scratch.resolve("config.toml"), PosixFilePermissions.asFileAttribute(PrivateFiles.FILE_0600));
+            // Classes only, no method profiles: replayed at every start, the training's profiles sent C2
+            // compiling ~2 s of CPU in the first seconds, for no earlier readiness and a slower first
+            // request (docs/benchmarks.md); a long-lived daemon compiles what turns hot in its own run.
+            start.add("-XX:-AOTRecordTraining"); // diagnostic: DAEMON_JVM unlocks those
             start.addAll(List.of("-XX:AOTCacheOutput=" + daemonTmp, "-Xlog:aot=off", "-Xlog:cds=off", "-jar", jar.toString(), "daemon",
                     "--data-root", root.toString(), "--port", "0", "--config", settings.toString()));
             daemon = new ProcessBuilder(underUmask022(start)).redirectErrorStream(true).redirectOutput(scratch.resolve("daemon.log").toFile()).start();
