@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.limpet.daemon.activity.AgentHooks;
-import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.ErrorCode;
@@ -13,13 +12,10 @@ import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -37,11 +33,10 @@ class AgentHooksWiringTest {
 
     @TempDir
     Path tmp;
-    EmbeddedBackend backend;
+    EmbeddedSessions daemon;
     SessionStore store;
     SessionService sessions;
     Path settings;
-    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void start() throws Exception {
@@ -55,22 +50,18 @@ class AgentHooksWiringTest {
                  "resume": ["sh", "-c", "read x", "plain-agent-marker", "{id}"]}
                 """);
         settings = Files.writeString(tmp.resolve("claude-settings.json"), "{}");
-        backend = new EmbeddedBackend(1 << 16);
-        store = SessionStore.open(tmp.resolve("limpet.db"));
-        RecoveryBarrier barrier = new RecoveryBarrier();
-        sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"), dev.limpet.daemon.revive.Conversations.UNKNOWN));
-        sessions.setAgentHooks(new AgentHooks(settings));
-        sessions.recover();
-        barrier.lift();
+        daemon = EmbeddedSessions.open(tmp, s -> {
+            s.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10), ZoneId.of("UTC"),
+                    dev.limpet.daemon.revive.Conversations.UNKNOWN));
+            s.setAgentHooks(new AgentHooks(settings));
+        });
+        store = daemon.store;
+        sessions = daemon.sessions;
     }
 
     @AfterEach
     void stop() {
-        sessions.stopping();
-        backend.shutdown();
-        store.close();
-        scheduler.shutdownNow();
+        daemon.close();
     }
 
     SessionInfo spawn(String script, String marker) {
@@ -92,10 +83,7 @@ class AgentHooksWiringTest {
         sessions.hookReport(s.id(), null, "4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         assertThat(store.intent(s.id()).conversationId()).isEqualTo("4f6c2a9e-1b7d-4c3e-9a8f-2d5b6e7f8a9b");
         // The program ends, then its session is lost as after a reboot: recoverable.
-        sessions.input(s.id(), "\r".getBytes());
-        await().atMost(T).until(() -> SessionInfo.EXITED.equals(sessions.info(s.id()).state()));
-        backend.remove(s.id());
-        sessions.sessionLost(s.id(), "test: as after a reboot");
+        daemon.endThenLoseAsAfterAReboot(s.id());
         assertThat(sessions.info(s.id()).state()).isEqualTo(SessionInfo.RECOVERABLE);
         sessions.revive(s.id(), false, null, null);
         await().atMost(T).until(() -> sessions.capture(s.id())

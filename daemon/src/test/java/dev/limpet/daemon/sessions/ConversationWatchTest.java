@@ -3,22 +3,17 @@ package dev.limpet.daemon.sessions;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.revive.ConversationFiles;
-import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.SessionInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,18 +27,16 @@ import org.junit.jupiter.api.io.TempDir;
  * and holds open a rollout as the pinned Codex does (the real-agent suite runs the real one).
  */
 class ConversationWatchTest {
-    static final Duration T = Duration.ofSeconds(30);
+    static final Duration T = EmbeddedSessions.T;
     static final String A = "01a21a57-aaaa-78a0-a48c-428304dbdb94";
     static final String B = "01a21a57-bbbb-78a0-a48c-428304dbdb94";
 
     @TempDir
     Path tmp;
-    EmbeddedBackend backend;
-    SessionStore store;
+    EmbeddedSessions daemon;
     SessionService sessions;
     Path codex;
     Path project;
-    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void start() throws Exception {
@@ -63,22 +56,15 @@ class ConversationWatchTest {
                 read x
                 """.formatted(day));
         Files.setPosixFilePermissions(codex, PosixFilePermissions.fromString("rwx------"));
-        backend = new EmbeddedBackend(1 << 16);
-        store = SessionStore.open(tmp.resolve("limpet.db"));
-        RecoveryBarrier barrier = new RecoveryBarrier();
-        sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.builtIn(), Duration.ofMinutes(10), ZoneId.of("UTC"),
-                new ConversationFiles(Map.of("HOME", tmp.toString(), "CODEX_HOME", codexHome.toString()))));
-        sessions.recover();
-        barrier.lift();
+        daemon = EmbeddedSessions.open(tmp, s -> s.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.builtIn(),
+                Duration.ofMinutes(10), ZoneId.of("UTC"),
+                new ConversationFiles(Map.of("HOME", tmp.toString(), "CODEX_HOME", codexHome.toString())))));
+        sessions = daemon.sessions;
     }
 
     @AfterEach
     void stop() {
-        sessions.stopping();
-        backend.shutdown();
-        store.close();
-        scheduler.shutdownNow();
+        daemon.close();
     }
 
     SessionInfo codex(String id, Instant at) {
@@ -93,14 +79,12 @@ class ConversationWatchTest {
         // a started first, but b's conversation was written first.
         SessionInfo a = codex(A, now.plusSeconds(20));
         SessionInfo b = codex(B, now.plusSeconds(10));
-        await().atMost(T).until(() -> A.equals(store.intent(a.id()).conversationId()) && B.equals(store.intent(b.id()).conversationId()));
+        await().atMost(T).until(() -> A.equals(daemon.store.intent(a.id()).conversationId())
+                && B.equals(daemon.store.intent(b.id()).conversationId()));
 
         // Both programs end, then their sessions are lost as after a reboot, and revived together.
         for (SessionInfo s : List.of(a, b)) {
-            sessions.input(s.id(), "\r".getBytes());
-            await().atMost(T).until(() -> SessionInfo.EXITED.equals(sessions.info(s.id()).state()));
-            backend.remove(s.id());
-            sessions.sessionLost(s.id(), "test: as after a reboot");
+            daemon.endThenLoseAsAfterAReboot(s.id());
             assertThat(sessions.info(s.id()).state()).isEqualTo(SessionInfo.RECOVERABLE);
         }
         sessions.revive(a.id(), false, null, null);

@@ -6,18 +6,14 @@ import static org.awaitility.Awaitility.await;
 import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
 import dev.limpet.daemon.revive.AgentProfiles;
 import dev.limpet.daemon.revive.Conversations;
-import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.SessionInfo;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,10 +30,9 @@ class RevivedProgramTest {
 
     @TempDir
     Path tmp;
+    EmbeddedSessions daemon;
     EmbeddedBackend backend;
-    SessionStore store;
     SessionService sessions;
-    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void start() throws Exception {
@@ -45,14 +40,12 @@ class RevivedProgramTest {
         profile(agents, "slow-fail", "echo cannot-continue; sleep 3; exit 1");
         profile(agents, "used", "echo ready; read x; exit 1");
         profile(agents, "redraws", "while :; do printf 'redraw\\r'; sleep 0.1; done");
-        backend = new EmbeddedBackend(1 << 16);
-        store = SessionStore.open(tmp.resolve("limpet.db"));
-        RecoveryBarrier barrier = new RecoveryBarrier();
-        sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10),
-                ZoneId.of("UTC"), Conversations.UNKNOWN));
-        sessions.recover();
-        barrier.lift();
+        daemon = EmbeddedSessions.open(tmp, s -> {
+            s.setRevive(new ReviveSettings(null, 1 << 20, 1 << 16, AgentProfiles.load(agents), Duration.ofMinutes(10),
+                    ZoneId.of("UTC"), Conversations.UNKNOWN));
+        });
+        backend = daemon.backend;
+        sessions = daemon.sessions;
     }
 
     /** An agent recognised by the argument {@code name}, resumed as {@code sh -c SCRIPT}. */
@@ -65,10 +58,7 @@ class RevivedProgramTest {
 
     @AfterEach
     void stop() {
-        sessions.stopping();
-        backend.shutdown();
-        store.close();
-        scheduler.shutdownNow();
+        daemon.close();
     }
 
     /** A session of agent {@code name} whose program was lost as in a reboot, with a known conversation. */
@@ -78,10 +68,7 @@ class RevivedProgramTest {
         await().atMost(T).until(() -> sessions.capture(s.id()).contains("first"));
         sessions.hookReport(s.id(), null, "conv-" + name);
         // It ends (its exit recorded before anything else happens), then is lost as in a reboot.
-        sessions.input(s.id(), "\r".getBytes());
-        await().atMost(T).until(() -> SessionInfo.EXITED.equals(sessions.info(s.id()).state()));
-        backend.remove(s.id());
-        sessions.sessionLost(s.id(), "test: as after a reboot");
+        daemon.endThenLoseAsAfterAReboot(s.id());
         return s.id();
     }
 

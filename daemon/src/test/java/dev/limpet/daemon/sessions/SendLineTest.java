@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.limpet.daemon.backend.embedded.EmbeddedBackend;
-import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SessionInfo;
@@ -13,12 +11,9 @@ import dev.limpet.testkit.EnterGuard;
 import dev.limpet.testkit.InputRecorder;
 import dev.limpet.testkit.TestPrograms;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -29,27 +24,18 @@ class SendLineTest {
     static final Duration T = Duration.ofSeconds(30);
     @TempDir
     Path tmp;
-    EmbeddedBackend backend;
-    SessionStore store;
+    EmbeddedSessions daemon;
     SessionService sessions;
-    final ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor();
 
     @BeforeEach
     void start() {
-        backend = new EmbeddedBackend(1 << 16);
-        store = SessionStore.open(tmp.resolve("limpet.db"));
-        RecoveryBarrier barrier = new RecoveryBarrier();
-        sessions = new SessionService(store, backend, barrier, Clock.systemUTC(), scheduler, Duration.ofSeconds(1), Duration.ZERO);
-        sessions.recover();
-        barrier.lift();
+        daemon = EmbeddedSessions.open(tmp);
+        sessions = daemon.sessions;
     }
 
     @AfterEach
     void stop() {
-        sessions.stopping();
-        backend.shutdown();
-        store.close();
-        scheduler.shutdownNow();
+        daemon.close();
     }
 
     String recorder(String... args) {
