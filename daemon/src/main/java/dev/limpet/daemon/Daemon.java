@@ -24,6 +24,7 @@ import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
+import dev.limpet.terminal.os.PrivateFiles;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Path;
@@ -75,6 +76,9 @@ public final class Daemon implements AutoCloseable {
         try {
             daemonInstanceId = DaemonIdentity.loadOrCreate(root);
             token = AuthToken.loadOrCreate(root);
+            // sqlite-jdbc unpacks its native library and loads it from there; by default into /tmp,
+            // which other users share and hardened hosts mount noexec (the store would not open).
+            System.setProperty("org.sqlite.tmpdir", PrivateFiles.directory(root.nativeLibraries()).toString());
             store = SessionStore.open(root.database());
             selection = BackendSelection.select(config, root, daemonInstanceId);
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());

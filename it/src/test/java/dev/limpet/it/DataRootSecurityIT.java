@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
@@ -118,6 +120,22 @@ class DataRootSecurityIT {
         assertThat(r.err()).startsWith("limpet: ").contains(config.toString()).contains("owned by uid " + attacker.get().uid)
                 .doesNotContain("Exception");
         assertThat(pwned).doesNotExist();
+    }
+
+    @Test
+    void sqlitesNativeLibraryIsLoadedFromThePrivateDataRootNotFromTheSharedTempDir() throws Exception {
+        Path root = Files.createDirectory(shared.resolve("native"));
+        Files.setAttribute(root, "unix:mode", 0700);
+        DaemonProcess d = DaemonProcess.start(root);
+        try {
+            List<String> sqlite = Files.readAllLines(Path.of("/proc", Long.toString(d.process.pid()), "maps")).stream()
+                    .filter(l -> l.contains("libsqlitejdbc")).map(l -> l.substring(l.indexOf('/'))).distinct().toList();
+            assertThat(sqlite).as("where /tmp is shared and often noexec, a planted or unloadable library").isNotEmpty()
+                    .allMatch(f -> f.startsWith(root.resolve("native") + "/"));
+            assertThat(Files.getPosixFilePermissions(root.resolve("native"))).isEqualTo(PosixFilePermissions.fromString("rwx------"));
+        } finally {
+            d.stop();
+        }
     }
 
     @Test

@@ -43,6 +43,8 @@ public record DataRoot(Path dir) {
     public Path database() { return dir.resolve("limpet.db"); }
     public Path daemonInfo() { return dir.resolve("daemon.json"); }
     public Path runtime() { return dir.resolve("runtime"); }
+    /** Where SQLite's native library is unpacked before it is loaded. */
+    public Path nativeLibraries() { return dir.resolve("native"); }
     /** Each session's journal of its output (a revived session's history): {@code journal/<session_id>.log}. */
     public Path journal() { return dir.resolve("journal"); }
     /** The tmux backend's private server: socket, generated config, checkpoint. */
