@@ -564,8 +564,14 @@ public final class AttachController implements HostRuntime.Listener {
         return typeAhead.isEmpty() ? line : line + " — " + typeAhead.keys() + " key(s) held, sent once reattached";
     }
 
-    /** The person's window changed size: shown at once; the session follows while this viewer holds its size. */
+    /**
+     * The person's window changed size: shown at once; the session follows while this viewer holds its size.
+     * A size that settles after the end is not ours to paint: the terminal is the person's again.
+     */
     private void onResize() {
+        if (phase == Phase.DONE) {
+            return;
+        }
         screen.displayResized(terminal.columns(), terminal.rows());
         DaemonClient client = runtime.active();
         if (phase == Phase.ATTACHED && !settings.readOnly() && client != null) {

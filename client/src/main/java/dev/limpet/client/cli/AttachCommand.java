@@ -79,8 +79,9 @@ public final class AttachCommand implements Callable<Integer> {
                 endpoint.daemonInstanceId(), readOnly, key, !noReconnect);
 
         AttachOutcome outcome;
-        try (EventLoopScheduler loop = new EventLoopScheduler("limpet-attach");
-             JLineAttachTerminal terminal = JLineAttachTerminal.open(System.err)) {
+        // The loop is declared last so it stops first: no task of it may touch a closed terminal.
+        try (JLineAttachTerminal terminal = JLineAttachTerminal.open(System.err);
+             EventLoopScheduler loop = new EventLoopScheduler("limpet-attach")) {
             HostRuntime runtime = runtime(endpoint, clientSessionKey, loop);
             AttachController controller = new AttachController(runtime, loop, terminal, settings);
             // A signal (SIGTERM, SIGHUP, SIGINT sent with kill) ends the JVM through its shutdown

@@ -17,10 +17,12 @@ public final class EventLoopScheduler implements Scheduler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoopScheduler.class);
 
     private final ScheduledExecutorService executor;
+    private volatile Thread loopThread;
 
     public EventLoopScheduler(String name) {
         this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = Thread.ofPlatform().name(name).daemon(true).unstarted(runnable);
+            loopThread = thread;
             return thread;
         });
     }
@@ -46,10 +48,21 @@ public final class EventLoopScheduler implements Scheduler, AutoCloseable {
         return InstantSource.system();
     }
 
-    /** Stops the loop; tasks not yet run are dropped. */
+    /**
+     * Stops the loop; tasks not yet run are dropped. Returns once a task that is running has ended
+     * (unless called from the loop itself), so what the owner closes next is no longer in use.
+     */
     @Override
     public void close() {
         executor.shutdownNow();
+        if (Thread.currentThread() == loopThread) {
+            return;
+        }
+        try {
+            executor.awaitTermination(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static Runnable guarded(Runnable task) {

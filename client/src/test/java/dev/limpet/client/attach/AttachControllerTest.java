@@ -286,6 +286,19 @@ class AttachControllerTest {
     }
 
     @Test
+    void aWindowSizeThatSettlesAfterTheSessionEndedIsNeitherPaintedNorSent() {
+        attached();
+        terminal.resize(132, 50);
+        controller.resized();
+        daemon().receive(new ServerMessage.SessionExited("s1", 0, null));
+        assertThat(outcome.join()).isEqualTo(AttachOutcome.success("[session s1 exited: 0]"));
+        terminal.closed = true;
+        int sent = daemon().sentMessages().size();
+        scheduler.advance(Duration.ofMillis(100));
+        assertThat(daemon().sentMessages()).hasSize(sent);
+    }
+
+    @Test
     void attachingAnExitedSessionShowsItsReplayThenReportsTheExit() {
         controller(false, true, "s1");
         SessionInfo exited = Daemons.session("s1", "build", SessionInfo.EXITED, 4);

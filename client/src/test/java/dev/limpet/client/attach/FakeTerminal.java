@@ -19,15 +19,25 @@ final class FakeTerminal implements AttachTerminal {
     boolean interactive = true;
     ScreenModel display = ScreenModel.create(columns, rows, 0);
     int bells;
+    /** Closed, as the attach command closes it after the end: asking or writing then throws, as JLine does. */
+    boolean closed;
 
     @Override
     public int columns() {
+        checkOpen();
         return columns;
     }
 
     @Override
     public int rows() {
+        checkOpen();
         return rows;
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("Terminal has been closed");
+        }
     }
 
     /** The window changed size (call the controller's {@code resized} after). */
@@ -39,6 +49,7 @@ final class FakeTerminal implements AttachTerminal {
 
     @Override
     public void write(byte[] data) {
+        checkOpen();
         written.writeBytes(data);
         display.feed(data);
         for (byte b : data) {
