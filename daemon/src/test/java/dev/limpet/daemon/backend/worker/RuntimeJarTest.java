@@ -1,0 +1,53 @@
+package dev.limpet.daemon.backend.worker;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class RuntimeJarTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void twoBuildsThatDifferInOneEntrysContentGetDifferentDigests() throws IOException {
+        Path a = jar("a.jar", Map.of("dev/limpet/A.class", "one", "META-INF/MANIFEST.MF", "Main-Class: A"));
+        Path b = jar("b.jar", Map.of("dev/limpet/A.class", "two", "META-INF/MANIFEST.MF", "Main-Class: A"));
+        assertThat(RuntimeJar.tableOfContentsDigest(a)).isNotEqualTo(RuntimeJar.tableOfContentsDigest(b));
+    }
+
+    @Test
+    void aRenamedEntryChangesTheDigest() throws IOException {
+        Path a = jar("a.jar", Map.of("dev/limpet/A.class", "one"));
+        Path b = jar("b.jar", Map.of("dev/limpet/B.class", "one"));
+        assertThat(RuntimeJar.tableOfContentsDigest(a)).isNotEqualTo(RuntimeJar.tableOfContentsDigest(b));
+    }
+
+    @Test
+    void theSameBuildCopiedElsewhereKeepsItsDigest() throws IOException {
+        Path a = jar("a.jar", Map.of("dev/limpet/A.class", "one"));
+        Path copy = Files.copy(a, dir.resolve("elsewhere.jar"));
+        assertThat(RuntimeJar.tableOfContentsDigest(copy)).isEqualTo(RuntimeJar.tableOfContentsDigest(a)).hasSize(64);
+    }
+
+    private Path jar(String name, Map<String, String> entries) throws IOException {
+        Path file = dir.resolve(name);
+        try (OutputStream out = Files.newOutputStream(file); ZipOutputStream zip = new ZipOutputStream(out)) {
+            for (var e : new TreeMap<>(entries).entrySet()) {
+                zip.putNextEntry(new ZipEntry(e.getKey()));
+                zip.write(e.getValue().getBytes(StandardCharsets.UTF_8));
+                zip.closeEntry();
+            }
+        }
+        return file;
+    }
+}
