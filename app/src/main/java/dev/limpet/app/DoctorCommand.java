@@ -160,7 +160,7 @@ final class DoctorCommand implements Callable<Integer> {
             // Where ./limpet build and limpet install train them: beside the jar.
             dev.limpet.daemon.startup.StartupCaches caches = dev.limpet.daemon.startup.StartupCaches.beside(inst.jar());
             String problem = caches.problem();
-            out.add(problem == null ? new Finding(Level.OK, "start-up caches of the verbs and the daemon match " + inst.jar(), null)
+            out.add(problem == null ? new Finding(Level.OK, "start-up caches of the verbs, the daemon and the workers match " + inst.jar(), null)
                     : new Finding(Level.WARN, problem, caches.failedAttempts() > 0
                             ? "the launcher tries again by itself after that time; to try now and see why it fails: `"
                                     + (inst.inBuildDirectory() ? "./limpet" : "limpet") + " train-caches`"

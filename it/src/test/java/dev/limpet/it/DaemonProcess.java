@@ -65,7 +65,7 @@ public final class DaemonProcess implements AutoCloseable {
     /**
      * JVM flags for short-lived test processes (client verbs, attach, relays): fast start over peak
      * speed, and the client verbs' AOT cache beside the jar when it is fresh, as {@code ./limpet}
-     * runs a verb (the it module's build trains both caches before the suites: a verb's JVM then
+     * runs a verb (the it module's build trains the caches before the suites: a verb's JVM then
      * costs about half the CPU, and the suites start hundreds).
      */
     public static List<String> fastJvm() {

@@ -103,7 +103,7 @@ class LauncherAotCacheIT {
             }
             assertThat(fromCache).as("the daemon's classes come from its AOT cache").isTrue();
             LimpetCli.Result status = verb("status", "--json", "--data-root", home.resolve("root").toString());
-            assertThat(status.out()).contains("\"startup_caches\":{\"verbs\":\"fresh\",\"daemon\":\"fresh\","
+            assertThat(status.out()).contains("\"startup_caches\":{\"verbs\":\"fresh\",\"daemon\":\"fresh\",\"workers\":\"fresh\","
                     + "\"daemon_started_with_cache\":true,\"failed_trainings\":0,\"next_training\":null,\"problem\":null}");
         } finally {
             daemon.destroy();

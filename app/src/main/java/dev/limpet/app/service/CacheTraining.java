@@ -1,7 +1,10 @@
 package dev.limpet.app.service;
 
+import dev.limpet.daemon.backend.worker.RuntimeJar;
+import dev.limpet.daemon.backend.worker.WorkerSettings;
 import dev.limpet.daemon.startup.StartupCaches;
 import dev.limpet.terminal.os.PrivateFiles;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -29,8 +32,9 @@ import java.util.concurrent.TimeUnit;
  * {@code limpet install}'s, a retry in the background): one run of the hidden {@code aot-training}
  * verb (new, ls, status, send, capture, kill, rm) against a scratch daemon on the default backend,
  * so a real answer's classes land in the verbs' cache, while that daemon records its own cache
- * until it stops. Each cache is written beside its final name and moved there only when both were
- * made. A failure (a loaded machine, a daemon that did not start in time) is counted in
+ * until it stops; then one worker in standby mode, whose warm-up runs the spawn path on throw-away
+ * material, records the workers' class-data archive. Each cache is written beside its final name and moved there
+ * only when all three were made. A failure (a loaded machine, a daemon that did not start in time) is counted in
  * {@value StartupCaches#NEXT_TRAINING} with the time before which no launcher tries again
  * ({@link StartupCaches#retryDelay}); a success deletes it. One training at a time per jar (a lock
  * file beside it); a second one finding the lock held leaves at once.
@@ -40,6 +44,7 @@ public final class CacheTraining {
     static final Duration RUNNING = Duration.ofMinutes(10);
     private static final Duration DAEMON_START = Duration.ofSeconds(120);
     private static final Duration VERBS = Duration.ofSeconds(180);
+    private static final Duration WORKER = Duration.ofSeconds(120);
 
     public enum Outcome { TRAINED, FAILED, ALREADY_RUNNING }
 
@@ -80,7 +85,7 @@ public final class CacheTraining {
         this.clock = clock;
     }
 
-    /** Trains both caches beside the jar; {@code err} gets one line when it fails. */
+    /** Trains the three caches beside the jar; {@code err} gets one line when it fails. */
     public Outcome run(PrintStream err) throws IOException, InterruptedException {
         Path dir = jar.toAbsolutePath().getParent();
         try (FileChannel lockFile = FileChannel.open(dir.resolve("limpet-aot.lock"), Set.of(StandardOpenOption.CREATE,
@@ -136,11 +141,12 @@ public final class CacheTraining {
         Files.move(tmp, dir.resolve(StartupCaches.NEXT_TRAINING), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
-    /** Null when both caches were trained and moved in place; else why not (its logs are kept then). */
+    /** Null when the caches were trained and moved in place; else why not (its logs are kept then). */
     private String train(Path dir) throws IOException, InterruptedException {
         long self = ProcessHandle.current().pid();
         Path verbsTmp = dir.resolve("limpet-cli." + self + ".aot");
         Path daemonTmp = dir.resolve("limpet-daemon." + self + ".aot");
+        Path workersTmp = dir.resolve("limpet-worker." + self + ".jsa");
         Path scratch = Files.createTempDirectory("limpet-train");
         String why;
         Process daemon = null;
@@ -167,24 +173,57 @@ public final class CacheTraining {
                 }
             }
         }
-        if (why == null && !(Files.exists(verbsTmp) && Files.exists(daemonTmp))) {
+        if (why == null) {
+            why = trainWorkers(workersTmp, scratch);
+        }
+        if (why == null && !(Files.exists(verbsTmp) && Files.exists(daemonTmp) && Files.exists(workersTmp))) {
             why = "the JVM wrote no cache";
         }
         if (why != null) {
             Files.deleteIfExists(verbsTmp);
             Files.deleteIfExists(daemonTmp);
+            Files.deleteIfExists(workersTmp);
             return why + "; logs in " + scratch;
         }
-        for (Path cache : List.of(verbsTmp, daemonTmp)) {
+        for (Path cache : List.of(verbsTmp, daemonTmp, workersTmp)) {
             // Readable by the launcher's other users, writable by none of them: whatever the umask was.
             Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rw-r--r--"));
         }
         Files.move(verbsTmp, dir.resolve(StartupCaches.VERBS_CACHE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.move(daemonTmp, dir.resolve(StartupCaches.DAEMON_CACHE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        // Last: a daemon links the workers' archive beside their copy of the jar once it is newer than the jar.
+        Files.move(workersTmp, dir.resolve(StartupCaches.WORKER_CACHE), StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         try (var files = Files.walk(scratch)) {
             files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         }
         return null;
+    }
+
+    /**
+     * One standby worker with the workers' flags, its input closed: its warm-up (a PTY, a socket, a
+     * hello) is what a worker does first, and end of input ends it; null when it went through. It
+     * runs the jar under the name, size and time of the workers' copy (a hard link named as that
+     * copy): the JVM takes the archive only for such a jar.
+     */
+    private String trainWorkers(Path workersTmp, Path scratch) throws IOException, InterruptedException {
+        Path named = Files.createDirectory(scratch.resolve("worker")).resolve(RuntimeJar.JAR_NAME);
+        try {
+            Files.createLink(named, jar);
+        } catch (IOException | UnsupportedOperationException e) {
+            Files.copy(jar, named);
+            Files.setLastModifiedTime(named, Files.getLastModifiedTime(jar));
+        }
+        List<String> cmd = new ArrayList<>(List.of(java.toString()));
+        cmd.addAll(WorkerSettings.JVM_FLAGS);
+        cmd.addAll(WorkerSettings.trainingCache(workersTmp));
+        cmd.addAll(List.of("-cp", named.toString(), WorkerRpc.WORKER_MAIN_CLASS, "--standby"));
+        Process p = new ProcessBuilder(underUmask022(cmd)).redirectErrorStream(true).redirectOutput(scratch.resolve("worker.log").toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
+        if (!p.waitFor(WORKER.toSeconds(), TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            return "the worker's training run did not finish within " + WORKER.toSeconds() + " s";
+        }
+        return p.exitValue() == 0 ? null : "the worker's training run exited with status " + p.exitValue();
     }
 
     /** Waits for the scratch daemon, then runs the verbs' training against it; null when it went through. */

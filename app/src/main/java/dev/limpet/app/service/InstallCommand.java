@@ -67,18 +67,20 @@ public final class InstallCommand implements Callable<Integer> {
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Path aot = lib.resolve("limpet-cli.aot");
         Path daemonAot = lib.resolve("limpet-daemon.aot");
+        Path workerAot = lib.resolve(dev.limpet.daemon.startup.StartupCaches.WORKER_CACHE);
         Files.deleteIfExists(aot);
         Files.deleteIfExists(daemonAot);
+        Files.deleteIfExists(workerAot);
         Path launcher = bin.resolve("limpet");
         Path launcherTmp = bin.resolve(".limpet.tmp");
         Files.deleteIfExists(launcherTmp);
-        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot), StandardCharsets.UTF_8);
+        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot, workerAot), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
         out.println("installed " + launcher + " (jar: " + jar + ")");
         out.flush();
-        err.println("limpet: training the start-up caches of the verbs and the daemon on real runs…");
+        err.println("limpet: training the start-up caches of the verbs, the daemon and the workers on real runs…");
         err.flush();
         switch (CacheTraining.inTheBackground(from.java(), jar, TRAINING_WAIT)) {
             case TRAINED -> { }
@@ -106,7 +108,7 @@ public final class InstallCommand implements Callable<Integer> {
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";
 
     /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise; each cache while it is fresh. */
-    static String launcher(Path java, Path jar, Path aot, Path daemonAot) {
+    static String launcher(Path java, Path jar, Path aot, Path daemonAot, Path workerAot) {
         return """
                 #!/bin/sh
                 %s The daemon is long-lived (full JIT); verbs start fast (C1). Each
@@ -117,7 +119,9 @@ public final class InstallCommand implements Callable<Integer> {
                 jar=%s
                 aot=%s
                 daemon_aot=%s
-                if ! { [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ]; }; then
+                worker_aot=%s
+                if ! { [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ] \
+                    && [ -f "$worker_aot" ] && [ "$worker_aot" -nt "$jar" ]; }; then
                   next="${jar%%/*}/limpet-aot.next"
                   due=0
                   if [ -f "$next" ] && ! [ "$jar" -nt "$next" ]; then read -r due _ < "$next" || due=0; fi
@@ -137,7 +141,7 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                shellQuote(daemonAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
+                shellQuote(daemonAot.toString()), shellQuote(workerAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));

@@ -22,18 +22,21 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The training's bookkeeping against a stand-in {@code java} (a shell script that plays the scratch
- * daemon and the verbs' run, or fails as a loaded machine's did): failures counted with their
- * backoff, a success that moves both caches in place and forgets the failures, one training at a time.
+ * daemon, the verbs' run and the worker's, or fails as a loaded machine's did): failures counted with their
+ * backoff, a success that moves the three caches in place and forgets the failures, one training at a time.
  */
 class CacheTrainingTest {
     static final Instant NOW = Instant.parse("2026-11-27T01:00:00Z");
-    /** Plays `java … daemon --data-root R` (daemon.json, its cache written on SIGTERM) and `java … aot-training R` (its cache). */
+    /**
+     * Plays `java … daemon --data-root R` (daemon.json, its cache written on SIGTERM), `java … aot-training R`
+     * and `java … WorkerMain --standby` (their caches).
+     */
     static final String FAKE_JAVA = """
             #!/bin/sh
             [ -f "$(dirname "$0")/fail" ] && exit 3
             out=""; root=""; mode=""; prev=""
             for a in "$@"; do
-              case "$a" in -XX:AOTCacheOutput=*) out="${a#-XX:AOTCacheOutput=}";; daemon) mode=daemon;; aot-training) mode=verbs;; esac
+              case "$a" in -XX:AOTCacheOutput=*) out="${a#-XX:AOTCacheOutput=}";; -XX:ArchiveClassesAtExit=*) out="${a#-XX:ArchiveClassesAtExit=}";; daemon) mode=daemon;; aot-training) mode=verbs;; esac
               [ "$prev" = "--data-root" ] && root="$a"
               prev="$a"
             done
@@ -85,11 +88,12 @@ class CacheTrainingTest {
         StartupCaches trained = StartupCaches.beside(jar);
         assertThat(trained.verbs()).isEqualTo(StartupCaches.State.FRESH);
         assertThat(trained.daemon()).isEqualTo(StartupCaches.State.FRESH);
+        assertThat(trained.workers()).isEqualTo(StartupCaches.State.FRESH);
         assertThat(trained.failedAttempts()).isZero();
         assertThat(trained.problem()).isNull();
         assertThat(dir.resolve(StartupCaches.NEXT_TRAINING)).doesNotExist();
         try (var left = Files.list(dir)) {
-            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.matches("limpet-(cli|daemon)\\.\\d+\\.aot"));
+            assertThat(left.map(p -> p.getFileName().toString())).noneMatch(n -> n.matches("limpet-(cli|daemon|worker)\\.\\d+\\.(aot|jsa)"));
         }
     }
 
@@ -117,6 +121,6 @@ class CacheTrainingTest {
         Files.setLastModifiedTime(cache, FileTime.from(Instant.now().minusSeconds(3600)));
         StartupCaches c = StartupCaches.beside(jar);
         assertThat(c.verbs()).isEqualTo(StartupCaches.State.STALE);
-        assertThat(c.problem()).contains("the verbs' start-up cache is older than the jar, the daemon's missing");
+        assertThat(c.problem()).contains("the verbs' start-up cache is older than the jar, the daemon's missing, the workers' missing");
     }
 }

@@ -29,7 +29,8 @@ class InstallationTest {
     void aServiceStartsTheDaemonThroughTheLauncherInstallWroteForThisJarSoItUsesTheDaemonsCache() throws Exception {
         Path jar = installedJar();
         Path java = Path.of("/opt/jdk/bin/java");
-        writeLauncher(InstallCommand.launcher(java, jar, jar.resolveSibling("limpet-cli.aot"), jar.resolveSibling("limpet-daemon.aot")));
+        writeLauncher(InstallCommand.launcher(java, jar, jar.resolveSibling("limpet-cli.aot"), jar.resolveSibling("limpet-daemon.aot"),
+                jar.resolveSibling("limpet-worker.jsa")));
         assertThat(new Installation(java, jar).daemonCommand()).containsExactly(tmp.resolve("bin/limpet").toString(), "daemon");
     }
 
@@ -39,7 +40,7 @@ class InstallationTest {
         Path java = Path.of("/opt/jdk/bin/java");
         Installation inst = new Installation(java, jar);
         assertThat(inst.daemonCommand()).startsWith(java.toString()).endsWith("-jar", jar.toString(), "daemon");
-        writeLauncher(InstallCommand.launcher(java, tmp.resolve("elsewhere.jar"), tmp.resolve("a"), tmp.resolve("b")));
+        writeLauncher(InstallCommand.launcher(java, tmp.resolve("elsewhere.jar"), tmp.resolve("a"), tmp.resolve("b"), tmp.resolve("c")));
         assertThat(inst.daemonCommand()).startsWith(java.toString()).endsWith("-jar", jar.toString(), "daemon");
         writeLauncher("#!/bin/sh\nexec something-else \"$@\"\n");
         assertThat(inst.daemonCommand()).startsWith(java.toString());

@@ -14,10 +14,11 @@ import java.util.Optional;
 
 /**
  * The JDK AOT caches beside a limpet jar (the verbs' {@code limpet-cli.aot}, the daemon's
- * {@code limpet-daemon.aot}) as the launchers see them: fresh (newer than the jar), missing, stale
+ * {@code limpet-daemon.aot}, the workers' class-data archive {@code limpet-worker.jsa}, which goes
+ * with the workers' copy of the jar) as the launchers see them: fresh (newer than the jar), missing, stale
  * (older than the jar), or failed (training failed for this jar; it is retried after a backoff,
- * {@link #retryDelay}). A cache that is not fresh costs every verb and every daemon start-up (and
- * so every recovery) a large part of its time, so it is never silent: {@code limpet status} and
+ * {@link #retryDelay}). A cache that is not fresh costs every verb, every daemon start-up (and
+ * so every recovery) and every worker start a large part of its time, so it is never silent: {@code limpet status} and
  * {@code limpet doctor} say so.
  *
  * <p>The file {@value #NEXT_TRAINING} (written by a training when it starts and when it fails, deleted
@@ -25,9 +26,10 @@ import java.util.Optional;
  * and how many trainings failed for this jar. A launcher reads it with the shell's own {@code read},
  * without starting a process.
  */
-public record StartupCaches(Path jar, State verbs, State daemon, int failedAttempts, Instant nextTry) {
+public record StartupCaches(Path jar, State verbs, State daemon, State workers, int failedAttempts, Instant nextTry) {
     public static final String VERBS_CACHE = "limpet-cli.aot";
     public static final String DAEMON_CACHE = "limpet-daemon.aot";
+    public static final String WORKER_CACHE = "limpet-worker.jsa";
     public static final String NEXT_TRAINING = "limpet-aot.next";
     static final Duration FIRST_RETRY = Duration.ofMinutes(5);
     static final Duration LAST_RETRY = Duration.ofHours(24);
@@ -66,7 +68,13 @@ public record StartupCaches(Path jar, State verbs, State daemon, int failedAttem
             }
         }
         return new StartupCaches(jar, state(dir.resolve(VERBS_CACHE), jarTime, attempts), state(dir.resolve(DAEMON_CACHE), jarTime, attempts),
-                attempts, next);
+                state(dir.resolve(WORKER_CACHE), jarTime, attempts), attempts, next);
+    }
+
+    /** Whether {@code cache} was trained for {@code jar} (it is newer). */
+    public static boolean freshBeside(Path cache, Path jar) {
+        long jarTime = modified(jar);
+        return jarTime > 0 && modified(cache) > jarTime;
     }
 
     private static State state(Path cache, long jarTime, int failedAttempts) {
@@ -104,20 +112,21 @@ public record StartupCaches(Path jar, State verbs, State daemon, int failedAttem
     }
 
     /**
-     * What is wrong, in one line for a person, or null when both caches are fresh: which cache,
+     * What is wrong, in one line for a person, or null when every cache is fresh: which cache,
      * why, what it costs and when it is trained again.
      */
     public String problem() {
-        if (verbs == State.FRESH && daemon == State.FRESH) {
+        if (verbs == State.FRESH && daemon == State.FRESH && workers == State.FRESH) {
             return null;
         }
         StringBuilder s = new StringBuilder();
-        if (verbs == daemon) {
-            s.append("the start-up caches of the verbs and the daemon are ").append(describe(verbs));
+        if (verbs == daemon && daemon == workers) {
+            s.append("the start-up caches of the verbs, the daemon and the workers are ").append(describe(verbs));
         } else {
-            s.append("the verbs' start-up cache is ").append(describe(verbs)).append(", the daemon's ").append(describe(daemon));
+            s.append("the verbs' start-up cache is ").append(describe(verbs)).append(", the daemon's ").append(describe(daemon))
+                    .append(", the workers' ").append(describe(workers));
         }
-        s.append(" (beside ").append(jar).append("): verbs, daemon start-up and recovery run slower");
+        s.append(" (beside ").append(jar).append("): verbs, daemon start-up, recovery and new workers run slower");
         if (failedAttempts > 0) {
             s.append("; training failed ").append(failedAttempts).append(failedAttempts == 1 ? " time" : " times");
             if (nextTry != null) {
@@ -141,6 +150,7 @@ public record StartupCaches(Path jar, State verbs, State daemon, int failedAttem
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("verbs", verbs.wire());
         m.put("daemon", daemon.wire());
+        m.put("workers", workers.wire());
         m.put("daemon_started_with_cache", thisProcess.isPresent());
         m.put("failed_trainings", failedAttempts);
         m.put("next_training", nextTry == null ? null : nextTry.toString());

@@ -1,5 +1,6 @@
 package dev.limpet.daemon.backend.worker;
 
+import dev.limpet.daemon.startup.StartupCaches;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.File;
@@ -25,8 +26,9 @@ import org.slf4j.LoggerFactory;
  * The class path workers run from. From an installed jar, workers run from a private copy under
  * {@code <data_root>/runtime/<version>-<digest prefix>/limpet.jar}, made once (tmp + atomic
  * move): replacing or deleting the installed jar never breaks a live worker, and two builds with
- * the same version number never share a copy. From a development class path (tests, IDE), that
- * class path is used as is.
+ * the same version number never share a copy; the workers' class-data archive, once trained beside
+ * the installed jar, is linked beside it. From a development class path (tests, IDE), that class
+ * path is used as is.
  *
  * <p>The digest is of the jar's table of contents (each entry's name, CRC-32 and sizes), not of its
  * bytes: it tells two builds apart as well, and reads a few hundred kilobytes where hashing all
@@ -34,6 +36,9 @@ import org.slf4j.LoggerFactory;
  */
 public final class RuntimeJar {
     private static final Logger LOG = LoggerFactory.getLogger(RuntimeJar.class);
+
+    /** The name of the workers' copy, which the workers' class-data archive is trained under too. */
+    public static final String JAR_NAME = "limpet.jar";
 
     private RuntimeJar() {}
 
@@ -49,21 +54,55 @@ public final class RuntimeJar {
         }
         String version = LimpetVersion.get() + "-" + digestOf(source).substring(0, 12);
         Path dir = runtimeDir.resolve(version);
-        Path target = dir.resolve("limpet.jar");
-        if (Files.isRegularFile(target)) {
-            return target.toString();
+        Path target = dir.resolve(JAR_NAME);
+        if (!Files.isRegularFile(target)) {
+            PrivateFiles.directory(runtimeDir);
+            PrivateFiles.directory(dir);
+            copy(source, target);
+            LOG.info("workers run from {}", target);
         }
-        PrivateFiles.directory(runtimeDir);
-        PrivateFiles.directory(dir);
-        Path tmp = Files.createTempFile(dir, ".limpet.jar.", ".tmp");
+        // The workers' class-data archive comes along once trained for this jar (newer than it): a
+        // training may end after the first daemon made the copy, so a later start brings it. A hard
+        // link where it can (a retraining replaces the file beside the jar, never this inode).
+        Path cache = source.resolveSibling(StartupCaches.WORKER_CACHE);
+        Path cacheCopy = dir.resolve(StartupCaches.WORKER_CACHE);
+        if (!Files.exists(cacheCopy) && StartupCaches.freshBeside(cache, source)) {
+            try {
+                Files.createLink(cacheCopy, cache);
+            } catch (IOException | UnsupportedOperationException e) {
+                copy(cache, cacheCopy); // another file system
+            }
+            LOG.info("workers start from the class-data archive {}", cacheCopy);
+        }
+        return target.toString();
+    }
+
+    /**
+     * The workers' class-data archive beside {@code classPath} when it is a runtime copy that has one;
+     * null otherwise (a development class path, or an archive not trained yet: {@code limpet status} says so).
+     */
+    static Path workerCache(String classPath) {
+        if (!classPath.endsWith(".jar") || classPath.contains(File.pathSeparator)) {
+            return null;
+        }
+        Path cache = Path.of(classPath).resolveSibling(StartupCaches.WORKER_CACHE);
+        return Files.isRegularFile(cache) ? cache : null;
+    }
+
+    /**
+     * Copies through a temporary file and an atomic move (a worker never sees half a file), keeping
+     * the modification time: the JVM takes a class-data archive only for a jar of the name, size and
+     * time it was trained with.
+     */
+    private static void copy(Path from, Path to) throws IOException {
+        Path tmp = Files.createTempFile(to.getParent(), "." + to.getFileName() + ".", ".tmp");
         try {
-            Files.copy(source, tmp, StandardCopyOption.REPLACE_EXISTING);
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            Files.copy(from, tmp, StandardCopyOption.REPLACE_EXISTING);
+            Files.setLastModifiedTime(tmp, Files.getLastModifiedTime(from));
+            Files.move(tmp, to, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } finally {
             Files.deleteIfExists(tmp);
         }
-        LOG.info("workers run from {}", target);
-        return target.toString();
     }
 
     private static boolean sameFile(Path source, String classPath) {

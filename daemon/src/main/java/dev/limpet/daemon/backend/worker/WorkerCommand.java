@@ -11,7 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The command line of a pty-worker JVM ({@code java <flags> -cp <runtime jar> WorkerMain}) and the
+ * The command line of a pty-worker JVM ({@code java <flags> -cp <runtime jar> WorkerMain}, from the
+ * workers' class-data archive when one lies beside the runtime jar) and the
  * stamp of the jar it runs: a standby or dense host started with another command or jar than a
  * new worker would get now is stale. Shared by every way a worker starts (cold, standby, dense host).
  */
@@ -30,6 +31,10 @@ final class WorkerCommand {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.addAll(settings.jvmFlags());
+        Path cache = RuntimeJar.workerCache(classPath());
+        if (cache != null) {
+            cmd.addAll(WorkerSettings.withCache(cache));
+        }
         cmd.addAll(List.of("-cp", classPath(), WorkerRpc.WORKER_MAIN_CLASS));
         if (standbyMode) {
             cmd.add("--standby");
