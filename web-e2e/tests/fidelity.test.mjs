@@ -338,8 +338,9 @@ async function detachAndCheck(pane, id, before, { resized = false, sessionEnds =
   const after = rows(tmux.run('capture-pane', '-p', '-e', '-t', pane));
   const was = rows(before.screen);
   // Above: exactly what was there; then the command line that ran attach, its message, a new prompt.
-  assert.deepEqual(after.slice(0, was.length - 1), was.slice(0, -1), 'the rows above the command are as before');
-  assert.equal(after[was.length - 1], `$ ${join(work, 'limpet')} attach ${id}`, 'the command line that ran attach');
+  // The whole pane in the message: what pushed the rows away is the cause to read.
+  assert.deepEqual(after.slice(0, was.length - 1), was.slice(0, -1), `the rows above the command are as before; the pane:\n${after.join('\n')}`);
+  assert.equal(after[was.length - 1], `$ ${join(work, 'limpet')} attach ${id}`, `the command line that ran attach; the pane:\n${after.join('\n')}`);
   const rest = after.slice(was.length).filter((l) => l.trim() !== '');
   assert.ok(rest.length === 2 && /^\[(detached from|session) /.test(rest[0]) && rest[1].trim() === '$', `nothing of the session is left on the pane:\n${after.join('\n')}`);
 }

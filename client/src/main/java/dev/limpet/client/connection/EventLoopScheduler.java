@@ -2,9 +2,9 @@ package dev.limpet.client.connection;
 
 import java.time.Duration;
 import java.time.InstantSource;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,15 +16,20 @@ import org.slf4j.LoggerFactory;
 public final class EventLoopScheduler implements Scheduler, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(EventLoopScheduler.class);
 
-    private final ScheduledExecutorService executor;
+    private final ScheduledThreadPoolExecutor executor;
     private volatile Thread loopThread;
 
     public EventLoopScheduler(String name) {
-        this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        this.executor = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = Thread.ofPlatform().name(name).daemon(true).unstarted(runnable);
             loopThread = thread;
             return thread;
         });
+        executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+        executor.setContinueExistingPeriodicTasksAfterShutdownPolicy(false);
+        executor.setRemoveOnCancelPolicy(true);
+        // A task handed over while the loop closes is dropped, as one queued before.
+        executor.setRejectedExecutionHandler(new ThreadPoolExecutor.DiscardPolicy());
     }
 
     @Override
@@ -49,12 +54,14 @@ public final class EventLoopScheduler implements Scheduler, AutoCloseable {
     }
 
     /**
-     * Stops the loop; tasks not yet run are dropped. Returns once a task that is running has ended
-     * (unless called from the loop itself), so what the owner closes next is no longer in use.
+     * Stops the loop; tasks not yet run are dropped. A task that is running is not interrupted (it
+     * may be writing to a terminal, or closing a connection) and is waited for, unless called from
+     * the loop itself: what the owner closes next is no longer in use.
      */
     @Override
     public void close() {
-        executor.shutdownNow();
+        executor.shutdown();
+        executor.getQueue().clear();
         if (Thread.currentThread() == loopThread) {
             return;
         }
