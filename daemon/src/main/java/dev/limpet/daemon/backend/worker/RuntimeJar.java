@@ -2,6 +2,7 @@ package dev.limpet.daemon.backend.worker;
 
 import dev.limpet.daemon.startup.StartupCaches;
 import dev.limpet.protocol.LimpetVersion;
+import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PrivateFiles;
 import java.io.File;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.CodeSource;
@@ -17,6 +19,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collections;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 import org.slf4j.Logger;
@@ -66,7 +69,7 @@ public final class RuntimeJar {
         // link where it can (a retraining replaces the file beside the jar, never this inode).
         Path cache = source.resolveSibling(StartupCaches.WORKER_CACHE);
         Path cacheCopy = dir.resolve(StartupCaches.WORKER_CACHE);
-        if (!Files.exists(cacheCopy) && StartupCaches.freshBeside(cache, source)) {
+        if (!Files.exists(cacheCopy) && StartupCaches.freshBeside(cache, source) && trusted(cache, PathTrust.forThisProcess().uid())) {
             try {
                 Files.createLink(cacheCopy, cache);
             } catch (IOException | UnsupportedOperationException e) {
@@ -75,6 +78,27 @@ public final class RuntimeJar {
             LOG.info("workers start from the class-data archive {}", cacheCopy);
         }
         return target.toString();
+    }
+
+    /**
+     * Whether the archive may be handed to workers: the JVM runs what it holds as limpet's classes,
+     * so it must be a regular file (not a link) of this user or root that nobody else may write, as
+     * the jar beside it is. One that is not is left out, said in the log.
+     */
+    static boolean trusted(Path cache, int uid) {
+        try {
+            Map<String, Object> a = Files.readAttributes(cache, "unix:uid,mode,isRegularFile", LinkOption.NOFOLLOW_LINKS);
+            int owner = (Integer) a.get("uid");
+            int mode = (Integer) a.get("mode");
+            if (Boolean.TRUE.equals(a.get("isRegularFile")) && (owner == uid || owner == 0) && (mode & 0022) == 0) {
+                return true;
+            }
+            LOG.warn("workers start without the class-data archive {}: it is not a regular file of this user that only they may write"
+                    + " (owner uid {}, mode {}); run `limpet train-caches` as this user", cache, owner, Integer.toOctalString(mode & 07777));
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.warn("workers start without the class-data archive {}: {}", cache, e.toString());
+        }
+        return false;
     }
 
     /**

@@ -2,11 +2,13 @@ package dev.limpet.daemon.backend.worker;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limpet.terminal.os.PathTrust;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.zip.ZipEntry;
@@ -37,6 +39,21 @@ class RuntimeJarTest {
         Path a = jar("a.jar", Map.of("dev/limpet/A.class", "one"));
         Path copy = Files.copy(a, dir.resolve("elsewhere.jar"));
         assertThat(RuntimeJar.tableOfContentsDigest(copy)).isEqualTo(RuntimeJar.tableOfContentsDigest(a)).hasSize(64);
+    }
+
+    @Test
+    void theWorkersArchiveIsHandedOverOnlyWhenNobodyElseMayWriteItAndItIsNoLink() throws IOException {
+        int self = PathTrust.forThisProcess().uid();
+        Path archive = Files.writeString(dir.resolve("limpet-worker.jsa"), "archive");
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-r--r--"));
+        assertThat(RuntimeJar.trusted(archive, self)).isTrue();
+        assertThat(RuntimeJar.trusted(archive, self + 1)).as("another user's").isEqualTo(self == 0);
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThat(RuntimeJar.trusted(archive, self)).as("group-writable").isFalse();
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-r--r--"));
+        Path link = Files.createSymbolicLink(dir.resolve("linked.jsa"), archive);
+        assertThat(RuntimeJar.trusted(link, self)).as("a symbolic link").isFalse();
+        assertThat(RuntimeJar.trusted(dir.resolve("missing.jsa"), self)).isFalse();
     }
 
     private Path jar(String name, Map<String, String> entries) throws IOException {
