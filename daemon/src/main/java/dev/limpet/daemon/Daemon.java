@@ -19,6 +19,7 @@ import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.ReviveSettings;
 import dev.limpet.daemon.sessions.SessionService;
 import dev.limpet.daemon.store.SessionStore;
+import dev.limpet.daemon.store.SqliteNativeLibrary;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.LimpetVersion;
 import dev.limpet.protocol.ProtocolCodec;
@@ -76,9 +77,7 @@ public final class Daemon implements AutoCloseable {
         try {
             daemonInstanceId = DaemonIdentity.loadOrCreate(root);
             token = AuthToken.loadOrCreate(root);
-            // sqlite-jdbc unpacks its native library and loads it from there; by default into /tmp,
-            // which other users share and hardened hosts mount noexec (the store would not open).
-            System.setProperty("org.sqlite.tmpdir", PrivateFiles.directory(root.nativeLibraries()).toString());
+            SqliteNativeLibrary.in(PrivateFiles.directory(root.nativeLibraries())).forEach(System::setProperty);
             store = SessionStore.open(root.database());
             selection = BackendSelection.select(config, root, daemonInstanceId);
             scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("limpet-timer").factory());
