@@ -67,14 +67,14 @@ public final class InstallCommand implements Callable<Integer> {
         Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Path aot = lib.resolve("limpet-cli.aot");
         Path daemonAot = lib.resolve("limpet-daemon.aot");
-        Path workerAot = lib.resolve(dev.limpet.daemon.startup.StartupCaches.WORKER_CACHE);
+        Path workerArchive = lib.resolve(dev.limpet.daemon.startup.StartupCaches.WORKER_CACHE);
         Files.deleteIfExists(aot);
         Files.deleteIfExists(daemonAot);
-        Files.deleteIfExists(workerAot);
+        Files.deleteIfExists(workerArchive);
         Path launcher = bin.resolve("limpet");
         Path launcherTmp = bin.resolve(".limpet.tmp");
         Files.deleteIfExists(launcherTmp);
-        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot, workerAot), StandardCharsets.UTF_8);
+        Files.writeString(Files.createFile(launcherTmp, PRIVATE), launcher(from.java(), jar, aot, daemonAot, workerArchive), StandardCharsets.UTF_8);
         Files.setPosixFilePermissions(launcherTmp, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.move(launcherTmp, launcher, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         Files.deleteIfExists(lib.resolve(dev.limpet.daemon.startup.StartupCaches.NEXT_TRAINING));
@@ -108,7 +108,7 @@ public final class InstallCommand implements Callable<Integer> {
     static final String LAUNCHER_MARK = "# Written by `limpet install`.";
 
     /** The launcher: the JDK found now, the daemon's flags for {@code daemon}, the verbs' otherwise; each cache while it is fresh. */
-    static String launcher(Path java, Path jar, Path aot, Path daemonAot, Path workerAot) {
+    static String launcher(Path java, Path jar, Path aot, Path daemonAot, Path workerArchive) {
         return """
                 #!/bin/sh
                 %s The daemon is long-lived (full JIT); verbs start fast (C1). Each
@@ -119,9 +119,9 @@ public final class InstallCommand implements Callable<Integer> {
                 jar=%s
                 aot=%s
                 daemon_aot=%s
-                worker_aot=%s
+                worker_jsa=%s
                 if ! { [ -f "$aot" ] && [ "$aot" -nt "$jar" ] && [ -f "$daemon_aot" ] && [ "$daemon_aot" -nt "$jar" ] \
-                    && [ -f "$worker_aot" ] && [ "$worker_aot" -nt "$jar" ]; }; then
+                    && [ -f "$worker_jsa" ] && [ "$worker_jsa" -nt "$jar" ]; }; then
                   next="${jar%%/*}/limpet-aot.next"
                   due=0
                   if [ -f "$next" ] && ! [ "$jar" -nt "$next" ]; then read -r due _ < "$next" || due=0; fi
@@ -141,7 +141,7 @@ public final class InstallCommand implements Callable<Integer> {
                 fi
                 exec "$java" %s ${LIMPET_JAVA_OPTS:-} -jar "$jar" "$@"
                 """.formatted(LAUNCHER_MARK, shellQuote(java.toString()), shellQuote(jar.toString()), shellQuote(aot.toString()),
-                shellQuote(daemonAot.toString()), shellQuote(workerAot.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
+                shellQuote(daemonAot.toString()), shellQuote(workerArchive.toString()), String.join(" ", Installation.CLIENT_JVM), String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.DAEMON_JVM),
                 String.join(" ", Installation.CLIENT_JVM),
                 String.join(" ", Installation.CLIENT_JVM));
