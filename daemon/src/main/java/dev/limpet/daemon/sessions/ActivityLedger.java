@@ -11,6 +11,7 @@ import dev.limpet.protocol.ProtocolException;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.SessionInfo;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -44,6 +45,8 @@ final class ActivityLedger {
     private final WaitingLines screens;
     /** How many changes each session's activity had; a waiting line read for an older one is dropped. Guarded by waitingLines. */
     private final Map<String, Long> changes = new ConcurrentHashMap<>();
+    /** The waits before reading a waiting line again after a failed read. */
+    static final List<Duration> WAITING_LINE_RETRIES = List.of(Duration.ofMillis(250), Duration.ofSeconds(1), Duration.ofSeconds(3));
 
     ActivityLedger(SessionStore store, Clock clock, ScheduledExecutorService scheduler, Supplier<SessionEvents> events, WaitingLines screens) {
         this.store = store;
@@ -216,16 +219,27 @@ final class ActivityLedger {
 
     /**
      * Reads what a session that just started waiting asks (the last non-blank line of its screen)
-     * and tells clients, unless its activity moved on meanwhile. A screen that cannot be read
-     * leaves the line unknown (null): the activity itself is already told.
+     * and tells clients, unless its activity moved on meanwhile. A read that fails (its data plane
+     * slow to answer on a loaded machine) is tried again a few times while the session still waits;
+     * after that the line stays unknown (null), said in the log: the activity itself is already told.
      */
     private void readWaitingLine(String id, Activity waiting, long change) {
         String line;
-        try {
-            line = screens.lastLine(id);
-        } catch (RuntimeException e) {
-            LOG.debug("session {}: cannot read the line it waits on: {}", id, e.getMessage());
-            return;
+        for (int attempt = 0; ; attempt++) {
+            try {
+                line = screens.lastLine(id);
+                break;
+            } catch (RuntimeException e) {
+                if (attempt == WAITING_LINE_RETRIES.size() || !stillAt(id, change)) {
+                    LOG.info("session {}: cannot read the line it waits on: {}", id, e.getMessage());
+                    return;
+                }
+                try {
+                    Thread.sleep(WAITING_LINE_RETRIES.get(attempt));
+                } catch (InterruptedException stop) {
+                    return;
+                }
+            }
         }
         if (line == null) {
             return;
@@ -236,6 +250,12 @@ final class ActivityLedger {
                 waitingLines.put(id, line);
                 events.get().sessionState(id, waiting, line);
             }
+        }
+    }
+
+    private boolean stillAt(String id, long change) {
+        synchronized (waitingLines) {
+            return changes.getOrDefault(id, 0L) == change;
         }
     }
 
