@@ -156,7 +156,7 @@ final class DaemonCommand implements Callable<Integer> {
         LogSetup.daemonInstance(daemon.daemonInstanceId());
         daemon.setCockpitHosts(new HostsFileForPage(dev.limpet.client.connection.HostsConfig::defaultPath));
         Runtime.getRuntime().addShutdownHook(new Thread(daemon::close, "limpet-shutdown"));
-        System.out.println(listeningLine(daemon.url(), daemon.token(), dataRoot(config), stdoutIsATerminal()));
+        System.out.println(listeningLine(daemon.url(), daemon.token(), daemon.dataRoot().dir().toAbsolutePath(), stdoutIsATerminal()));
         System.out.flush();
         daemon.awaitStop();
         return 0;
@@ -171,10 +171,6 @@ final class DaemonCommand implements Callable<Integer> {
         String head = "limpet " + LimpetVersion.get() + " listening on " + url;
         return terminal ? head + "#token=" + token
                 : head + " (open the UI with `limpet open`; the token is in " + root.resolve("auth-token") + ")";
-    }
-
-    private static Path dataRoot(DaemonConfig config) {
-        return config.dataRoot().toAbsolutePath();
     }
 
     /** A person at a terminal: stdin and stdout both terminals ({@link java.io.Console#isTerminal}); never under a service manager. */

@@ -101,14 +101,18 @@ public final class DaemonProcess implements AutoCloseable {
         return start(root, port, Map.of(), extraArgs);
     }
 
-    /** With {@code env} added to the daemon's environment. */
+    /** With {@code env} added to the daemon's environment (a {@code LIMPET_HOME} of {@code root} instead of {@code --data-root}). */
     public static DaemonProcess start(Path root, int port, Map<String, String> env, String... extraArgs) throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
         cmd.add(java());
         cmd.addAll(daemonJvm());
-        cmd.addAll(List.of("-jar", jar().toString(), "daemon", "--data-root", root.toString(), "--port", String.valueOf(port)));
+        cmd.addAll(List.of("-jar", jar().toString(), "daemon", "--port", String.valueOf(port)));
+        if (!root.toString().equals(env.get("LIMPET_HOME"))) {
+            // a root named by LIMPET_HOME alone is found as a person's daemon finds it
+            cmd.addAll(List.of("--data-root", root.toString()));
+        }
         cmd.addAll(List.of(extraArgs));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");

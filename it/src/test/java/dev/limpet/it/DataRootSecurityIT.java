@@ -150,4 +150,19 @@ class DataRootSecurityIT {
             d.stop();
         }
     }
+
+    @Test
+    void aDaemonWhoseRootComesFromLimpetHomeStaysUpAndNamesThatRoot() throws Exception {
+        Path root = Files.createDirectory(shared.resolve("home"));
+        Files.setAttribute(root, "unix:mode", 0700);
+        DaemonProcess d = DaemonProcess.start(root, 0, Map.of("LIMPET_HOME", root.toString()));
+        try {
+            assertThat(d.banner).contains(root.resolve("auth-token").toString());
+            LimpetCli.Result ls = LimpetCli.run(root, "ls");
+            assertThat(ls.exitCode()).as("%s", ls).isZero();
+            assertThat(d.process.isAlive()).as("the daemon after it printed where it listens").isTrue();
+        } finally {
+            d.stop();
+        }
+    }
 }
