@@ -66,38 +66,53 @@ public final class Libc {
     private static final ThreadLocal<MemorySegment> CAPTURE =
             ThreadLocal.withInitial(() -> Arena.ofAuto().allocate(CAPTURE_LAYOUT));
 
-    private static final MethodHandle POSIX_OPENPT = errnoCall("posix_openpt", JAVA_INT, JAVA_INT);
-    private static final MethodHandle GRANTPT = errnoCall("grantpt", JAVA_INT, JAVA_INT);
-    private static final MethodHandle UNLOCKPT = errnoCall("unlockpt", JAVA_INT, JAVA_INT);
-    private static final MethodHandle PTSNAME_R = plainCall("ptsname_r", JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG);
-    private static final MethodHandle FCNTL = variadicErrnoCall("fcntl", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
-    private static final MethodHandle IOCTL = variadicErrnoCall("ioctl", JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
-    private static final MethodHandle READ = errnoCall("read", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
-    private static final MethodHandle WRITE = errnoCall("write", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
-    private static final MethodHandle CLOSE = errnoCall("close", JAVA_INT, JAVA_INT);
-    private static final MethodHandle POLL = errnoCall("poll", JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT);
-    private static final MethodHandle EVENTFD = errnoCall("eventfd", JAVA_INT, JAVA_INT, JAVA_INT);
-    private static final MethodHandle KILL = errnoCall("kill", JAVA_INT, JAVA_INT, JAVA_INT);
-    private static final MethodHandle WAITPID = errnoCall("waitpid", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
-    private static final MethodHandle SETSID = errnoCall("setsid", JAVA_INT);
-    private static final MethodHandle GETUID = plainCall("getuid", JAVA_INT);
-    private static final MethodHandle GETPID = plainCall("getpid", JAVA_INT);
-    private static final MethodHandle SYSCONF = plainCall("sysconf", JAVA_LONG, JAVA_INT);
+    // Each group of calls is bound on first use (a holder class per group): binding a downcall spins
+    // classes at run time, and a process should pay only for what it calls. The daemon signals and
+    // waits on nothing at start; a worker binds the PTY and I/O calls once, in its warm-up.
+
+    /** Opening and configuring a PTY master. */
+    private static final class Pty {
+        static final MethodHandle POSIX_OPENPT = errnoCall("posix_openpt", JAVA_INT, JAVA_INT);
+        static final MethodHandle GRANTPT = errnoCall("grantpt", JAVA_INT, JAVA_INT);
+        static final MethodHandle UNLOCKPT = errnoCall("unlockpt", JAVA_INT, JAVA_INT);
+        static final MethodHandle PTSNAME_R = plainCall("ptsname_r", JAVA_INT, JAVA_INT, ADDRESS, JAVA_LONG);
+        static final MethodHandle IOCTL = variadicErrnoCall("ioctl", JAVA_INT, JAVA_INT, JAVA_LONG, ADDRESS);
+    }
+
+    /** File descriptor I/O. */
+    private static final class Io {
+        static final MethodHandle FCNTL = variadicErrnoCall("fcntl", JAVA_INT, JAVA_INT, JAVA_INT, JAVA_INT);
+        static final MethodHandle READ = errnoCall("read", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
+        static final MethodHandle WRITE = errnoCall("write", JAVA_LONG, JAVA_INT, ADDRESS, JAVA_LONG);
+        static final MethodHandle CLOSE = errnoCall("close", JAVA_INT, JAVA_INT);
+        static final MethodHandle POLL = errnoCall("poll", JAVA_INT, ADDRESS, JAVA_LONG, JAVA_INT);
+        static final MethodHandle EVENTFD = errnoCall("eventfd", JAVA_INT, JAVA_INT, JAVA_INT);
+    }
+
+    /** Signals, children and this process. */
+    private static final class Processes {
+        static final MethodHandle KILL = errnoCall("kill", JAVA_INT, JAVA_INT, JAVA_INT);
+        static final MethodHandle WAITPID = errnoCall("waitpid", JAVA_INT, JAVA_INT, ADDRESS, JAVA_INT);
+        static final MethodHandle SETSID = errnoCall("setsid", JAVA_INT);
+        static final MethodHandle GETUID = plainCall("getuid", JAVA_INT);
+        static final MethodHandle GETPID = plainCall("getpid", JAVA_INT);
+        static final MethodHandle SYSCONF = plainCall("sysconf", JAVA_LONG, JAVA_INT);
+    }
 
     private Libc() {}
 
     // --- PTY master ---
 
     public static int posixOpenpt(int flags) throws ErrnoException {
-        return check("posix_openpt", callInt(POSIX_OPENPT, flags));
+        return check("posix_openpt", callInt(Pty.POSIX_OPENPT, flags));
     }
 
     public static void grantpt(int fd) throws ErrnoException {
-        check("grantpt", callInt(GRANTPT, fd));
+        check("grantpt", callInt(Pty.GRANTPT, fd));
     }
 
     public static void unlockpt(int fd) throws ErrnoException {
-        check("unlockpt", callInt(UNLOCKPT, fd));
+        check("unlockpt", callInt(Pty.UNLOCKPT, fd));
     }
 
     /** The slave device path of master {@code fd}, e.g. {@code /dev/pts/3}. */
@@ -106,7 +121,7 @@ public final class Libc {
             MemorySegment buf = arena.allocate(256);
             int rc;
             try {
-                rc = (int) PTSNAME_R.invokeExact(fd, buf, buf.byteSize());
+                rc = (int) Pty.PTSNAME_R.invokeExact(fd, buf, buf.byteSize());
             } catch (Throwable t) {
                 throw unexpected(t);
             }
@@ -122,7 +137,7 @@ public final class Libc {
         MemorySegment capture = CAPTURE.get();
         int rc;
         try {
-            rc = (int) FCNTL.invokeExact(capture, fd, cmd, arg);
+            rc = (int) Io.FCNTL.invokeExact(capture, fd, cmd, arg);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -166,7 +181,7 @@ public final class Libc {
         MemorySegment capture = CAPTURE.get();
         int rc;
         try {
-            rc = (int) IOCTL.invokeExact(capture, fd, request, arg);
+            rc = (int) Pty.IOCTL.invokeExact(capture, fd, request, arg);
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -178,7 +193,7 @@ public final class Libc {
     public static long read(int fd, MemorySegment buf, long len) {
         MemorySegment capture = CAPTURE.get();
         try {
-            long n = (long) READ.invokeExact(capture, fd, buf, len);
+            long n = (long) Io.READ.invokeExact(capture, fd, buf, len);
             return n >= 0 ? n : -errno(capture);
         } catch (Throwable t) {
             throw unexpected(t);
@@ -188,7 +203,7 @@ public final class Libc {
     public static long write(int fd, MemorySegment buf, long len) {
         MemorySegment capture = CAPTURE.get();
         try {
-            long n = (long) WRITE.invokeExact(capture, fd, buf, len);
+            long n = (long) Io.WRITE.invokeExact(capture, fd, buf, len);
             return n >= 0 ? n : -errno(capture);
         } catch (Throwable t) {
             throw unexpected(t);
@@ -199,7 +214,7 @@ public final class Libc {
     public static int poll(MemorySegment fds, int nfds, int timeoutMillis) {
         MemorySegment capture = CAPTURE.get();
         try {
-            int n = (int) POLL.invokeExact(capture, fds, (long) nfds, timeoutMillis);
+            int n = (int) Io.POLL.invokeExact(capture, fds, (long) nfds, timeoutMillis);
             return n >= 0 ? n : -errno(capture);
         } catch (Throwable t) {
             throw unexpected(t);
@@ -207,11 +222,11 @@ public final class Libc {
     }
 
     public static void close(int fd) throws ErrnoException {
-        check("close(" + fd + ")", callInt(CLOSE, fd));
+        check("close(" + fd + ")", callInt(Io.CLOSE, fd));
     }
 
     public static int eventfd(int initialValue, int flags) throws ErrnoException {
-        return check("eventfd", callInt(EVENTFD, initialValue, flags));
+        return check("eventfd", callInt(Io.EVENTFD, initialValue, flags));
     }
 
     // --- processes ---
@@ -220,7 +235,7 @@ public final class Libc {
     public static int kill(int pid, int signal) {
         MemorySegment capture = CAPTURE.get();
         try {
-            int rc = (int) KILL.invokeExact(capture, pid, signal);
+            int rc = (int) Processes.KILL.invokeExact(capture, pid, signal);
             return rc == 0 ? 0 : errno(capture);
         } catch (Throwable t) {
             throw unexpected(t);
@@ -235,7 +250,7 @@ public final class Libc {
             while (true) {
                 int rc;
                 try {
-                    rc = (int) WAITPID.invokeExact(capture, pid, status, 0);
+                    rc = (int) Processes.WAITPID.invokeExact(capture, pid, status, 0);
                 } catch (Throwable t) {
                     throw unexpected(t);
                 }
@@ -251,12 +266,12 @@ public final class Libc {
     }
 
     public static int setsid() throws ErrnoException {
-        return check("setsid", callInt(SETSID));
+        return check("setsid", callInt(Processes.SETSID));
     }
 
     public static int getuid() {
         try {
-            return (int) GETUID.invokeExact();
+            return (int) Processes.GETUID.invokeExact();
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -264,7 +279,7 @@ public final class Libc {
 
     public static int getpid() {
         try {
-            return (int) GETPID.invokeExact();
+            return (int) Processes.GETPID.invokeExact();
         } catch (Throwable t) {
             throw unexpected(t);
         }
@@ -272,7 +287,7 @@ public final class Libc {
 
     public static long sysconf(int name) {
         try {
-            return (long) SYSCONF.invokeExact(name);
+            return (long) Processes.SYSCONF.invokeExact(name);
         } catch (Throwable t) {
             throw unexpected(t);
         }

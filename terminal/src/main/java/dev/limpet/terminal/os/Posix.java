@@ -2,6 +2,8 @@ package dev.limpet.terminal.os;
 
 import dev.limpet.terminal.pty.Signal;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -77,8 +79,7 @@ public final class Posix {
         requirePid(pid);
         try {
             long ticks = startTicks(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat")));
-            long ticksPerSecond = Libc.sysconf(Libc.SC_CLK_TCK);
-            long millis = ticks * 1000 / ticksPerSecond;
+            long millis = ticks * 1000 / ClockTicks.PER_SECOND;
             return Optional.of(Instant.ofEpochSecond(bootTimeSeconds()).plusMillis(millis));
         } catch (NoSuchFileException e) {
             return Optional.empty();
@@ -93,6 +94,42 @@ public final class Posix {
         int afterName = stat.lastIndexOf(')');
         String[] fields = stat.substring(afterName + 2).trim().split(" ");
         return Long.parseLong(fields[22 - 3]); // fields[0] is field 3 (state)
+    }
+
+    /**
+     * The kernel's clock ticks per second ({@code sysconf(_SC_CLK_TCK)}), read where glibc reads it:
+     * the {@code AT_CLKTCK} entry of this process's auxiliary vector. Asking through the file keeps
+     * a process that only compares start times (the daemon, at every start) from binding FFM, whose
+     * first downcall spins hundreds of classes.
+     */
+    private static final class ClockTicks {
+        private static final long AT_NULL = 0;
+        private static final long AT_CLKTCK = 17;
+        static final long PER_SECOND = read();
+
+        private static long read() {
+            try {
+                ByteBuffer auxv = ByteBuffer.wrap(Files.readAllBytes(PROC.resolve("self/auxv"))).order(ByteOrder.nativeOrder());
+                while (auxv.remaining() >= 2 * Long.BYTES) {
+                    long type = auxv.getLong();
+                    long value = auxv.getLong();
+                    if (type == AT_NULL) {
+                        break;
+                    }
+                    if (type == AT_CLKTCK && value > 0) {
+                        return value;
+                    }
+                }
+            } catch (IOException e) {
+                // no /proc: ask the C library
+            }
+            return Libc.sysconf(Libc.SC_CLK_TCK);
+        }
+    }
+
+    /** {@code sysconf(_SC_CLK_TCK)} as {@link #processStartTime} uses it (tests compare it with the C library's). */
+    static long clockTicksPerSecond() {
+        return ClockTicks.PER_SECOND;
     }
 
     private static long bootTimeSeconds() throws IOException {

@@ -72,6 +72,11 @@ class PosixTest {
     }
 
     @Test
+    void clockTicksReadFromTheAuxiliaryVectorAreTheCLibrarysSysconf() {
+        assertThat(Posix.clockTicksPerSecond()).isEqualTo(Libc.sysconf(Libc.SC_CLK_TCK)).isPositive();
+    }
+
+    @Test
     void startTicksSurvivesCommandNamesWithSpacesAndParentheses() {
         String stat = "4242 (evil) name (x)) S 1 4242 4242 0 -1 4194560 100 0 0 0 0 0 0 0 20 0 1 0 987654 1000 10 rest";
         assertThat(Posix.startTicks(stat)).isEqualTo(987654);
