@@ -5,6 +5,7 @@ import dev.limpet.app.service.Installation;
 import dev.limpet.daemon.files.DataRoot;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.terminal.os.PathTrust;
+import dev.limpet.terminal.os.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -115,7 +116,7 @@ final class DoctorCommand implements Callable<Integer> {
             return;
         }
         long pid = json.path("pid").asLong(-1);
-        if (pid <= 0 || !ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        if (pid <= 0 || pid > Integer.MAX_VALUE || !Posix.isAlive(pid)) {
             out.add(new Finding(Level.FAIL, "stale daemon.json: the daemon it names (pid " + pid + ") is gone",
                     "start the daemon again (`limpet daemon`); it rewrites daemon.json and re-adopts the sessions' workers"));
             return;

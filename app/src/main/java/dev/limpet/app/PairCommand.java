@@ -12,6 +12,7 @@ import dev.limpet.protocol.relay.PairingLink;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.terminal.os.PathTrust;
 import dev.limpet.terminal.os.PathTrust.Exposure;
+import dev.limpet.terminal.os.Posix;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -68,7 +69,7 @@ final class PairCommand implements Callable<Integer> {
     private static boolean daemonStarting(Path root) {
         try {
             String pid = Files.readString(root.resolve("daemon.pid")).strip();
-            return pid.matches("\\d{1,10}") && ProcessHandle.of(Long.parseLong(pid)).map(ProcessHandle::isAlive).orElse(false);
+            return pid.matches("\\d{1,10}") && Posix.isAlive(Long.parseLong(pid));
         } catch (IOException | RuntimeException e) {
             return false;
         }

@@ -31,6 +31,8 @@ public final class DaemonProcess implements AutoCloseable {
 
     public final Path root;
     public final Process process;
+    /** The daemon's own pid ({@link #process} is its parent when started under one that never reaps it). */
+    public final long pid;
     public final String url;
     public final String token;
     /** The line the daemon printed on stdout once it listened (stdout is a pipe here, as under a service manager). */
@@ -38,10 +40,11 @@ public final class DaemonProcess implements AutoCloseable {
     public final int port;
     private final Path log;
 
-    private DaemonProcess(Path root, Process process, String url, String token, Path log, String banner) {
+    private DaemonProcess(Path root, Process process, long pid, String url, String token, Path log, String banner) {
         this.banner = banner;
         this.root = root;
         this.process = process;
+        this.pid = pid;
         this.url = url;
         this.token = token;
         this.port = Integer.parseInt(url.replaceAll(".*:(\\d+)/$", "$1"));
@@ -103,6 +106,20 @@ public final class DaemonProcess implements AutoCloseable {
 
     /** With {@code env} added to the daemon's environment (a {@code LIMPET_HOME} of {@code root} instead of {@code --data-root}). */
     public static DaemonProcess start(Path root, int port, Map<String, String> env, String... extraArgs) throws IOException {
+        return start(root, port, env, false, extraArgs);
+    }
+
+    /**
+     * A daemon whose parent never reaps it, as under a container's init that reaps late or not at
+     * all: after {@link #kill9} it stays a zombie (its pid still in /proc, with its start time) until
+     * {@link #close} ends that parent. {@link #process} is the parent.
+     */
+    public static DaemonProcess startUnderAParentThatNeverReaps(Path root) throws IOException {
+        return start(root, 0, Map.of(), true);
+    }
+
+    private static DaemonProcess start(Path root, int port, Map<String, String> env, boolean unreaped, String... extraArgs)
+            throws IOException {
         Files.createDirectories(root);
         Path log = root.resolveSibling(root.getFileName() + "-daemon-" + System.nanoTime() + ".log");
         List<String> cmd = new ArrayList<>();
@@ -114,6 +131,10 @@ public final class DaemonProcess implements AutoCloseable {
             cmd.addAll(List.of("--data-root", root.toString()));
         }
         cmd.addAll(List.of(extraArgs));
+        if (unreaped) {
+            // sh starts the daemon, then becomes a sleep, which never waits for its children.
+            cmd.addAll(0, List.of("sh", "-c", "\"$@\" & exec sleep 3600", "sh"));
+        }
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
         pb.environment().remove("LIMPET_HOME");
         // Its sessions stand for a person's terminal: a CI runner's markers make Ink's programs
@@ -160,7 +181,8 @@ public final class DaemonProcess implements AutoCloseable {
             throw new IOException("the daemon did not start; its log:\n" + (Files.exists(log) ? Files.readString(log) : "(none)"));
         }
         // the token goes to a terminal only (stdout is a pipe here): it is in the data root
-        return new DaemonProcess(root, p, m.group(1), Files.readString(root.resolve("auth-token")).strip(), log, m.group());
+        long pid = unreaped ? Long.parseLong(Files.readString(root.resolve("daemon.pid")).strip()) : p.pid();
+        return new DaemonProcess(root, p, pid, m.group(1), Files.readString(root.resolve("auth-token")).strip(), log, m.group());
     }
 
     public int port() {
@@ -216,8 +238,26 @@ public final class DaemonProcess implements AutoCloseable {
 
     /** {@code kill -9}: no shutdown hook, no cleanup. */
     public void kill9() throws InterruptedException {
-        process.destroyForcibly();
-        process.waitFor(30, TimeUnit.SECONDS);
+        if (pid == process.pid()) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+            return;
+        }
+        ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!isZombie() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+    }
+
+    /** Whether the daemon exited and its parent has not reaped it. */
+    public boolean isZombie() {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** SIGTERM: a normal stop with the shutdown hook. */
@@ -235,6 +275,13 @@ public final class DaemonProcess implements AutoCloseable {
     /** Removes every session (workers outlive a normal stop by design), then stops the daemon. */
     @Override
     public void close() throws InterruptedException {
+        if (pid != process.pid()) {
+            // the parent that never reaps: ending it lets init reap the daemon
+            ProcessHandle.of(pid).filter(h -> !isZombie()).ifPresent(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+            return;
+        }
         if (process.isAlive()) {
             try {
                 for (var s : JSON.readTree(call("GET", "/api/sessions", ""))) {

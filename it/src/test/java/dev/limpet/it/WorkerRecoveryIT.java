@@ -110,6 +110,26 @@ class WorkerRecoveryIT {
     }
 
     @Test
+    void aKilledDaemonThatIsStillAZombieDoesNotKeepTheNextFromRecoveringItsSessions() throws Exception {
+        DaemonProcess first = DaemonProcess.startUnderAParentThatNeverReaps(root());
+        try {
+            daemon = first;
+            List<String> ids = List.of(spawnCounter(), spawnCounter(), spawnCounter());
+            first.kill9();
+            assertThat(first.isZombie()).as("the killed daemon, not reaped by its parent").isTrue();
+            daemon = DaemonProcess.start(root());
+            ServerMessage.InitialState state = initialState();
+            assertThat(first.isZombie()).as("still a zombie while the next daemon recovered").isTrue();
+            assertThat(state.recovery().recovered()).as("%s", daemon.log()).isEqualTo(3);
+            assertThat(state.recovery().quarantined()).isZero();
+            assertThat(state.sessions()).filteredOn(s -> ids.contains(s.id())).hasSize(3)
+                    .allSatisfy(s -> assertThat(s.state()).isEqualTo(SessionInfo.RUNNING));
+        } finally {
+            first.close();
+        }
+    }
+
+    @Test
     void staleCorruptOutsideForeignMuteMismatchedAndTooOldEntriesAreHandledWithoutLosingLiveSessions() throws Exception {
         daemon = DaemonProcess.start(root());
         String a = spawnCounter();

@@ -16,11 +16,28 @@ public final class Posix {
 
     private Posix() {}
 
-    /** Whether a process with this pid exists: {@code kill(pid, 0)} succeeds or fails with EPERM (exists, not ours). */
+    /**
+     * Whether the process {@code pid} runs. A zombie (it exited; its parent has not reaped it yet)
+     * does not: it holds no files and serves nothing, and after a {@code kill -9} the daemon's old
+     * process stays one for as long as its parent (a shell, a container's init) takes to reap it.
+     * Read from {@code /proc/PID/stat}; where that cannot be read (no /proc, or one that hides
+     * other users' processes), {@code kill(pid, 0)} decides: it succeeds, or fails with EPERM for
+     * a process that exists and is not ours.
+     */
     public static boolean isAlive(long pid) {
         requirePid(pid);
-        int errno = Libc.kill((int) pid, 0);
-        return errno == 0 || errno == Errno.EPERM;
+        try {
+            return !exited(Files.readString(PROC.resolve(Long.toString(pid)).resolve("stat")));
+        } catch (IOException | RuntimeException e) {
+            int errno = Libc.kill((int) pid, 0);
+            return errno == 0 || errno == Errno.EPERM;
+        }
+    }
+
+    /** Whether a {@code /proc/PID/stat} line is a process that exited: state Z (zombie) or X (dead). */
+    static boolean exited(String stat) {
+        char state = stat.charAt(stat.lastIndexOf(')') + 2);
+        return state == 'Z' || state == 'X';
     }
 
     /**

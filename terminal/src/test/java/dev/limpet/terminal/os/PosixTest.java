@@ -4,6 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.limpet.terminal.pty.Signal;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -69,6 +72,33 @@ class PosixTest {
             sleep.destroyForcibly().waitFor();
         }
         assertThat(Posix.processStartTime(sleep.pid())).isEmpty();
+    }
+
+    @Test
+    void aZombieIsNotAliveWhileItsParentIs() throws Exception {
+        // sh starts a short child, then becomes a sleep that never reaps it: the child stays a zombie.
+        Process parent = new ProcessBuilder("sh", "-c", "sleep 0.1 & echo $!; exec sleep 30").start();
+        try {
+            long child = Long.parseLong(new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.US_ASCII))
+                    .readLine().strip());
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!Files.readString(Path.of("/proc", Long.toString(child), "stat")).contains(") Z ") && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
+            assertThat(Files.readString(Path.of("/proc", Long.toString(child), "stat"))).as("the child is a zombie").contains(") Z ");
+            assertThat(Libc.kill((int) child, 0)).as("kill(pid, 0) still finds it").isZero();
+            assertThat(Posix.isAlive(child)).isFalse();
+            assertThat(Posix.isAlive(parent.pid())).isTrue();
+        } finally {
+            parent.destroyForcibly().waitFor();
+        }
+    }
+
+    @Test
+    void exitedIsReadFromTheStateAfterTheCommandName() {
+        assertThat(Posix.exited("42 (a) Z) S 1 42")).isFalse();
+        assertThat(Posix.exited("42 (a) S) Z 1 42")).isTrue();
+        assertThat(Posix.exited("42 (java) X 1 42")).isTrue();
     }
 
     @Test
