@@ -25,7 +25,11 @@ import java.util.regex.Pattern;
  * a root daemon started with another user's environment never takes that user's settings.
  */
 public final class ConfigFile {
-    private static final TomlMapper TOML = new TomlMapper();
+    /** Built on first use: most daemons start with no settings file, and a mapper costs a start. */
+    private static final class Toml {
+        static final TomlMapper MAPPER = new TomlMapper();
+    }
+
     private static final int MAX_BYTES = 1 << 20;
 
     private final Path path;
@@ -58,7 +62,7 @@ public final class ConfigFile {
         }
         JsonNode root;
         try {
-            root = TOML.readTree(text);
+            root = Toml.MAPPER.readTree(text);
         } catch (IOException e) {
             throw new ConfigException(path + ": not valid TOML: " + firstLine(e.getMessage()));
         }
