@@ -15,13 +15,17 @@ import java.util.Optional;
  */
 public record Installation(Path java, Path jar) {
     /**
-     * The JVM flags of the long-lived daemon (full JIT). Its AOT cache is mapped where it was dumped
+     * The JVM flags of the long-lived daemon. C1 only, as the workers and verbs: the daemon moves
+     * bytes between sockets and answers small requests, and C2 compiling through a start or a
+     * recovery of many sessions took more CPU than it ever gave back (docs/benchmarks.md: the same
+     * flood and echo figures, less CPU and memory, recovery sooner). Its AOT cache is mapped where it was dumped
      * ({@code ArchiveRelocationMode=0}; the JVM relocates it only when that address is taken): pages
      * it never touches stay out of memory and the rest stay clean, ~7 MB less PSS idle than the
      * default relocation, which rewrites every page.
      */
-    public static final List<String> DAEMON_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
-            "-XX:TrimNativeHeapInterval=5000", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
+    public static final List<String> DAEMON_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-Xms8m", "-XX:TrimNativeHeapInterval=5000", "-XX:+UnlockDiagnosticVMOptions",
+            "-XX:ArchiveRelocationMode=0");
     /** The JVM flags of short-lived verbs (start fast). */
     public static final List<String> CLIENT_JVM = List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
 

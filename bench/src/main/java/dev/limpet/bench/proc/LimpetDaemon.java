@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 public final class LimpetDaemon implements AutoCloseable {
     /** The JVM flags the {@code ./limpet} launcher gives the daemon: what users run. */
     public static final List<String> LAUNCHER_JVM_FLAGS =
-            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-Xms8m",
+            List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xms8m",
             "-XX:TrimNativeHeapInterval=5000", "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
     private static final Pattern LISTENING = Pattern.compile("limpet \\S+ listening on (http://\\S+?/)");
     private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
