@@ -73,15 +73,12 @@ public final class WorkerMain {
                 fail(2, "--host wants a session count from 1 to " + WorkerRpc.MAX_HOST_SESSIONS + ", not " + SafeText.of(args[1], 20));
                 return;
             }
+            warmUp();
             try {
                 Posix.setsid();
             } catch (ErrnoException e) {
                 // Already a session leader.
             }
-            // Beside the first launch, not before it: the daemon waits for its first session (at a
-            // fresh start, the probe that lets it listen), which then loads what it needs itself;
-            // the warm-up readies the rest for the sessions after it.
-            Thread.ofPlatform().daemon().stackSize(256 * 1024).name("host-warm-up").start(WorkerMain::warmUp);
             System.exit(new DenseHost(capacity, Clock.systemUTC()).serve(System.in));
             return;
         }
