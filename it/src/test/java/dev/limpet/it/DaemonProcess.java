@@ -1,5 +1,6 @@
 package dev.limpet.it;
 
+import dev.limpet.terminal.os.Posix;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -250,14 +251,9 @@ public final class DaemonProcess implements AutoCloseable {
         }
     }
 
-    /** Whether the daemon exited and its parent has not reaped it. */
+    /** Whether the daemon exited and its parent has not reaped it: its pid is still in /proc, not running. */
     public boolean isZombie() {
-        try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            return stat.charAt(stat.lastIndexOf(')') + 2) == 'Z';
-        } catch (IOException e) {
-            return false;
-        }
+        return Files.exists(Path.of("/proc", Long.toString(pid))) && !Posix.isAlive(pid);
     }
 
     /** SIGTERM: a normal stop with the shutdown hook. */
@@ -277,7 +273,7 @@ public final class DaemonProcess implements AutoCloseable {
     public void close() throws InterruptedException {
         if (pid != process.pid()) {
             // the parent that never reaps: ending it lets init reap the daemon
-            ProcessHandle.of(pid).filter(h -> !isZombie()).ifPresent(ProcessHandle::destroyForcibly);
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
             process.destroyForcibly();
             process.waitFor(30, TimeUnit.SECONDS);
             return;

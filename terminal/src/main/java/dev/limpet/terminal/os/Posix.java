@@ -36,7 +36,7 @@ public final class Posix {
 
     /** Whether a {@code /proc/PID/stat} line is a process that exited: state Z (zombie) or X (dead). */
     static boolean exited(String stat) {
-        char state = stat.charAt(stat.lastIndexOf(')') + 2);
+        char state = afterName(stat).charAt(0);
         return state == 'Z' || state == 'X';
     }
 
@@ -106,11 +106,15 @@ public final class Posix {
         }
     }
 
-    /** Field 22 of a {@code /proc/PID/stat} line; the command name (field 2) may hold spaces and parentheses. */
+    /** Field 22 of a {@code /proc/PID/stat} line. */
     static long startTicks(String stat) {
-        int afterName = stat.lastIndexOf(')');
-        String[] fields = stat.substring(afterName + 2).trim().split(" ");
+        String[] fields = afterName(stat).trim().split(" ");
         return Long.parseLong(fields[22 - 3]); // fields[0] is field 3 (state)
+    }
+
+    /** A {@code /proc/PID/stat} line from field 3 (state) on: the command name (field 2) may hold spaces and parentheses. */
+    private static String afterName(String stat) {
+        return stat.substring(stat.lastIndexOf(')') + 2);
     }
 
     /**
