@@ -14,12 +14,11 @@ import java.io.StringWriter;
 import java.io.Writer;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SequencedMap;
-import java.util.function.Supplier;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -59,15 +58,14 @@ public final class Main {
      * help atach}): the closest ones by edit distance, or where the list is; null when they name one.
      */
     static String unknownCommand(String... args) {
-        var known = subcommands().keySet();
         String typed = args.length > 0 && !args[0].startsWith("-") ? args[0] : null;
         if (typed != null && typed.equals("help") && args.length > 1 && !args[1].startsWith("-")) {
             typed = args[1];
         }
-        if (typed == null || known.contains(typed)) {
+        if (typed == null || COMMANDS.contains(typed)) {
             return null;
         }
-        List<String> close = ClosestVerb.to(typed, known);
+        List<String> close = ClosestVerb.to(typed, COMMANDS);
         String shown = dev.limpet.protocol.SafeText.of(typed, 40);
         return "limpet: '" + shown + "' is not a limpet command" + (close.isEmpty() ? "" : "; did you mean "
                 + String.join(" or ", close.stream().map(c -> "'" + c + "'").toList()) + "?") + " (limpet --help lists them)";
@@ -140,21 +138,36 @@ public final class Main {
     /** The verbs of a day's work, listed first by {@code limpet --help} under a heading of their own. */
     static final List<String> DAILY = List.of("new", "ls", "attach", "send", "capture");
 
-    /** Every command and verb by name, in the order help lists them (the daily ones first); each built only when asked. */
-    static SequencedMap<String, Supplier<Object>> subcommands() {
-        var verbs = ClientVerbs.byName();
-        SequencedMap<String, Supplier<Object>> all = new LinkedHashMap<>();
-        DAILY.forEach(v -> all.put(v, verbs.get(v)));
-        all.putAll(verbs);
-        all.put("daemon", DaemonCommand::new);
-        all.put("relay", dev.limpet.relay.RelayCommand::new);
-        all.put("pair", PairCommand::new);
-        all.put("install", InstallCommand::new);
-        all.put("service", ServiceCommand::new);
-        all.put("doctor", DoctorCommand::new);
-        all.put("completion", CompletionCommand::new);
-        all.put("help", CommandLine.HelpCommand::new);
-        return all;
+    /** Every command and verb by name, in the order help lists them: the daily ones first. */
+    static final List<String> COMMANDS = commandNames();
+
+    private static List<String> commandNames() {
+        List<String> names = new ArrayList<>(DAILY);
+        for (String verb : ClientVerbs.NAMES) {
+            if (!names.contains(verb)) {
+                names.add(verb);
+            }
+        }
+        names.addAll(List.of("daemon", "relay", "pair", "install", "service", "doctor", "completion", "help"));
+        return List.copyOf(names);
+    }
+
+    /**
+     * The command {@code name} names, newly built (only when asked: building picocli's model of
+     * every command costs each verb's JVM more than the verb's own work); null for none.
+     */
+    static Object command(String name) {
+        return switch (name) {
+            case "daemon" -> new DaemonCommand();
+            case "relay" -> new dev.limpet.relay.RelayCommand();
+            case "pair" -> new PairCommand();
+            case "install" -> new InstallCommand();
+            case "service" -> new ServiceCommand();
+            case "doctor" -> new DoctorCommand();
+            case "completion" -> new CompletionCommand();
+            case "help" -> new CommandLine.HelpCommand();
+            default -> ClientVerbs.create(name);
+        };
     }
 
     /** Every command and verb, as {@code limpet} runs them. */
@@ -169,11 +182,10 @@ public final class Main {
      */
     static CommandLine commandLine(String verb) {
         CommandLine cli = new CommandLine(new Main());
-        var all = subcommands();
-        if (verb != null && all.containsKey(verb) && !verb.equals("completion") && !verb.equals("help")) {
-            cli.addSubcommand(verb, all.get(verb).get());
+        if (verb != null && COMMANDS.contains(verb) && !verb.equals("completion") && !verb.equals("help")) {
+            cli.addSubcommand(verb, command(verb));
         } else {
-            all.forEach((name, command) -> cli.addSubcommand(name, command.get()));
+            COMMANDS.forEach(name -> cli.addSubcommand(name, command(name)));
         }
         cli.getSubcommands().values().forEach(Main::addHelpOption);
         cli.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST_HEADING, help -> "");
@@ -195,7 +207,7 @@ public final class Main {
         command.getSubcommands().values().forEach(Main::addHelpOption);
     }
 
-    /** {@code limpet --help}'s commands: the daily ones first, then the rest, each list in {@link #subcommands}' order. */
+    /** {@code limpet --help}'s commands: the daily ones first, then the rest, each list in {@link #COMMANDS}' order. */
     private static String commandList(CommandLine.Help help) {
         Map<String, CommandLine.Help> daily = new LinkedHashMap<>();
         Map<String, CommandLine.Help> more = new LinkedHashMap<>();

@@ -2,11 +2,10 @@ package dev.limpet.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.limpet.client.cli.ClientVerbs;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.List;
-import java.util.Map;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -15,11 +14,13 @@ import picocli.CommandLine.Command;
 class MainCommandsTest {
     @Test
     void everySubcommandIsRegisteredUnderItsOwnCommandName() {
-        for (Map.Entry<String, Supplier<Object>> e : Main.subcommands().entrySet()) {
-            Object command = e.getValue().get();
-            assertThat(command.getClass().getAnnotation(Command.class).name()).as("the command behind '%s'", e.getKey())
-                    .isEqualTo(e.getKey());
+        for (String name : Main.COMMANDS) {
+            Object command = Main.command(name);
+            assertThat(command).as(name).isNotNull();
+            assertThat(command.getClass().getAnnotation(Command.class).name()).as("the command behind '%s'", name).isEqualTo(name);
         }
+        assertThat(Main.COMMANDS).doesNotHaveDuplicates().containsAll(ClientVerbs.NAMES);
+        assertThat(Main.command("frobnicate")).isNull();
     }
 
     @Test
@@ -30,7 +31,7 @@ class MainCommandsTest {
 
     @Test
     void helpATypoAndCompletionSeeEveryCommand() {
-        var all = Main.subcommands().keySet();
+        var all = Main.COMMANDS;
         assertThat(Main.commandLine("completion").getSubcommands().keySet()).containsExactlyElementsOf(all);
         assertThat(Main.commandLine("--help").getSubcommands().keySet()).containsExactlyElementsOf(all);
         assertThat(Main.commandLine("lss").getSubcommands().keySet()).containsExactlyElementsOf(all);
@@ -54,7 +55,7 @@ class MainCommandsTest {
     /** Generated from the command list: a new command (or subcommand of one) answers -h and --help too. */
     @Test
     void everyCommandAndEachOfItsSubcommandsAnswersDashHAndHelpWithItsUsageAndExitZero() {
-        for (String name : Main.subcommands().keySet()) {
+        for (String name : Main.COMMANDS) {
             for (String flag : List.of("-h", "--help")) {
                 assertHelp(new String[] {name, flag}, "Usage: limpet " + name);
                 CommandLine command = Main.commandLine(name).getSubcommands().get(name);

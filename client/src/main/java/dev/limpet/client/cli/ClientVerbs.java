@@ -1,38 +1,38 @@
 package dev.limpet.client.cli;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.SequencedMap;
-import java.util.function.Supplier;
 
 /**
  * The client verbs, for the launcher to register: each by its name, built only when asked, so a
- * verb's JVM builds (reflects on) its own command's model and no other. Every key is its
- * command's {@code @Command(name)} ({@code ClientVerbsTest} holds them together).
+ * verb's JVM builds (reflects on) its own command's model and no other. Every name is its
+ * command's {@code @Command(name)} ({@code MainCommandsTest} holds them together). A switch rather
+ * than a map of constructor references: a verb's JVM would link every reference's call site at
+ * start, about as costly as the verb's own work.
  */
 public final class ClientVerbs {
     private ClientVerbs() {}
 
-    public static SequencedMap<String, Supplier<Object>> byName() {
-        SequencedMap<String, Supplier<Object>> verbs = new LinkedHashMap<>();
-        verbs.put("status", StatusCommand::new);
-        verbs.put("open", OpenCommand::new);
-        verbs.put("new", NewCommand::new);
-        verbs.put("ls", LsCommand::new);
-        verbs.put("send", SendCommand::new);
-        verbs.put("capture", CaptureCommand::new);
-        verbs.put("kill", KillCommand::new);
-        verbs.put("rm", RmCommand::new);
-        verbs.put("rename", RenameCommand::new);
-        verbs.put("revive", ReviveCommand::new);
-        verbs.put("attach", AttachCommand::new);
-        verbs.put("hook", HookCommand::new);
-        verbs.put("wait", WaitCommand::new);
-        return verbs;
-    }
+    /** Every verb's name, in the order help lists them. */
+    public static final List<String> NAMES = List.of("status", "open", "new", "ls", "send", "capture", "kill", "rm", "rename",
+            "revive", "attach", "hook", "wait");
 
-    /** Every verb, built. */
-    public static List<Object> all() {
-        return byName().values().stream().map(Supplier::get).toList();
+    /** The verb {@code name} names, newly built; null for a name not in {@link #NAMES}. */
+    public static Object create(String name) {
+        return switch (name) {
+            case "status" -> new StatusCommand();
+            case "open" -> new OpenCommand();
+            case "new" -> new NewCommand();
+            case "ls" -> new LsCommand();
+            case "send" -> new SendCommand();
+            case "capture" -> new CaptureCommand();
+            case "kill" -> new KillCommand();
+            case "rm" -> new RmCommand();
+            case "rename" -> new RenameCommand();
+            case "revive" -> new ReviveCommand();
+            case "attach" -> new AttachCommand();
+            case "hook" -> new HookCommand();
+            case "wait" -> new WaitCommand();
+            default -> null;
+        };
     }
 }
