@@ -24,8 +24,9 @@ import org.slf4j.LoggerFactory;
  * Dense mode's host processes ({@code pty-worker --host N}), each serving up to N sessions. A
  * spawn reserves room in a live, current host (one running the jar and flags a new worker would
  * get). A warm host is kept ready: one is started with the daemon ({@link #warm}) and the next one
- * as soon as a reservation leaves no room anywhere, in the background, so a spawn finds a host
- * past its JVM start instead of waiting for one. The daemon holds each host's standard input;
+ * as soon as a reservation leaves less than a quarter of a host's room free ({@link #warmAhead}),
+ * in the background, so a spawn finds a host past its JVM start instead of waiting for one, even
+ * when a script starts sessions back to back faster than a host starts. The daemon holds each host's standard input;
  * launches go down it one line each. A host this daemon will not use any more (stale, or the
  * daemon stopping) gets its input closed: it takes no new session and exits after its last one.
  * A new daemon never feeds the hosts of the one before: it recovers their sessions, and new
@@ -62,6 +63,8 @@ final class DenseHosts {
     }
 
     private final int capacity;
+    /** Free room below which the next host is started: a quarter of a host's (at least one). */
+    private final int warmAhead;
     private final Starter starter;
     private final LongToIntFunction served;
     private final Executor background;
@@ -82,6 +85,7 @@ final class DenseHosts {
      */
     DenseHosts(int capacity, Starter starter, LongToIntFunction served, Executor background) {
         this.capacity = capacity;
+        this.warmAhead = Math.max(1, capacity / 4);
         this.starter = starter;
         this.served = served;
         this.background = background;
@@ -91,7 +95,7 @@ final class DenseHosts {
      * Room in the first live host that {@code current} accepts, else in a new host (the warm one
      * when it is being started: it is waited for rather than a second one started). Hosts that
      * died are forgotten; hosts that are not current any more are let go (input closed). When the
-     * reservation leaves no room anywhere, the next warm host starts in the background.
+     * reservation leaves less room than {@link #warmAhead}, the next warm host starts in the background.
      */
     synchronized Slot reserve(Predicate<Host> current) throws IOException {
         Slot slot = null;
@@ -113,7 +117,7 @@ final class DenseHosts {
                 slot = hold(add(starter.start()));
             }
         }
-        if (withRoom(current) == null) {
+        if (freeRoom() < warmAhead) {
             warmInBackground();
         }
         return slot;
@@ -172,6 +176,15 @@ final class DenseHosts {
         LOG.info("worker host pid {} started for up to {} sessions", h.pid(), capacity);
         h.process().onExit().thenAccept(p -> exited(h));
         return h;
+    }
+
+    /** Sessions the live, current hosts can still take (call after {@link #withRoom}, which prunes the others). */
+    private int freeRoom() {
+        int free = 0;
+        for (Host h : hosts) {
+            free += Math.max(0, capacity - served.applyAsInt(h.pid()) - pending.getOrDefault(h, 0));
+        }
+        return free;
     }
 
     /** The first live, current host with room; prunes the dead and lets the stale go. */

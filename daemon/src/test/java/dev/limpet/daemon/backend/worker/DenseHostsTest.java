@@ -19,6 +19,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,6 +108,34 @@ class DenseHostsTest {
         RuntimeInfo d = b.spawn(echo("d"));
         assertThat(hostOf(d)).isEqualTo(next);
         echoes(b, "d", "warm");
+    }
+
+    /**
+     * {@link DenseHosts} alone, its hosts stand-in processes ({@code sleep}): a script that starts
+     * sessions back to back outruns a host's JVM start, so the next host starts while a quarter of
+     * the room is still free, not when the last slot goes.
+     */
+    @Test
+    void theNextHostStartsWhileAQuarterOfTheRoomIsStillFree() throws Exception {
+        Map<Long, Integer> served = new ConcurrentHashMap<>();
+        List<Process> processes = new CopyOnWriteArrayList<>();
+        DenseHosts.Starter starter = () -> {
+            Process p = new ProcessBuilder("sleep", "60").start();
+            processes.add(p);
+            return new DenseHosts.Host(p, tmp.resolve("host.log"), List.of("sleep"), 0);
+        };
+        DenseHosts hosts = new DenseHosts(8, starter, pid -> served.getOrDefault(pid, 0), Runnable::run);
+        try {
+            for (int n = 1; n <= 8; n++) {
+                DenseHosts.Slot slot = hosts.reserve(h -> true);
+                served.merge(slot.host.pid(), 1, Integer::sum);
+                hosts.settle(slot);
+                assertThat(processes).as("hosts after %d sessions in hosts of 8", n).hasSize(n < 7 ? 1 : 2);
+                assertThat(slot.host.process()).as("session %d goes to the first host", n).isSameAs(processes.getFirst());
+            }
+        } finally {
+            processes.forEach(Process::destroyForcibly);
+        }
     }
 
     @Test
