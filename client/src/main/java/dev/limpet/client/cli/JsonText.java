@@ -88,15 +88,9 @@ final class JsonText {
             skipWhitespace();
             requireMore();
             fields.put(name, value(depth));
-            skipWhitespace();
-            char c = next("expected ',' or '}'");
-            if (c == '}') {
+            if (closedAfterElement('}')) {
                 return fields;
             }
-            if (c != ',') {
-                throw error("expected ',' or '}'");
-            }
-            skipWhitespace();
         }
     }
 
@@ -112,16 +106,24 @@ final class JsonText {
         while (true) {
             requireMore();
             elements.add(value(depth));
-            skipWhitespace();
-            char c = next("expected ',' or ']'");
-            if (c == ']') {
+            if (closedAfterElement(']')) {
                 return elements;
             }
-            if (c != ',') {
-                throw error("expected ',' or ']'");
-            }
-            skipWhitespace();
         }
+    }
+
+    /** After an element: true at {@code close} (consumed), false after a comma; anything else is refused. */
+    private boolean closedAfterElement(char close) throws IOException {
+        skipWhitespace();
+        char c = at < text.length() ? text.charAt(at++) : '\0';
+        if (c == close) {
+            return true;
+        }
+        if (c != ',') {
+            throw error("expected ',' or '" + close + "'");
+        }
+        skipWhitespace();
+        return false;
     }
 
     private String string() throws IOException {
