@@ -177,14 +177,15 @@ public final class Main {
 
     /**
      * The root command with only {@code verb}'s subcommand when it names one (building picocli's
-     * model of every command costs each verb's JVM more than the verb's own work); with all of them
-     * for anything else (help, a typo's suggestions) and for {@code completion}, which lists them.
+     * model of every command costs each verb's JVM more than the verb's own work), with none for
+     * {@code --version}, and with all of them for anything else (help, a typo's suggestions) and for
+     * {@code completion}, which lists them.
      */
     static CommandLine commandLine(String verb) {
         CommandLine cli = new CommandLine(new Main());
         if (verb != null && COMMANDS.contains(verb) && !verb.equals("completion") && !verb.equals("help")) {
             cli.addSubcommand(verb, command(verb));
-        } else {
+        } else if (!"-V".equals(verb) && !"--version".equals(verb)) {
             COMMANDS.forEach(name -> cli.addSubcommand(name, command(name)));
         }
         cli.getSubcommands().values().forEach(Main::addHelpOption);

@@ -30,6 +30,18 @@ class MainCommandsTest {
     }
 
     @Test
+    void theVersionBuildsNoCommandAndIsPrinted() {
+        for (String flag : List.of("-V", "--version")) {
+            CommandLine cli = Main.commandLine(flag);
+            assertThat(cli.getSubcommands()).isEmpty();
+            StringWriter out = new StringWriter();
+            cli.setOut(new PrintWriter(out));
+            assertThat(cli.execute(flag)).isZero();
+            assertThat(out.toString()).startsWith("limpet ");
+        }
+    }
+
+    @Test
     void helpATypoAndCompletionSeeEveryCommand() {
         var all = Main.COMMANDS;
         assertThat(Main.commandLine("completion").getSubcommands().keySet()).containsExactlyElementsOf(all);
