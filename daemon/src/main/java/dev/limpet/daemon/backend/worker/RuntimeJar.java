@@ -102,16 +102,34 @@ public final class RuntimeJar {
     }
 
     /**
-     * The workers' class-data archive beside {@code classPath} when it is a runtime copy that has one;
-     * null otherwise (a development class path, or an archive not trained yet: {@code limpet status} says so).
+     * The workers' class-data archive beside {@code classPath} (a runtime copy, or a jar run as it is)
+     * when it was trained for that jar and only this user may write it; null otherwise (a development
+     * class path, an archive not trained yet: {@code limpet status} says so). An archive older than
+     * the jar is left out with a warning: the JVM would ignore it, said only in each worker's log, and
+     * every worker would load its classes from the jar again.
      */
     static Path workerCache(String classPath) {
         if (!classPath.endsWith(".jar") || classPath.contains(File.pathSeparator)) {
             return null;
         }
-        Path cache = Path.of(classPath).resolveSibling(StartupCaches.WORKER_CACHE);
-        return Files.isRegularFile(cache) ? cache : null;
+        Path jar = Path.of(classPath);
+        Path cache = jar.resolveSibling(StartupCaches.WORKER_CACHE);
+        if (!Files.isRegularFile(cache, LinkOption.NOFOLLOW_LINKS)) {
+            return null;
+        }
+        if (!StartupCaches.freshBeside(cache, jar)) {
+            if (!cache.equals(staleWarned)) {
+                staleWarned = cache;
+                LOG.warn("workers start without the class-data archive {}: it is older than {}, so it was trained for another build"
+                        + " (`limpet train-caches` trains it again)", cache, jar);
+            }
+            return null;
+        }
+        return trusted(cache, PathTrust.forThisProcess().uid()) ? cache : null;
     }
+
+    /** The stale archive last warned about: a worker is started per session, the warning is said once. */
+    private static volatile Path staleWarned;
 
     /**
      * Copies through a temporary file and an atomic move (a worker never sees half a file), keeping

@@ -8,6 +8,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
 import java.util.TreeMap;
@@ -54,6 +55,24 @@ class RuntimeJarTest {
         Path link = Files.createSymbolicLink(dir.resolve("linked.jsa"), archive);
         assertThat(RuntimeJar.trusted(link, self)).as("a symbolic link").isFalse();
         assertThat(RuntimeJar.trusted(dir.resolve("missing.jsa"), self)).isFalse();
+    }
+
+    @Test
+    void theArchiveBesideAJarGoesToWorkersOnlyWhenTrainedForThatJarAndNobodyElseMayWriteIt() throws IOException {
+        Path jar = jar("limpet.jar", Map.of("a.txt", "one"));
+        Path archive = Files.writeString(dir.resolve("limpet-worker.jsa"), "archive");
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-r--r--"));
+        FileTime jarTime = Files.getLastModifiedTime(jar);
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(jarTime.toMillis() + 1000));
+        assertThat(RuntimeJar.workerCache(jar.toString())).isEqualTo(archive);
+
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(jarTime.toMillis() - 1000));
+        assertThat(RuntimeJar.workerCache(jar.toString())).as("trained for an older build of the jar").isNull();
+
+        Files.setLastModifiedTime(archive, FileTime.fromMillis(jarTime.toMillis() + 1000));
+        Files.setPosixFilePermissions(archive, PosixFilePermissions.fromString("rw-rw-r--"));
+        assertThat(RuntimeJar.workerCache(jar.toString())).as("group-writable").isNull();
+        assertThat(RuntimeJar.workerCache(dir.resolve("classes").toString())).as("not a jar").isNull();
     }
 
     private Path jar(String name, Map<String, String> entries) throws IOException {
