@@ -1,5 +1,6 @@
-// Runs every tests/*.test.mjs with node's test runner, one file at a time (each starts its own
-// daemon and browser; the machine has 2 cores). Fails early and clearly when a prerequisite is missing.
+// Runs every tests/*.test.mjs with node's test runner, two files at a time: each file starts its
+// own daemon (on a port of its own) and browser and spends most of its time waiting on them, so one
+// file at a time left half a core idle. Fails early and clearly when a prerequisite is missing.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -43,7 +44,7 @@ const files = readdirSync(join(root, 'tests'))
   .filter((f) => f.endsWith('.test.mjs') && (only.length === 0 || only.some((o) => f.includes(o))))
   .sort()
   .map((f) => join('tests', f));
-const result = spawnSync(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files], {
+const result = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], {
   cwd: root, stdio: 'inherit', env: { ...process.env, LIMPET_JAR: jarCopy },
 });
 process.exit(result.status ?? 1);
