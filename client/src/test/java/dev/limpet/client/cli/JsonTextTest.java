@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -63,11 +64,26 @@ class JsonTextTest {
     }
 
     @Test
-    void nestingBeyondTheLimitIsRefusedNotAStackOverflow() {
+    void nestingBeyondTheLimitIsRefusedNotAStackOverflow() throws Exception {
         String deep = "[".repeat(200_000) + "]".repeat(200_000);
         assertThatThrownBy(() -> JsonText.read(deep)).isInstanceOf(IOException.class).hasMessageContaining("nested deeper");
         String withinLimit = "[".repeat(JsonText.MAX_DEPTH) + "]".repeat(JsonText.MAX_DEPTH);
         assertThat(sameAsJackson(withinLimit)).isTrue();
+        String oneDeeper = "[".repeat(JsonText.MAX_DEPTH + 1) + "]".repeat(JsonText.MAX_DEPTH + 1);
+        assertThatThrownBy(() -> JsonText.read(oneDeeper)).isInstanceOf(IOException.class).hasMessageContaining("nested deeper");
+        // Read within a thread whose stack is half the JVM's default (1 MiB): the limit leaves a verb room to spare.
+        Thread small = new Thread(null, () -> {
+            try {
+                JsonText.read(withinLimit);
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }, "small-stack", 512 * 1024);
+        List<Throwable> failed = new CopyOnWriteArrayList<>();
+        small.setUncaughtExceptionHandler((t, e) -> failed.add(e));
+        small.start();
+        small.join();
+        assertThat(failed).as("reading %d levels on a 512 KiB stack", JsonText.MAX_DEPTH).isEmpty();
     }
 
     @Test
