@@ -182,9 +182,14 @@ final class DenseHosts {
     private int freeRoom() {
         int free = 0;
         for (Host h : hosts) {
-            free += Math.max(0, capacity - served.applyAsInt(h.pid()) - pending.getOrDefault(h, 0));
+            free += room(h);
         }
         return free;
+    }
+
+    /** Sessions {@code h} can still take: its capacity less those it serves and those on their way to it. */
+    private int room(Host h) {
+        return Math.max(0, capacity - served.applyAsInt(h.pid()) - pending.getOrDefault(h, 0));
     }
 
     /** The first live, current host with room; prunes the dead and lets the stale go. */
@@ -198,8 +203,7 @@ final class DenseHosts {
             }
         }
         for (Host h : hosts) {
-            int used = served.applyAsInt(h.pid()) + pending.getOrDefault(h, 0);
-            if (used < capacity) {
+            if (room(h) > 0) {
                 return h;
             }
         }

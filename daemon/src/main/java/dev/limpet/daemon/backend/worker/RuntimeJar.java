@@ -93,12 +93,23 @@ public final class RuntimeJar {
             if (Boolean.TRUE.equals(a.get("isRegularFile")) && (owner == uid || owner == 0) && (mode & 0022) == 0) {
                 return true;
             }
-            LOG.warn("workers start without the class-data archive {}: it is not a regular file of this user that only they may write"
-                    + " (owner uid {}, mode {}); run `limpet train-caches` as this user", cache, owner, Integer.toOctalString(mode & 07777));
+            leftOut(cache, "it is not a regular file of this user that only they may write (owner uid " + owner + ", mode "
+                    + Integer.toOctalString(mode & 07777) + "); run `limpet train-caches` as this user");
         } catch (IOException | UnsupportedOperationException e) {
-            LOG.warn("workers start without the class-data archive {}: {}", cache, e.toString());
+            leftOut(cache, e.toString());
         }
         return false;
+    }
+
+    /** Why the archive last left out was: a worker starts per session (or host), and each reason is said once. */
+    private static volatile String lastLeftOut;
+
+    private static void leftOut(Path cache, String why) {
+        String said = cache + ": " + why;
+        if (!said.equals(lastLeftOut)) {
+            lastLeftOut = said;
+            LOG.warn("workers start without the class-data archive {}", said);
+        }
     }
 
     /**
@@ -118,18 +129,11 @@ public final class RuntimeJar {
             return null;
         }
         if (!StartupCaches.freshBeside(cache, jar)) {
-            if (!cache.equals(staleWarned)) {
-                staleWarned = cache;
-                LOG.warn("workers start without the class-data archive {}: it is older than {}, so it was trained for another build"
-                        + " (`limpet train-caches` trains it again)", cache, jar);
-            }
+            leftOut(cache, "it is older than " + jar + ", so it was trained for another build (`limpet train-caches` trains it again)");
             return null;
         }
         return trusted(cache, PathTrust.forThisProcess().uid()) ? cache : null;
     }
-
-    /** The stale archive last warned about: a worker is started per session, the warning is said once. */
-    private static volatile Path staleWarned;
 
     /**
      * Copies through a temporary file and an atomic move (a worker never sees half a file), keeping
