@@ -101,7 +101,7 @@ public final class RuntimeJar {
         return false;
     }
 
-    /** Why the archive last left out was: a worker starts per session (or host), and each reason is said once. */
+    /** The archive and reason last said: a worker starts per session (or host), so each is said once, not at every start. */
     private static volatile String lastLeftOut;
 
     private static void leftOut(Path cache, String why) {
