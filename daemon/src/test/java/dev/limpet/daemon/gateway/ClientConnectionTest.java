@@ -18,11 +18,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /** What one connection holds and logs for a client that misbehaves: bounded, cut, escaped. */
-@Isolated // watches the process-wide log, which tests running beside it would write to
 class ClientConnectionTest {
     /** A socket whose peer reads nothing: sends never complete. */
     static final class StuckSink implements FrameSink {

@@ -18,7 +18,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -26,7 +25,6 @@ import org.slf4j.LoggerFactory;
  * request leaves behind and answers, DNS rebinding, the token echoed as a subprotocol, bad cwd,
  * log injection, and a client that floods bad commands without reading its replies.
  */
-@Isolated // watches the process-wide log, which tests running beside it would write to
 class GatewayHardeningTest {
     @TempDir
     Path root;

@@ -20,11 +20,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /** A 5xx the daemon answers over REST (its data plane did not answer) is always in its log. */
-@Isolated // watches the process-wide log, which tests running beside it would write to
 class ServerFailureLoggingTest {
     @TempDir
     Path root;

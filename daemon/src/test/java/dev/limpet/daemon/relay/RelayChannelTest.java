@@ -20,11 +20,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.parallel.Isolated;
 import org.slf4j.LoggerFactory;
 
 /** A relay channel's refusals, with a scripted uplink (no gateway is reached: nothing gets past them). */
-@Isolated // watches the process-wide log, which tests running beside it would write to
 class RelayChannelTest {
     final SecureRandom random = new SecureRandom();
     final List<byte[]> sent = new CopyOnWriteArrayList<>();

@@ -38,12 +38,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.parallel.Isolated;
 
 /** The daemon side against real pty-worker processes started from this build's class path. */
-// Alone: with another class's workers starting beside it, the test of keys waiting for a stopped
-// worker twice heard nothing within 30 s (cause not found; it has not failed run alone).
-@Isolated
 class WorkerBackendTest {
     static final String DAEMON = "d-00000000000000cc";
     static final Duration T = Duration.ofSeconds(30);
