@@ -1,5 +1,6 @@
 package dev.limpet.bench;
 
+import dev.limpet.bench.figures.BrowserFigure;
 import dev.limpet.bench.figures.EchoFigure;
 import dev.limpet.bench.figures.Figure;
 import dev.limpet.bench.figures.MemoryFigure;
@@ -30,7 +31,7 @@ public final class BenchMain {
     static List<Figure> figures() {
         return List.of(new ThroughputFigure(), new EchoFigure(), new SpawnFigure(), new MemoryFigure(), new RecoveryFigure(),
                 new ReattachFigure(), new ViewersFigure(), new MicroFigure(), new VerbFigure(),
-                new dev.limpet.bench.figures.RelayFigure());
+                new dev.limpet.bench.figures.RelayFigure(), new BrowserFigure());
     }
 
     public static void main(String[] args) throws Exception {
