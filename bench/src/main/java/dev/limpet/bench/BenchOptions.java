@@ -33,7 +33,7 @@ public record BenchOptions(boolean quick, List<String> only, Path repo, Path app
                 case "--doc" -> doc = Path.of(args[++i]).toAbsolutePath().normalize();
                 case "--no-doc" -> noDoc = true;
                 case "-h", "--help" -> {
-                    System.out.println("usage: limpet bench [--quick] [--only throughput,echo,spawn,memory,recovery,reattach,viewers,micro] "
+                    System.out.println("usage: limpet bench [--quick] [--only throughput,echo,spawn,memory,recovery,reattach,viewers,micro,verbs,relay,browser] "
                             + "[--backends worker,embedded] [--no-doc] [--profile]");
                     System.exit(0);
                 }

@@ -67,5 +67,19 @@ final class Legend {
                through the repository's launcher (its JVM flags and AOT cache, as a person runs them)
                against a daemon with one session; reference `tmux ls` on a private server. Median of 20
                (5 with --quick) after one uncounted warm-up (which may train the launcher's cache).
+            10. **relay**: figures 1 and 2 through a `limpet relay` on loopback, and through two relay nodes
+               on one `nats-server`, against the same daemon reached directly in the same run.
+            11. **key → glyph in Chromium**: the web UI in Debian's Chromium (headless, through
+               playwright-core), a fresh daemon, `stty raw -echo; exec cat` in the page's first terminal.
+               A key pressed as a person's (CDP input) until the first xterm.js render after the cursor
+               moved, timed in the page from its keydown (capture phase). Reference: a second terminal
+               of the same xterm.js class and options in the same page, echoing its input locally (one
+               parse and one animation frame: the floor for any web terminal). The first tenth of the
+               keys warm up; the rest in 3 parts (2 with --quick), each part's median one run.
+            12. **flood in Chromium**: the same page; `cat` of N bytes of numbered 80-column lines and an
+               end marker, from the Enter until the render that shows the marker. Reference: the same
+               bytes written into a fresh terminal of the same class in the same page, 64 KiB at a time,
+               until it shows the marker. The page's WebSocket negotiates what Chromium offers
+               (`permessage-deflate`, named in the row).
             """;
 }
