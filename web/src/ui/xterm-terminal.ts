@@ -45,7 +45,11 @@ export class XtermTerminal implements TerminalPort {
 
   constructor(readonly element: HTMLElement, private readonly callbacks: XtermCallbacks) {
     this.term = new Terminal({
-      cursorBlink: true,
+      // A steady cursor (programs may still ask for a blinking one). xterm restarts the blink on
+      // every key, which changes the page: Chromium then holds other tasks, the WebSocket's
+      // included, until it has drawn a frame, so the key's echo waited for that frame and was drawn
+      // one frame later than it could be.
+      cursorBlink: false,
       scrollback: 10_000,
       fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
