@@ -63,10 +63,12 @@ final class Legend {
                the benchmark's JVM on the same machine).
             8. **micro**: JMH, throughput; references are `System.arraycopy` of the same bytes where a
                physical floor makes sense.
-            9. **verbs**: wall time of `./limpet ls`, `status`, `capture ID` and `send --no-enter ID x`
-               through the repository's launcher (its JVM flags and AOT cache, as a person runs them)
-               against a daemon with one session; reference `tmux ls` on a private server. Median of 20
-               (5 with --quick) after one uncounted warm-up (which may train the launcher's cache).
+            9. **verbs**: wall time of `limpet ls`, `status`, `capture ID` and `send --no-enter ID x`
+               through the launcher `limpet install --prefix` writes (installed from the jar under test
+               into the run's scratch directory: its JVM flags and AOT cache, as a person runs them),
+               and of `ls` through the repository's `./limpet` (which first looks for sources newer than
+               the jar), against a daemon with one session; reference `tmux ls` on a private server.
+               Median of 20 (5 with --quick) after one uncounted warm-up (which may train the cache).
             10. **relay**: figures 1 and 2 through a `limpet relay` on loopback, and through two relay nodes
                on one `nats-server`, against the same daemon reached directly in the same run.
             11. **key → glyph in Chromium**: the web UI in Debian's Chromium (headless, through
