@@ -58,7 +58,6 @@ public final class ThroughputFigure implements Figure {
             if (ctx.options.profile()) {
                 env = Profiling.jfr(ctx, "throughput-" + backend);
             }
-            Map<String, Long> cpu = new TreeMap<>();
             List<FloodRun> raw = new ArrayList<>();
             List<FloodRun> lossless = new ArrayList<>();
             List<FloodRun> live = new ArrayList<>();
@@ -68,11 +67,11 @@ public final class ThroughputFigure implements Figure {
                 if (!ctx.options.quick()) {
                     ws.flood(bytes / 10, LOSSLESS); // warm-up, not counted
                     ws.flood(bytes / 10, LIVE);
+                    ws.cpu().clear();
                 }
                 for (int i = 0; i < runs; i++) {
                     raw.add(rawRun(bytes));
                     // Alternate which flow goes first, so neither always follows the raw run.
-                    Map<String, Long> before = ThreadCpu.sample(daemon.pid());
                     if (i % 2 == 0) {
                         lossless.add(ws.flood(bytes, LOSSLESS));
                         live.add(ws.flood(bytes, LIVE));
@@ -80,8 +79,6 @@ public final class ThroughputFigure implements Figure {
                         live.add(ws.flood(bytes, LIVE));
                         lossless.add(ws.flood(bytes, LOSSLESS));
                     }
-                    ThreadCpu.spent(before, ThreadCpu.sample(daemon.pid()))
-                            .forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum));
                     tmux.add(tmuxRun(bytes));
                     ctx.log(String.format("throughput [%s] run %d: raw %s, lossless %s (%s), live %s (%s, %d desyncs), tmux %s (%s delivered)",
                             backend, i + 1, Units.mbPerSecond(raw.getLast().bytesPerSecond()),
@@ -91,7 +88,7 @@ public final class ThroughputFigure implements Figure {
                             Units.percent(tmux.getLast().deliveredFraction())));
                 }
                 ctx.log("throughput [" + backend + "]: CPU by thread over the limpet floods (" + 2 * runs + " × " + bytes / MB + " MB)\n"
-                        + ThreadCpu.format(ThreadCpu.spent(Map.of(), cpu)));
+                        + ThreadCpu.format(ThreadCpu.spent(Map.of(), ws.cpu())));
                 ackErrors = ws.ackErrors();
                 ctx.log(String.format("throughput [%s]: %d pty_ack sent, %d refused", backend, ws.acksSent(), ackErrors));
             }
@@ -136,8 +133,18 @@ public final class ThroughputFigure implements Figure {
             this.ws = WsClient.connect(daemon.wsUrl());
         }
 
+        /** CPU by thread of the daemon and its workers over the floods (the figure clears it after its warm-up). */
+        private final Map<String, Long> cpu = new TreeMap<>();
+
+        /**
+         * One flood; the CPU its threads spent is added to {@link #cpu}, sampled before the spawn and
+         * again before the session is removed, so the session's own threads (its PTY reader, the
+         * daemon's link) are still there to be read.
+         */
         FloodRun flood(long bytes, String flow) throws IOException, InterruptedException {
-            FloodRun run = limpetRun(ctx, ws, bytes, flow, stallSeconds);
+            Map<String, Long> before = ThreadCpu.sample(daemon.pid());
+            FloodRun run = limpetRun(ctx, ws, bytes, flow, stallSeconds,
+                    () -> ThreadCpu.spent(before, ThreadCpu.sample(daemon.pid())).forEach(e -> cpu.merge(e.getKey(), e.getValue(), Long::sum)));
             if (run.stalled()) {
                 ctx.log("!!! the " + flow + " flood stalled; this connection is abandoned, the next run uses a new one");
                 acksSent += ws.acksSent();
@@ -146,6 +153,10 @@ public final class ThroughputFigure implements Figure {
                 ws = WsClient.connect(daemon.wsUrl());
             }
             return run;
+        }
+
+        Map<String, Long> cpu() {
+            return cpu;
         }
 
         long acksSent() {
@@ -230,6 +241,12 @@ public final class ThroughputFigure implements Figure {
      */
     static FloodRun limpetRun(BenchContext ctx, WsClient ws, long bytes, String flow, int stallSeconds)
             throws IOException, InterruptedException {
+        return limpetRun(ctx, ws, bytes, flow, stallSeconds, () -> { });
+    }
+
+    /** @param ended runs once the flood is over (or given up), before its session is removed */
+    static FloodRun limpetRun(BenchContext ctx, WsClient ws, long bytes, String flow, int stallSeconds, Runnable ended)
+            throws IOException, InterruptedException {
         String id = ws.spawn(Programs.gatedFlood(bytes), 80, 24).path("id").asText();
         StreamCounter counter = new StreamCounter(id, 0);
         ws.onOutput(counter);
@@ -280,6 +297,7 @@ public final class ThroughputFigure implements Figure {
                     stalled ? ", STALLED (no byte for " + stallSeconds + " s); client: " + ws.flowState() + "; pending: " + abbreviate(ws.pending()) : "");
         }
         ws.onOutput((k, s, o, b, off, len) -> { });
+        ended.run();
         if (!stalled) {
             ws.remove(id);
         }

@@ -57,6 +57,19 @@ public final class ThreadCpu {
         return b.toString();
     }
 
+    /**
+     * A thread's name without what makes it one of many: an id after the last dash, one with a
+     * digit or cut by the kernel, which keeps 15 characters ({@code pty-read-4ub2s3},
+     * {@code worker-link-ttj}), and numbers ({@code C2 CompilerThre}).
+     */
+    static String threadKind(String name) {
+        int dash = name.lastIndexOf('-');
+        String suffix = dash < 0 ? "" : name.substring(dash + 1);
+        boolean perInstance = dash > 0 && !suffix.isEmpty()
+                && (name.length() >= 15 || suffix.chars().anyMatch(Character::isDigit));
+        return (perInstance ? name.substring(0, dash + 1) + "…" : name).replaceAll("[0-9]+", "#");
+    }
+
     private static boolean isWorker(long pid) {
         try {
             return Files.readString(Path.of("/proc", Long.toString(pid), "cmdline")).contains("WorkerMain");
@@ -73,7 +86,7 @@ public final class ThreadCpu {
                     String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
                     String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" +");
                     long ticks = Long.parseLong(f[11]) + Long.parseLong(f[12]);
-                    out.merge(kind + "/" + name.replaceAll("[0-9]+", "#").replaceAll("-[a-z0-9#]{6,}$", "-…"), ticks, Long::sum);
+                    out.merge(kind + "/" + threadKind(name), ticks, Long::sum);
                 } catch (IOException | RuntimeException e) {
                     // the thread ended meanwhile
                 }
