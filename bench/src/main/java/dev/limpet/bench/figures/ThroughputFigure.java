@@ -125,6 +125,8 @@ public final class ThroughputFigure implements Figure {
         private WsClient ws;
         private long acksSent;
         private long ackErrors;
+        /** CPU by thread of the daemon and its workers over the floods (the figure clears it after its warm-up). */
+        private final Map<String, Long> cpu = new TreeMap<>();
 
         FloodClient(BenchContext ctx, LimpetDaemon daemon, int stallSeconds) throws IOException {
             this.ctx = ctx;
@@ -132,9 +134,6 @@ public final class ThroughputFigure implements Figure {
             this.stallSeconds = stallSeconds;
             this.ws = WsClient.connect(daemon.wsUrl());
         }
-
-        /** CPU by thread of the daemon and its workers over the floods (the figure clears it after its warm-up). */
-        private final Map<String, Long> cpu = new TreeMap<>();
 
         /**
          * One flood; the CPU its threads spent is added to {@link #cpu}, sampled before the spawn and
