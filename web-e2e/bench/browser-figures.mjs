@@ -18,7 +18,7 @@
 // prints them (`head -c N` of a file written before the clock starts) and the page shows them; the
 // time runs from the Enter that starts it to the render that shows the end marker. xterm: the same
 // bytes written into a fresh terminal of the same class in 64 KiB pieces, as fast as it takes them.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { launchBrowser, newPage, openFirstTerminal, snapshot, waitForPrompt, waitForScreen } from '../tests/support/browser.mjs';
@@ -182,12 +182,16 @@ async function flood(page, tabId) {
   writeFileSync(file, text);
   const limpet = [];
   const xterm = [];
-  for (let r = 0; r < runs; r++) {
-    const marker = `limpet-flood-end-${r}`;
-    limpet.push(await floodInPage(page, tabId, file, marker));
-    await waitForPrompt(page, tabId);
-    xterm.push(await floodInXterm(page, tabId, text, marker));
-    log(`flood run ${r + 1}: page ${Math.round(limpet.at(-1))} ms, xterm.js alone ${Math.round(xterm.at(-1))} ms`);
+  try {
+    for (let r = 0; r < runs; r++) {
+      const marker = `limpet-flood-end-${r}`;
+      limpet.push(await floodInPage(page, tabId, file, marker));
+      await waitForPrompt(page, tabId);
+      xterm.push(await floodInXterm(page, tabId, text, marker));
+      log(`flood run ${r + 1}: page ${Math.round(limpet.at(-1))} ms, xterm.js alone ${Math.round(xterm.at(-1))} ms`);
+    }
+  } finally {
+    rmSync(file, { force: true });
   }
   return { bytes: text.length, limpet, xterm };
 }
