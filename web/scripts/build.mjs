@@ -23,5 +23,18 @@ await esbuild.build({
   legalComments: 'linked',
   logLevel: 'warning',
 });
+// The worker that holds the page's sockets: a classic worker script (no module syntax), so any
+// browser that runs the page starts it.
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: { 'socket-worker': 'src/socket-worker.ts' },
+  bundle: true,
+  minify: true,
+  format: 'iife',
+  target: ['es2022'],
+  outdir,
+  legalComments: 'linked',
+  logLevel: 'warning',
+});
 copyFileSync(join(root, 'src', 'index.html'), join(outdir, 'index.html'));
 console.log(`limpet-web: bundled into ${outdir} in ${Date.now() - started} ms`);

@@ -8,6 +8,7 @@ import { browserStorage } from './ui/storage';
 import { DaemonClient } from './client/daemon-client';
 import { HostRuntime } from './client/host-runtime';
 import { webSocketTransportFactory, webSocketUrl, type WebSocketConstructor } from './client/websocket-transport';
+import { workerWebSocket, type WorkerConstructor } from './client/worker-websocket';
 import { PROTOCOL_VERSION } from './protocol/messages';
 import { pairing } from './client/relay-crypto';
 import { relayTransportFactory, relayWebSocketUrl } from './client/relay-transport';
@@ -27,6 +28,10 @@ import { Workspace } from './workspace/workspace';
 
 const root = document.getElementById('app')!;
 const stores: TokenStores = { tab: browserStorage(() => sessionStorage), origin: browserStorage(() => localStorage) };
+// Every socket of the page is read by a worker of its own (client/socket-worker-protocol.ts says why).
+const socketImpl: WebSocketConstructor = typeof Worker === 'function'
+  ? workerWebSocket(new URL('socket-worker.js', document.baseURI), Worker as unknown as WorkerConstructor)
+  : WebSocket as unknown as WebSocketConstructor;
 const clientKey = () => clientSessionKey(stores.origin, (n) => crypto.getRandomValues(new Uint8Array(n)));
 
 let view: AppView | null = null;
@@ -48,7 +53,7 @@ if (relayHost) {
   if (!token) {
     renderNoToken(root, !remembersToken(stores));
   } else {
-    const cockpit = start(webSocketTransportFactory(webSocketUrl(location), token, WebSocket as unknown as WebSocketConstructor), {
+    const cockpit = start(webSocketTransportFactory(webSocketUrl(location), token, socketImpl), {
       remembered: () => remembersToken(stores),
       forget: () => forgetToken(stores),
       remember: () => rememberToken(stores, token),
@@ -98,7 +103,7 @@ function startThroughRelay(hostPath: string): void {
     // offline" (the relay answers it is not connected) from "host online".
     const probe: StatusProbe = () => fetch(`${hostPath}/online`, { cache: 'no-store' })
       .then((r) => r.json() as Promise<{ online?: boolean }>).then((j) => (j.online ? 0 : 'host_offline' as const), () => 'no_answer' as const);
-    start(relayTransportFactory(relayWebSocketUrl(location, hostPath), pair, WebSocket as unknown as WebSocketConstructor, random), {
+    start(relayTransportFactory(relayWebSocketUrl(location, hostPath), pair, socketImpl, random), {
       remembered: () => stores.tab.getItem(key) !== null,
       forget: () => stores.tab.removeItem(key),
       remember: () => stores.tab.setItem(key, secret),
@@ -172,17 +177,16 @@ function start(transportFactory: TransportFactory, tokenControl: TokenControl, s
 
 /** Connects one host of hosts.json from this page and adds it to the cockpit. */
 async function addHost(cockpit: Cockpit, host: CockpitHostEntry): Promise<void> {
-  const Impl = WebSocket as unknown as WebSocketConstructor;
-  let transport: TransportFactory;
+    let transport: TransportFactory;
   let kind: HostKind;
   if (host.kind === 'relay') {
     const url = new URL(host.url);
     const hostPath = url.pathname.replace(/\/+$/, '');
     transport = relayTransportFactory(relayWebSocketUrl(url, hostPath), await pairing(host.secret),
-      Impl, (n) => crypto.getRandomValues(new Uint8Array(n)));
+      socketImpl, (n) => crypto.getRandomValues(new Uint8Array(n)));
     kind = 'relay';
   } else {
-    transport = webSocketTransportFactory(webSocketUrl(new URL(host.url)), host.token, Impl);
+    transport = webSocketTransportFactory(webSocketUrl(new URL(host.url)), host.token, socketImpl);
     kind = 'direct';
   }
   const runtime = hostRuntime(transport);

@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the browser UI bundled under {@code classpath:/limpet-web/} (a handful of files, ~0.5 MB),
  * or says loudly that it is missing; every file with the page headers ({@link PageHeaders}: a strict
- * CSP, no framing). The page itself ({@code /}, {@code /index.html}) gets its headers per request:
- * its CSP lets it connect to the WebSocket origins of the user's other hosts (hosts.json, read then),
- * and to nothing else. Each file is read from the class path when first asked for and kept; an idle
+ * CSP, no framing). The page itself ({@code /}, {@code /index.html}) and the worker that holds its
+ * sockets get their headers per request: their CSP lets them connect to the WebSocket origins of the
+ * user's other hosts (hosts.json, read then), and to nothing else. Each file is read from the class path when first asked for and kept; an idle
  * daemon nobody opened in a browser holds none of them. Why not the web server's static files:
  * Jetty serves class path resources by mounting the jar as a zip file system, whose index of every
  * entry of limpet's ~14,000-entry jar stayed in the daemon's heap (~15 MB of an idle daemon's
@@ -37,6 +37,8 @@ final class WebUi {
     private static final Logger LOG = LoggerFactory.getLogger(WebUi.class);
     static final String ROOT = "/limpet-web";
     /** A file of the bundle: no directories, nothing hidden. */
+    /** The page's socket worker (web/src/socket-worker.ts): it connects where the page may. */
+    static final String SOCKET_WORKER = "socket-worker.js";
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,120}");
     private static final Map<String, String> TYPES = Map.of("html", "text/html; charset=utf-8", "js", "text/javascript; charset=utf-8",
             "css", "text/css; charset=utf-8", "txt", "text/plain; charset=utf-8", "svg", "image/svg+xml", "png", "image/png",
@@ -102,8 +104,9 @@ final class WebUi {
         if (a == null) {
             throw new NotFoundResponse("no such file: " + dev.limpet.protocol.SafeText.of(name, 60));
         }
-        if (name.equals("index.html")) {
+        if (name.equals("index.html") || name.equals(SOCKET_WORKER)) {
             // The page's CSP names the other hosts as they are now, so it is never answered from a cache.
+            // The worker that holds the page's sockets connects to them: it needs the same policy.
             PageHeaders.withConnectSources(String.join(" ", connectSources(hosts.get()))).forEach(ctx::header);
             ctx.contentType(a.type()).result(a.bytes());
             return;

@@ -51,7 +51,7 @@ class CockpitHostsApiTest {
     }
 
     @Test
-    void thePageMayConnectToTheOriginsOfTheOtherHostsAndToNothingElse() throws Exception {
+    void thePageAndItsSocketWorkerMayConnectToTheOriginsOfTheOtherHostsAndToNothingElse() throws Exception {
         try (DaemonHarness d = new DaemonHarness(root)) {
             HttpClient http = HttpClient.newHttpClient();
             Function<String, String> csp = path -> {
@@ -65,7 +65,7 @@ class CockpitHostsApiTest {
             assertThat(csp.apply("/")).endsWith("connect-src 'self'");
             d.daemon.setCockpitHosts(() -> new CockpitHost.Listing(List.of(CockpitHost.direct("box", "http://10.0.0.2:7420", "t0ken"),
                     CockpitHost.relay("far", "https://relay.example/h/abcdefghijklmnopqrstuvwxyz", "s".repeat(43))), List.of()));
-            for (String page : List.of("/", "/index.html")) {
+            for (String page : List.of("/", "/index.html", "/socket-worker.js")) {
                 assertThat(csp.apply(page)).as(page).endsWith("connect-src 'self' ws://10.0.0.2:7420 wss://relay.example")
                         .doesNotContain("abcdefghijklmnopqrstuvwxyz").doesNotContain("t0ken");
             }
