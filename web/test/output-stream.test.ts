@@ -53,6 +53,10 @@ function harness(limits: FlowLimits = { highWater: 2 * MiB, lowWater: 256 * KiB 
     timer() {
       return record(stream.ackTimerFired());
     },
+    /** The stall timer fires. */
+    stall() {
+      return record(stream.stallTimerFired());
+    },
     /** The page is hidden (true) or shown again (false). */
     page(hidden: boolean) {
       return record(stream.pageHidden(hidden));
@@ -283,11 +287,13 @@ describe('OutputStream: live and lossless switching', () => {
     expect(h.stream.state.granted).toBe('live');
   });
 
-  it('switches to live once above the high-water mark, acks nothing while live, and back to lossless below the low-water mark with an ack', () => {
+  it('switches to live when a backlog above the high-water mark renders nothing for the stall time, acks nothing while live, and back to lossless below the low-water mark with an ack', () => {
     const h = harness(limits);
     h.attach(0);
-    expect(flows(h.receive(600, 600))).toEqual([]);
-    expect(flows(h.receive(1200, 600))).toEqual(['live']);
+    expect(h.receive(600, 600)).toEqual([]);
+    expect(h.receive(1200, 600)).toEqual([{ type: 'start_stall_timer', ms: 1000 }]);
+    expect(h.stream.state.flow).toBe('lossless');
+    expect(h.stall()).toEqual([{ type: 'flow', flow: 'live' }]); // nothing rendered since the timer started
     expect(h.stream.state.flow).toBe('live');
     expect(flows(h.receive(1800, 600))).toEqual([]); // once
     expect(h.render()).toEqual([]); // backlog 1200: still live, no ack
@@ -302,6 +308,7 @@ describe('OutputStream: live and lossless switching', () => {
     const h = harness({ ...limits, window: 1 * MiB });
     h.attach(0, { flow: 'lossless', window: MiB });
     h.receive(1500, 1500);
+    expect(flows(h.stall())).toEqual(['live']);
     expect(h.render()[0]).toEqual({ type: 'flow', flow: 'lossless', window: MiB });
   });
 
@@ -310,23 +317,28 @@ describe('OutputStream: live and lossless switching', () => {
     h.attach(0, { flow: 'lossless', window: 960 * KiB });
     expect(h.stream.highWater).toBe(480 * KiB);
     expect(h.stream.lowWater).toBe(240 * KiB);
-    expect(flows(h.receive(400 * KiB, 400 * KiB))).toEqual([]);
-    expect(flows(h.receive(500 * KiB, 100 * KiB))).toEqual(['live']);
+    expect(h.receive(400 * KiB, 400 * KiB)).toEqual([]);
+    expect(h.receive(500 * KiB, 100 * KiB)).toEqual([{ type: 'start_stall_timer', ms: 1000 }]);
+    expect(flows(h.stall())).toEqual(['live']);
   });
 
-  it('a backlog still above the high-water mark when the attach is answered switches to live at once', () => {
+  it('a backlog still above the high-water mark when the attach is answered arms the stall timer, and goes live if nothing renders for the stall time', () => {
     const h = harness(limits);
     h.attach(0);
-    h.receive(1500, 1500); // live
+    h.receive(1500, 1500);
+    h.stall(); // live
     h.stream.linkDown();
-    expect(flows(h.attach(1500))).toEqual(['live']);
+    expect(h.attach(1500)).toEqual([{ type: 'start_stall_timer', ms: 1000 }]);
+    expect(h.stream.state.flow).toBe('lossless');
+    expect(h.stall()).toEqual([{ type: 'flow', flow: 'live' }]);
     expect(h.stream.state.flow).toBe('live');
   });
 
   it('detaches above the ceiling and re-attaches once drained below the low-water mark, ignoring a desync meanwhile', () => {
     const h = harness({ ...limits, ceiling: 3000 });
     h.attach(0);
-    h.receive(1500, 1500); // live
+    h.receive(1500, 1500);
+    h.stall(); // live
     h.receive(3000, 1500);
     expect(has(h.log, 'detach')).toBe(false);
     const over = h.receive(3500, 500);
@@ -350,13 +362,109 @@ describe('OutputStream: live and lossless switching', () => {
     const h = harness(limits);
     h.attach(0);
     h.receive(1500, 1500);
+    h.stall(); // live
     h.render(); // back to lossless
+    expect(flows(h.log)).toEqual(['live', 'lossless']);
     h.stream.flowRejected();
     h.receive(1600, 100);
     h.render();
     h.timer();
     expect(h.stream.state.flow).toBe('live');
     expect(acks(h.log)).toEqual([1500]);
+  });
+});
+
+describe('OutputStream: the stall timer', () => {
+  const limits: FlowLimits = { highWater: 1000, lowWater: 100 };
+
+  it('a visible tab above the high-water mark that keeps rendering stays lossless: each stall-timer firing re-arms it, and acks keep going', () => {
+    const h = harness({ ...limits, ackBytes: 100, stallMs: 250 });
+    h.attach(0);
+    h.receive(600, 600);
+    expect(h.receive(1200, 600)).toEqual([{ type: 'start_stall_timer', ms: 250 }]);
+    for (let end = 1800; end <= 3000; end += 600) {
+      // While the timer runs the daemon sends a chunk and the terminal renders one: the backlog stays at 1200.
+      expect(h.receive(end, 600)).toEqual([]); // one timer at a time
+      expect(acks(h.render())).toEqual([end - 1200]);
+      expect(h.stream.state.pending).toBe(1200);
+      expect(h.stall()).toEqual([{ type: 'start_stall_timer', ms: 250 }]);
+      expect(h.stream.state).toMatchObject({ flow: 'lossless', stallTimerArmed: true, renderedAtStallCheck: end - 1200 });
+    }
+    expect(acks(h.renderAll())).toEqual([2400, 3000]);
+    expect(h.stall()).toEqual([]); // drained below the mark: not re-armed
+    expect(h.stream.state.stallTimerArmed).toBe(false);
+    expect(flows(h.log)).toEqual([]);
+    expect(acks(h.log)).toEqual([600, 1200, 1800, 2400, 3000]);
+  });
+
+  it('a visible tab above the high-water mark with nothing rendered for one stall period goes live once, acks nothing while live, and resumes lossless with an ack below the low-water mark', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(400, 400);
+    h.receive(800, 400);
+    expect(h.receive(1200, 400)).toEqual([{ type: 'start_stall_timer', ms: 1000 }]);
+    h.receive(1600, 400);
+    expect(h.render()).toEqual([{ type: 'start_ack_timer', ms: 50 }]); // rendered 400, backlog 1200
+    expect(h.stall()).toEqual([{ type: 'start_stall_timer', ms: 1000 }]); // it rendered: another period
+    h.receive(2000, 400); // backlog 1600, and the terminal renders nothing for a whole period
+    expect(h.stall()).toEqual([{ type: 'cancel_ack_timer' }, { type: 'flow', flow: 'live' }]);
+    expect(h.stream.state).toMatchObject({ flow: 'live', stallTimerArmed: false });
+    expect(h.stall()).toEqual([]); // a late firing: already live
+    expect(h.timer()).toEqual([]);
+    expect(h.receive(2400, 400)).toEqual([]);
+    for (let i = 0; i < 4; i++) expect(h.render()).toEqual([]); // backlog 1600, 1200, 800, 400: live, no ack
+    expect(h.render()).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 2400 }]);
+    expect(flows(h.log)).toEqual(['live', 'lossless']);
+    expect(acks(h.log)).toEqual([2400]);
+  });
+
+  it('a desync, a lost connection, a re-attach or another session in the tab cancels an armed stall timer, and a late firing does nothing', () => {
+    const cases: [string, (stream: OutputStream) => FlowEffect[], FlowEffect[]][] = [
+      ['desync', (stream) => stream.desync(), [{ type: 'cancel_stall_timer' }, { type: 'reattach' }]],
+      ['link down', (stream) => stream.linkDown(), [{ type: 'cancel_stall_timer' }]],
+      ['re-attach', (stream) => stream.attachRequested(), [{ type: 'cancel_stall_timer' }]],
+      ['forget', (stream) => stream.forget(), [{ type: 'cancel_stall_timer' }]],
+    ];
+    for (const [what, event, expected] of cases) {
+      const h = harness(limits);
+      h.attach(0);
+      h.receive(1500, 1500);
+      expect(h.stream.state.stallTimerArmed, what).toBe(true);
+      expect(event(h.stream), what).toEqual(expected);
+      expect(h.stream.state.stallTimerArmed, what).toBe(false);
+      expect(h.stall(), what).toEqual([]);
+      expect(flows(h.log), what).toEqual([]);
+    }
+  });
+
+  it('an answered re-attach replaces the stall timer of the attachment before it: no second timer, and the old one is cancelled first', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(1500, 1500);
+    const before = h.log.length;
+    h.attach(1500); // attach_session sent, then answered: the backlog is still above the mark
+    expect(h.log.slice(before)).toEqual([{ type: 'cancel_stall_timer' }, { type: 'start_stall_timer', ms: 1000 }]);
+    expect(h.stream.state.stallTimerArmed).toBe(true);
+  });
+
+  it('hiding the page while the stall timer runs goes live at once and cancels the timer', () => {
+    const h = harness(limits);
+    h.attach(0);
+    expect(has(h.receive(1500, 1500), 'start_stall_timer')).toBe(true);
+    expect(h.page(true)).toEqual([{ type: 'cancel_stall_timer' }, { type: 'flow', flow: 'live' }]);
+    expect(h.stall()).toEqual([]);
+    expect(flows(h.log)).toEqual(['live']);
+  });
+
+  it('an attach answered while the page is hidden goes live at once with a backlog above the high-water mark too: no stall timer', () => {
+    const h = harness(limits);
+    h.attach(0);
+    h.receive(1500, 1500);
+    h.stream.linkDown();
+    expect(h.page(true)).toEqual([]);
+    expect(h.attach(1500)).toEqual([{ type: 'flow', flow: 'live' }]);
+    expect(h.receive(1600, 100)).toEqual([]);
+    expect(h.stream.state.stallTimerArmed).toBe(false);
   });
 });
 
@@ -367,11 +475,13 @@ describe('OutputStream: desync and reconnect', () => {
     for (const reason of ['slow_consumer', 'output_lost', 'ack_timeout']) {
       const h = harness(limits);
       h.attach(0);
-      h.receive(1500, 1500); // live
+      h.receive(1500, 1500);
+      h.stall(); // live
       expect(h.stream.desync()).toEqual([{ type: 'reattach' }]);
       expect(h.stream.attachFlow().flow).toBe('lossless');
       h.attach(1500);
-      expect(h.stream.state).toMatchObject({ flow: 'live', acked: 1500 }); // backlog 1500 still above high water
+      h.stall(); // backlog 1500 still above high water, nothing rendered
+      expect(h.stream.state).toMatchObject({ flow: 'live', acked: 1500 });
       h.render();
       expect(h.stream.state.flow).toBe('lossless');
       h.receive(1600, 100);
@@ -480,19 +590,21 @@ describe('OutputStream: page visibility', () => {
   it('a backlog that drains while the page is hidden does not switch back to lossless until the page is shown', () => {
     const h = harness(limits);
     h.attach(0);
-    expect(flows(h.receive(1500, 1500))).toEqual(['live']);
+    h.receive(1500, 1500);
+    expect(flows(h.stall())).toEqual(['live']);
     expect(h.page(true)).toEqual([]); // already live
     expect(h.render()).toEqual([]); // drained, but hidden
     expect(h.stream.state.flow).toBe('live');
     expect(h.page(false)).toEqual([{ type: 'flow', flow: 'lossless' }, { type: 'ack', offset: 1500 }]);
   });
 
-  it('a backlog above the high-water mark switches to live while the page is visible, as before', () => {
+  it('after the page was hidden and shown again, a backlog above the high-water mark arms the stall timer and goes live once nothing renders for the stall time', () => {
     const h = harness(limits);
     h.attach(0);
     h.page(true);
     h.page(false);
-    expect(flows(h.receive(1200, 1200))).toEqual(['live']);
+    expect(h.receive(1200, 1200)).toEqual([{ type: 'start_stall_timer', ms: 1000 }]);
+    expect(h.stall()).toEqual([{ type: 'flow', flow: 'live' }]);
   });
 
   it('an attach answered while the page is hidden asks lossless and goes live at once', () => {

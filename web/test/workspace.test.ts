@@ -232,7 +232,7 @@ describe('Workspace', () => {
     expect(h.daemon.sent('pty_ack').map((c) => c.offset)).toEqual([3, 6]);
   });
 
-  it('switches to live with pty_flow above the high-water mark (no detach), and back to lossless with an ack once drained', async () => {
+  it('switches to live with pty_flow when a backlog above the high-water mark renders nothing for the stall time (no detach), and back to lossless with an ack once drained', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('yes')]);
     h.daemon.attached('yes', 0);
@@ -240,6 +240,9 @@ describe('Workspace', () => {
     h.daemon.output('yes', 600, chunk);
     expect(h.daemon.sent('pty_flow')).toEqual([]);
     h.daemon.output('yes', 1200, chunk);
+    h.clock.advance(999);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+    h.clock.advance(1);
     expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 'yes', flow: 'live' }]);
     expect(h.daemon.sent('detach_session')).toEqual([]);
     const attaches = h.daemon.sent('attach_session').length;
@@ -247,6 +250,38 @@ describe('Workspace', () => {
     expect(h.daemon.sent('pty_flow').pop()).toEqual({ type: 'pty_flow', session_id: 'yes', flow: 'lossless' });
     expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 'yes', offset: 1200 }]);
     expect(h.daemon.sent('attach_session')).toHaveLength(attaches);
+  });
+
+  it('a flood backlog above the high-water mark that the terminal keeps rendering sends no pty_flow; once rendering stops it goes live after the stall time', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('yes')]);
+    h.daemon.attached('yes', 0);
+    const terminal = terminalOf(h, 'yes');
+    const chunk = 'y\n'.repeat(300);
+    let end = 0;
+    const send = () => {
+      end += chunk.length;
+      h.daemon.output('yes', end, chunk);
+    };
+    send();
+    send(); // backlog 1200: above the mark
+    for (let second = 0; second < 5; second++) {
+      // Each second the daemon sends a chunk and the terminal renders one: the backlog stays at 1200.
+      h.clock.advance(500);
+      send();
+      terminal.flushOne();
+      h.clock.advance(500);
+    }
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+    expect(h.daemon.sent('pty_ack').map((c) => c.offset)).toEqual([600, 1200, 1800, 2400, 3000]);
+
+    send(); // the terminal stops rendering
+    h.clock.advance(999);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+    h.clock.advance(1);
+    expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 'yes', flow: 'live' }]);
+    h.clock.advance(60_000);
+    expect(h.daemon.sent('pty_ack')).toHaveLength(5); // none while live
   });
 
   it('a tab the daemon attached live (no lossless for that session) sends no pty_ack and no pty_flow', async () => {
@@ -284,6 +319,7 @@ describe('Workspace', () => {
     await connectAndList(h, [session('s1')]);
     h.daemon.attached('s1', 0);
     h.daemon.output('s1', 1500, 'x'.repeat(1500));
+    h.clock.advance(1000); // nothing rendered for the stall time
     expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 's1', flow: 'live' }]);
     h.network.last().drop();
     h.terminals.get('tab1')!.flush(); // rendered while offline: nothing to send
@@ -300,7 +336,7 @@ describe('Workspace', () => {
     expect(h.daemon.sent('pty_ack')).toEqual([{ type: 'pty_ack', session_id: 's1', offset: 1510 }]);
   });
 
-  it('a backlog still above the high-water mark after a reconnect switches the new attachment to live at once', async () => {
+  it('a backlog still above the high-water mark after a reconnect switches the new attachment to live once nothing renders for the stall time', async () => {
     const h = makeWorkspace();
     await connectAndList(h, [session('s1')]);
     h.daemon.attached('s1', 0);
@@ -313,6 +349,9 @@ describe('Workspace', () => {
     h.daemon.reply(h.daemon.sent('list_sessions').pop()!, { type: 'session_list', sessions: [session('s1', { end_offset: 1500 })] });
     await flush();
     h.daemon.attached('s1', 1500);
+    h.clock.advance(999);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
+    h.clock.advance(1);
     expect(h.daemon.sent('pty_flow')).toEqual([{ type: 'pty_flow', session_id: 's1', flow: 'live' }]);
   });
 
@@ -321,6 +360,7 @@ describe('Workspace', () => {
     await connectAndList(h, [session('s1')]);
     h.daemon.attached('s1', 0);
     h.daemon.output('s1', 1500, 'x'.repeat(1500));
+    h.clock.advance(1000); // nothing rendered for the stall time: live
     h.terminals.get('tab1')!.flush();
     expect(h.daemon.sent('pty_flow').map((c) => c.flow)).toEqual(['live', 'lossless']);
     h.daemon.error('pty_flow', 's1', 'invalid_flow');
@@ -451,6 +491,16 @@ describe('Workspace', () => {
     h.workspace.close('tab1');
     h.clock.advance(1000);
     expect(h.daemon.sent('pty_ack')).toEqual([]);
+  });
+
+  it('closing a tab stops its stall timer: no pty_flow for a removed session', async () => {
+    const h = makeWorkspace();
+    await connectAndList(h, [session('s1'), session('s2')]);
+    h.daemon.attached('s1', 0);
+    h.daemon.output('s1', 1500, 'x'.repeat(1500)); // arms the stall timer
+    h.workspace.close('tab1');
+    h.clock.advance(60_000);
+    expect(h.daemon.sent('pty_flow')).toEqual([]);
   });
 
   it('a list reply from a replaced connection does not run a plan', async () => {

@@ -13,12 +13,17 @@
 //   - while lossless, rendered bytes are acknowledged with `pty_ack`, coalesced: at once when
 //     `ackBytes` were rendered since the last ack or rendering caught up with everything received,
 //     else after `ackDelayMs`; acks never go backwards and never past what this attachment sent;
-//   - backlog above the high-water mark: `pty_flow{live}` (the session stops waiting for this tab);
-//     below the low-water mark again: `pty_flow{lossless}` and an ack of what was rendered;
+//   - backlog above the high-water mark with nothing rendered for `stallMs`: `pty_flow{live}` (the
+//     session stops waiting for a tab that stopped rendering); below the low-water mark again:
+//     `pty_flow{lossless}` and an ack of what was rendered. A backlog alone is no sign of a slow tab:
+//     the page's socket reads the network while the terminal parses, so during a flood the backlog
+//     is most of the window (the daemon sends up to a window past the last ack, and acks follow
+//     rendering); only a tab whose rendering stands still is let go;
 //   - page hidden (the browser throttles its timers, so write callbacks and the ack timer run late):
 //     `pty_flow{live}` too; visible again: back to lossless under the same condition as the backlog
-//     path. An attachment granted lossless flows lossless only while the page is visible AND the
-//     backlog is low; an attach answered while hidden (or with a high backlog) goes live at once;
+//     path. An attachment granted lossless flows live while the page is hidden, and after a stall
+//     until the backlog is low again; an attach answered while hidden goes live at once, one
+//     answered with a backlog above the mark starts the stall watch;
 //   - backlog above the ceiling (live: the daemon does not wait, the terminal's buffer would grow
 //     without bound and xterm discards writes past 50 MB): detach, and re-attach from `received`
 //     once drained below the low-water mark;
@@ -27,7 +32,7 @@
 import { MIN_FLOW_WINDOW, type FlowMode } from '../protocol/messages';
 
 export interface FlowLimits {
-  /** Unrendered bytes above which a lossless attachment switches to live. */
+  /** Unrendered bytes above which a lossless attachment switches to live if nothing is rendered for `stallMs`. */
   highWater: number;
   /** Unrendered bytes below which it switches back to lossless (or re-attaches after a detach). */
   lowWater: number;
@@ -39,6 +44,8 @@ export interface FlowLimits {
   ackBytes?: number;
   /** How long a smaller rendered amount may wait for its ack; default 50 ms (at most 100). */
   ackDelayMs?: number;
+  /** How long a lossless backlog above the high-water mark may go with nothing rendered before the tab goes live; default 1000 ms. */
+  stallMs?: number;
 }
 
 export const DEFAULT_FLOW_LIMITS: FlowLimits = {
@@ -47,6 +54,7 @@ export const DEFAULT_FLOW_LIMITS: FlowLimits = {
 
 export const DEFAULT_ACK_BYTES = 64 * 1024;
 export const DEFAULT_ACK_DELAY_MS = 50;
+export const DEFAULT_STALL_MS = 1000;
 export const MAX_ACK_DELAY_MS = 100;
 
 /** What the tab must do after a decision. */
@@ -55,6 +63,8 @@ export type FlowEffect =
   | { type: 'flow'; flow: FlowMode; window?: number }
   | { type: 'start_ack_timer'; ms: number }
   | { type: 'cancel_ack_timer' }
+  | { type: 'start_stall_timer'; ms: number }
+  | { type: 'cancel_stall_timer' }
   | { type: 'detach' }
   | { type: 'reattach' };
 
@@ -113,6 +123,9 @@ export interface OutputStreamState {
   readonly sentHigh: number;
   /** Whether an ack timer is running. */
   readonly ackTimerArmed: boolean;
+  /** Whether a stall timer is running, and what was rendered when it started. */
+  readonly stallTimerArmed: boolean;
+  readonly renderedAtStallCheck: number;
   /** Whether the page is hidden (a state of the page, not of the attachment: kept across attaches). */
   readonly hidden: boolean;
 }
@@ -120,7 +133,7 @@ export interface OutputStreamState {
 export class OutputStream {
   private readonly current: { -readonly [K in keyof OutputStreamState]: OutputStreamState[K] } = {
     received: -1, rendered: -1, pending: 0, duplicateBytes: 0, gaps: 0, attachment: 'none', granted: 'live', flow: 'live',
-    window: null, acked: -1, sentHigh: -1, ackTimerArmed: false, hidden: false,
+    window: null, acked: -1, sentHigh: -1, ackTimerArmed: false, stallTimerArmed: false, renderedAtStallCheck: -1, hidden: false,
   };
   /** Bumped when the terminal is reset: callbacks of writes from before are not counted. */
   private epoch = 0;
@@ -135,6 +148,7 @@ export class OutputStream {
       window: limits.window === undefined ? undefined : Math.max(MIN_FLOW_WINDOW, Math.floor(limits.window)),
       ackBytes: Math.max(1, limits.ackBytes ?? DEFAULT_ACK_BYTES),
       ackDelayMs: Math.min(MAX_ACK_DELAY_MS, Math.max(0, limits.ackDelayMs ?? DEFAULT_ACK_DELAY_MS)),
+      stallMs: Math.max(0, limits.stallMs ?? DEFAULT_STALL_MS),
     };
   }
 
@@ -170,7 +184,7 @@ export class OutputStream {
   /** The tab now shows another session: nothing of the old stream counts any more. */
   forget(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.received = -1;
     this.current.rendered = -1;
     this.current.pending = 0;
@@ -192,7 +206,7 @@ export class OutputStream {
   /** An attach was sent: no acks until it is answered (the previous attachment is replaced). */
   attachRequested(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.attachment = 'attaching';
     return effects;
   }
@@ -200,15 +214,15 @@ export class OutputStream {
   /**
    * The daemon answered the attach: the replay starts at `replay_from` (a gap when that is after
    * what we have: the ring moved on) and flows as granted. Ack bookkeeping starts over from
-   * `replay_from`. A backlog still above the high-water mark, or a hidden page, switches to live
-   * right away.
+   * `replay_from`. A hidden page switches to live right away; a backlog still above the
+   * high-water mark starts the stall watch.
    */
   attached(grant: AttachGrant): FlowEffect[] {
     const replayFrom = grant.replay_from;
     if (this.current.received >= 0 && replayFrom > this.current.received) this.current.gaps++;
     if (this.current.received < 0 || replayFrom > this.current.received) this.current.received = replayFrom;
     const effects: FlowEffect[] = [];
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.attachment = 'attached';
     this.current.granted = grant.flow === 'lossless' ? 'lossless' : 'live';
     this.current.flow = this.current.granted;
@@ -310,13 +324,26 @@ export class OutputStream {
   }
 
   /**
+   * The stall timer fired: a backlog still above the high-water mark with nothing rendered since
+   * the timer started goes live; one that is being rendered is looked at again after `stallMs`.
+   */
+  stallTimerFired(): FlowEffect[] {
+    const effects: FlowEffect[] = [];
+    this.current.stallTimerArmed = false;
+    if (this.current.attachment !== 'attached' || this.current.flow !== 'lossless' || this.current.pending <= this.highWater) return effects;
+    if (this.current.rendered === this.current.renderedAtStallCheck) this.goLive(effects);
+    else this.armStallTimer(effects);
+    return effects;
+  }
+
+  /**
    * The daemon dropped the attachment (`pty_desync`, any reason): re-attach from what the tab has.
    * Ignored while parked: that re-attach waits for the backlog to drain.
    */
   desync(): FlowEffect[] {
     const effects: FlowEffect[] = [];
     if (this.current.attachment === 'parked') return effects;
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.attachment = 'none';
     effects.push({ type: 'reattach' });
     return effects;
@@ -325,7 +352,7 @@ export class OutputStream {
   /** The connection went down: the daemon-side attachment is gone with it. */
   linkDown(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.attachment = 'none';
     this.current.flow = 'live';
     this.current.granted = 'live';
@@ -336,7 +363,7 @@ export class OutputStream {
   /** The daemon refused `pty_flow` lossless (`invalid_flow`): the attachment stays live. */
   flowRejected(): FlowEffect[] {
     const effects: FlowEffect[] = [];
-    this.cancelAckTimer(effects);
+    this.cancelTimers(effects);
     this.current.granted = 'live';
     this.current.flow = 'live';
     this.current.window = null;
@@ -390,6 +417,31 @@ export class OutputStream {
     effects.push({ type: 'cancel_ack_timer' });
   }
 
+  private armStallTimer(effects: FlowEffect[]): void {
+    if (this.current.stallTimerArmed) return;
+    this.current.stallTimerArmed = true;
+    this.current.renderedAtStallCheck = this.current.rendered;
+    effects.push({ type: 'start_stall_timer', ms: this.limits.stallMs });
+  }
+
+  private cancelStallTimer(effects: FlowEffect[]): void {
+    if (!this.current.stallTimerArmed) return;
+    this.current.stallTimerArmed = false;
+    effects.push({ type: 'cancel_stall_timer' });
+  }
+
+  private cancelTimers(effects: FlowEffect[]): void {
+    this.cancelAckTimer(effects);
+    this.cancelStallTimer(effects);
+  }
+
+  /** Lossless gives way to live: the session stops waiting for this tab, and no acks go. */
+  private goLive(effects: FlowEffect[]): void {
+    this.current.flow = 'live';
+    this.cancelTimers(effects);
+    effects.push({ type: 'flow', flow: 'live' });
+  }
+
   /**
    * Switches a lossless-granted attachment that flows live back to lossless when the page is
    * visible and the backlog is below the low-water mark, acknowledging what was rendered.
@@ -404,17 +456,17 @@ export class OutputStream {
     return true;
   }
 
-  /** Lossless gives way to live above the high-water mark or while the page is hidden; detaches above the ceiling. */
+  /**
+   * Lossless gives way to live while the page is hidden, and watches a backlog above the
+   * high-water mark for a stall; detaches above the ceiling.
+   */
   private checkBacklog(effects: FlowEffect[]): void {
     if (this.current.attachment !== 'attached') return;
-    if (this.current.flow === 'lossless' && (this.current.hidden || this.current.pending > this.highWater)) {
-      this.current.flow = 'live';
-      this.cancelAckTimer(effects);
-      effects.push({ type: 'flow', flow: 'live' });
-    }
+    if (this.current.flow === 'lossless' && this.current.hidden) this.goLive(effects);
+    else if (this.current.flow === 'lossless' && this.current.pending > this.highWater) this.armStallTimer(effects);
     if (this.current.pending > this.ceiling) {
       this.current.attachment = 'parked';
-      this.cancelAckTimer(effects);
+      this.cancelTimers(effects);
       effects.push({ type: 'detach' });
     }
   }

@@ -83,6 +83,7 @@ export class TabSession {
   /** Session resizes announced for offsets the output has not reached yet, in offset order. */
   private pendingSizes: SessionResized[] = [];
   private ackTimer: TimerHandle | null = null;
+  private stallTimer: TimerHandle | null = null;
   /** Keys this page sent that the daemon says wait for the session's program (input_waiting). */
   private daemonWaitingKeys = 0;
   private readonly titleSubscription: Disposable;
@@ -339,6 +340,8 @@ export class TabSession {
   dispose(): void {
     this.clock.clearTimeout(this.ackTimer);
     this.ackTimer = null;
+    this.clock.clearTimeout(this.stallTimer);
+    this.stallTimer = null;
     this.titleSubscription.dispose();
     this.terminal.dispose();
   }
@@ -478,6 +481,17 @@ export class TabSession {
         case 'cancel_ack_timer':
           this.clock.clearTimeout(this.ackTimer);
           this.ackTimer = null;
+          break;
+        case 'start_stall_timer':
+          this.clock.clearTimeout(this.stallTimer);
+          this.stallTimer = this.clock.setTimeout(() => {
+            this.stallTimer = null;
+            this.run(this.stream.stallTimerFired());
+          }, effect.ms);
+          break;
+        case 'cancel_stall_timer':
+          this.clock.clearTimeout(this.stallTimer);
+          this.stallTimer = null;
           break;
         case 'detach':
           this.link.detach(this);
