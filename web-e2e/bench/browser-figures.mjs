@@ -18,10 +18,12 @@
 // prints them (`head -c N` of a file written before the clock starts) and the page shows them; the
 // time runs from the Enter that starts it to the render that shows the end marker. xterm: the same
 // bytes written into a fresh terminal of the same class in 64 KiB pieces, as fast as it takes them.
+//
+// The browser is driven over a bare DevTools connection (bare-chromium.mjs says why not playwright).
 import { rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launchBrowser, newPage, openFirstTerminal, snapshot, waitForPrompt, waitForScreen } from '../tests/support/browser.mjs';
+import { openBareChromium, sleep } from './bare-chromium.mjs';
 
 const args = Object.fromEntries(process.argv.slice(2).reduce((pairs, a, i, all) => {
   if (a.startsWith('--')) pairs.push([a.slice(2), all[i + 1]]);
@@ -50,9 +52,17 @@ function floodText(bytes) {
   return parts.join('');
 }
 
+/** Runs `fn(...args)` in the page (its source and JSON arguments) and returns what it returns. */
+const call = (page, fn, ...args) => page.evaluate(`(${fn.toString()})(...${JSON.stringify(args)})`);
+
+/** In the page: the focus on the terminal of the active tab (`which`: 'limpet') or the reference, as a click gives it. */
+const focusTerminal = (page, which) => call(page, (w) => {
+  document.querySelector(w === 'xterm' ? '#bench-reference .xterm textarea' : '.term-host:not(.hidden) .xterm textarea').focus();
+}, which);
+
 /** In the page: a reference terminal of the page's own xterm class and options, shown over the app. */
 async function openReference(page, tabId) {
-  await page.evaluate((id) => {
+  await call(page, (id) => {
     const app = window.limpet.terminal(id).term;
     const host = document.createElement('div');
     host.id = 'bench-reference';
@@ -66,7 +76,7 @@ async function openReference(page, tabId) {
 }
 
 async function closeReference(page) {
-  await page.evaluate(() => {
+  await call(page, () => {
     document.getElementById('bench-reference')?.remove();
     window.__benchReference?.dispose();
     delete window.__benchReference;
@@ -80,7 +90,7 @@ async function closeReference(page) {
 async function timeKey(page, which, tabId, key) {
   // Armed in one call and awaited in another: a key sent while the arming call is still in flight
   // could reach the page before its listener.
-  await page.evaluate(([w, id]) => {
+  await call(page, (w, id) => {
     const term = w === 'xterm' ? window.__benchReference : window.limpet.terminal(id).term;
     const b = term.buffer.active;
     const before = `${b.baseY + b.cursorY}:${b.cursorX}`;
@@ -97,9 +107,9 @@ async function timeKey(page, which, tabId, key) {
         else resolve(performance.now() - t0);
       });
     });
-  }, [which, tabId]);
-  await page.keyboard.press(key);
-  return page.evaluate(() => window.__benchKey);
+  }, which, tabId);
+  await page.press(key);
+  return page.evaluate('window.__benchKey');
 }
 
 async function keyToGlyph(page, tabId) {
@@ -108,14 +118,14 @@ async function keyToGlyph(page, tabId) {
     for (let i = 0; i < keys; i++) {
       const ms = await timeKey(page, which, tabId, String.fromCharCode(97 + (i % 26)));
       if (i >= keys / 10) out.push(ms); // the first tenth warms up the page and the daemon
-      await page.waitForTimeout(5);
+      await sleep(5);
     }
     return out;
   };
-  await page.locator('.term-host:not(.hidden) .xterm').click();
+  await focusTerminal(page, 'limpet');
   const limpet = await measure('limpet');
   await openReference(page, tabId);
-  await page.locator('#bench-reference .xterm').click();
+  await focusTerminal(page, 'xterm');
   const xterm = await measure('xterm');
   await closeReference(page);
   return { limpet, xterm };
@@ -123,9 +133,10 @@ async function keyToGlyph(page, tabId) {
 
 /** Milliseconds from Enter until the render that shows the flood's end marker. */
 async function floodInPage(page, tabId, file, marker) {
-  await page.locator('.term-host:not(.hidden) .xterm').click();
-  await page.keyboard.type(`clear; cat ${file}; echo ${marker.slice(0, 4)}''${marker.slice(4)}`, { delay: 2 });
-  await page.evaluate(([id, m]) => {
+  await focusTerminal(page, 'limpet');
+  await page.insertText(`clear; cat ${file}; echo ${marker.slice(0, 4)}''${marker.slice(4)}`);
+  await sleep(200);
+  await call(page, (id, m) => {
     const term = window.limpet.terminal(id).term;
     let t0 = 0;
     window.addEventListener('keydown', () => { t0 = performance.now(); }, { capture: true, once: true });
@@ -143,14 +154,14 @@ async function floodInPage(page, tabId, file, marker) {
         }
       });
     });
-  }, [tabId, marker]);
-  await page.keyboard.press('Enter');
-  return page.evaluate(() => window.__benchFlood);
+  }, tabId, marker);
+  await page.press('Enter');
+  return page.evaluate('window.__benchFlood');
 }
 
 /** Milliseconds for a fresh reference terminal to take and draw the same bytes. */
 async function floodInXterm(page, tabId, text, marker) {
-  return page.evaluate(([id, data, m]) => new Promise((resolve) => {
+  return call(page, (id, data, m) => new Promise((resolve) => {
     const app = window.limpet.terminal(id).term;
     const host = document.createElement('div');
     host.style.cssText = 'position:fixed;left:0;top:0;width:800px;height:460px;z-index:10000;background:#101216';
@@ -173,7 +184,7 @@ async function floodInXterm(page, tabId, text, marker) {
       }
     });
     for (let i = 0; i < bytes.length; i += 65536) term.write(bytes.subarray(i, i + 65536));
-  }), [tabId, text, marker]);
+  }), tabId, text, marker);
 }
 
 async function flood(page, tabId) {
@@ -183,12 +194,16 @@ async function flood(page, tabId) {
   const limpet = [];
   const xterm = [];
   try {
-    for (let r = 0; r < runs; r++) {
-      const marker = `limpet-flood-end-${r}`;
-      limpet.push(await floodInPage(page, tabId, file, marker));
+    // One pair first, not counted: both terminals' code runs its first time (the JIT's warm-up).
+    for (let r = -1; r < runs; r++) {
+      const marker = `limpet-flood-end-${r + 1}`;
+      const inPage = await floodInPage(page, tabId, file, marker);
       await waitForPrompt(page, tabId);
-      xterm.push(await floodInXterm(page, tabId, text, marker));
-      log(`flood run ${r + 1}: page ${Math.round(limpet.at(-1))} ms, xterm.js alone ${Math.round(xterm.at(-1))} ms`);
+      const alone = await floodInXterm(page, tabId, text, marker);
+      log(`flood ${r < 0 ? 'warm-up' : `run ${r + 1}`}: page ${Math.round(inPage)} ms, xterm.js alone ${Math.round(alone)} ms`);
+      if (r < 0) continue;
+      limpet.push(inPage);
+      xterm.push(alone);
     }
   } finally {
     rmSync(file, { force: true });
@@ -196,28 +211,50 @@ async function flood(page, tabId) {
   return { bytes: text.length, limpet, xterm };
 }
 
-const browser = await launchBrowser();
+/** The active tab's screen as text, and a wait for it to pass `test`. */
+async function waitForScreen(page, tabId, test, description, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  let text = '';
+  while (Date.now() < deadline) {
+    text = await call(page, (id) => window.limpet.screen(id), tabId);
+    if (test(text)) return;
+    await sleep(50);
+  }
+  throw new Error(`timed out waiting for ${description}; screen:\n${text}`);
+}
+const waitForPrompt = (page, tabId) => waitForScreen(page, tabId, (t) => /[#$]\s*$/.test(t.trimEnd()), 'a shell prompt');
+
+const page = await openBareChromium();
 try {
-  const page = await newPage(browser);
-  // What the browser and the daemon agreed on for the page's WebSocket (the figure's conditions).
-  let deflate = 'unknown';
-  page.on('websocket', (ws) => log(`websocket ${ws.url().replace(/token=[^&]+/, 'token=…')}`));
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Network.enable');
-  cdp.on('Network.webSocketHandshakeResponseReceived', (e) => {
-    deflate = e.response.headers['Sec-WebSocket-Extensions'] ?? e.response.headers['sec-websocket-extensions'] ?? 'none';
-  });
+  // What the browser and the daemon agreed on for the page's WebSocket (the figure's conditions),
+  // as the socket's worker tells the page when it opens.
+  await page.beforeEachDocument(`{
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => { if (e.data?.type === 'open') window.__benchExtensions = e.data.extensions; });
+      }
+    };
+  }`);
   await page.goto(url);
-  await openFirstTerminal(page);
-  const tabId = (await snapshot(page)).activeTabId;
+  await page.waitFor(`[...document.querySelectorAll('button')].some((b) => b.textContent.trim() === 'Open a terminal')`, 'the page');
+  await call(page, () => [...document.querySelectorAll('button')].find((b) => b.textContent.trim() === 'Open a terminal').click());
+  await page.waitFor(`window.limpet.snapshot().activeTabId && document.querySelector('.term-host:not(.hidden) .xterm')`, 'a terminal tab');
+  const tabId = await page.evaluate('window.limpet.snapshot().activeTabId');
   await waitForPrompt(page, tabId);
+  const deflate = await page.evaluate('window.__benchExtensions ?? "unknown"') || 'none';
+  log(`the page's socket: extensions "${deflate}"`);
   const floodResult = await flood(page, tabId);
-  await page.locator('.term-host:not(.hidden) .xterm').click();
-  await page.keyboard.type('clear; stty raw -echo; exec cat\n', { delay: 2 });
-  await waitForScreen(page, tabId, (t) => t.trim() === '', 'the echo program', 20_000);
-  await page.waitForTimeout(300);
+  await waitForPrompt(page, tabId);
+  await focusTerminal(page, 'limpet');
+  await page.insertText('clear; stty raw -echo; exec cat');
+  await sleep(200);
+  await page.press('Enter');
+  await waitForScreen(page, tabId, (t) => t.trim() === '', 'the echo program');
+  await sleep(300);
   const keyResult = await keyToGlyph(page, tabId);
   process.stdout.write(`${JSON.stringify({ keyToGlyph: keyResult, flood: floodResult, deflate })}\n`);
 } finally {
-  await browser.close();
+  await page.close();
 }
