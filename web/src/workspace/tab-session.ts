@@ -82,8 +82,8 @@ export class TabSession {
   private sessionSize: { cols: number; rows: number } | null = null;
   /** Session resizes announced for offsets the output has not reached yet, in offset order. */
   private pendingSizes: SessionResized[] = [];
-  private ackTimer: TimerHandle | null = null;
-  private stallTimer: TimerHandle | null = null;
+  /** The stream's timers (its ack delay, its stall watch), started and cancelled as it says. */
+  private readonly timers: Record<'ack' | 'stall', TimerHandle | null> = { ack: null, stall: null };
   /** Keys this page sent that the daemon says wait for the session's program (input_waiting). */
   private daemonWaitingKeys = 0;
   private readonly titleSubscription: Disposable;
@@ -338,10 +338,8 @@ export class TabSession {
 
   /** The tab is closed: no timer of it may fire any more. */
   dispose(): void {
-    this.clock.clearTimeout(this.ackTimer);
-    this.ackTimer = null;
-    this.clock.clearTimeout(this.stallTimer);
-    this.stallTimer = null;
+    this.cancelTimer('ack');
+    this.cancelTimer('stall');
     this.titleSubscription.dispose();
     this.terminal.dispose();
   }
@@ -456,6 +454,19 @@ export class TabSession {
     if (sizedFor?.cols !== this.view.sizedFor?.cols || sizedFor?.rows !== this.view.sizedFor?.rows) this.update({ sizedFor });
   }
 
+  private startTimer(kind: 'ack' | 'stall', ms: number, fired: () => FlowEffect[]): void {
+    this.cancelTimer(kind);
+    this.timers[kind] = this.clock.setTimeout(() => {
+      this.timers[kind] = null;
+      this.run(fired());
+    }, ms);
+  }
+
+  private cancelTimer(kind: 'ack' | 'stall'): void {
+    this.clock.clearTimeout(this.timers[kind]);
+    this.timers[kind] = null;
+  }
+
   /** Carries out the stream's decisions. */
   private run(effects: FlowEffect[]): void {
     for (const effect of effects) {
@@ -472,26 +483,16 @@ export class TabSession {
           }
           break;
         case 'start_ack_timer':
-          this.clock.clearTimeout(this.ackTimer);
-          this.ackTimer = this.clock.setTimeout(() => {
-            this.ackTimer = null;
-            this.run(this.stream.ackTimerFired());
-          }, effect.ms);
+          this.startTimer('ack', effect.ms, () => this.stream.ackTimerFired());
           break;
         case 'cancel_ack_timer':
-          this.clock.clearTimeout(this.ackTimer);
-          this.ackTimer = null;
+          this.cancelTimer('ack');
           break;
         case 'start_stall_timer':
-          this.clock.clearTimeout(this.stallTimer);
-          this.stallTimer = this.clock.setTimeout(() => {
-            this.stallTimer = null;
-            this.run(this.stream.stallTimerFired());
-          }, effect.ms);
+          this.startTimer('stall', effect.ms, () => this.stream.stallTimerFired());
           break;
         case 'cancel_stall_timer':
-          this.clock.clearTimeout(this.stallTimer);
-          this.stallTimer = null;
+          this.cancelTimer('stall');
           break;
         case 'detach':
           this.link.detach(this);

@@ -71,8 +71,9 @@ final class Legend {
                Median of 20 (5 with --quick) after one uncounted warm-up (which may train the cache).
             10. **relay**: figures 1 and 2 through a `limpet relay` on loopback, and through two relay nodes
                on one `nats-server`, against the same daemon reached directly in the same run.
-            11. **key → glyph in Chromium**: the web UI in Debian's Chromium (headless, through
-               playwright-core), a fresh daemon, `stty raw -echo; exec cat` in the page's first terminal.
+            11. **key → glyph in Chromium**: the web UI in Debian's Chromium (headless, driven over a bare
+               DevTools connection: no Network domain, which would copy every WebSocket frame to the
+               driver), a fresh daemon, `stty raw -echo; exec cat` in the page's first terminal.
                A key pressed as a person's (CDP input) until the first xterm.js render after the cursor
                moved, timed in the page from its keydown (capture phase). Reference: a second terminal
                of the same xterm.js class and options in the same page, echoing its input locally (one
@@ -81,7 +82,7 @@ final class Legend {
             12. **flood in Chromium**: the same page; `cat` of N bytes of numbered 80-column lines and an
                end marker, from the Enter until the render that shows the marker. Reference: the same
                bytes written into a fresh terminal of the same class in the same page, 64 KiB at a time,
-               until it shows the marker. The page's WebSocket negotiates what Chromium offers
-               (`permessage-deflate`, named in the row).
+               until it shows the marker. One uncounted pair first (both terminals' warm-up). The page's
+               WebSocket negotiates what Chromium offers (`permessage-deflate`, named in the row).
             """;
 }
