@@ -12,6 +12,11 @@ export class Daemon {
   /** `env`: variables for the daemon on top of this process's (XDG_CONFIG_HOME for its hosts.json, say). */
   constructor({ extraArgs = [], env = {} } = {}) {
     this.dataRoot = mkdtempSync(join(tmpdir(), 'limpet-e2e-'));
+    // The sessions' home: empty, so their login shells read the system's profile and none of this
+    // machine user's dotfiles. Those can block a shell's start for a minute (pyenv's rehash waits
+    // on a lock file that a shell killed mid-rehash leaves behind), and the tests' verdicts must
+    // not depend on them.
+    this.home = mkdtempSync(join(tmpdir(), 'limpet-e2e-home-'));
     this.extraArgs = extraArgs;
     this.env = env;
     this.process = null;
@@ -24,7 +29,7 @@ export class Daemon {
     const args = [...DAEMON_JVM_FLAGS, '-jar', limpetJar(), 'daemon',
       '--data-root', this.dataRoot, '--port', String(this.port), ...this.extraArgs];
     // Workers outlive their daemon by design; a suite that dies early must not leave them for days.
-    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env, ...this.env };
+    const env = { LIMPET_WORKER_ORPHAN_TTL: '120', ...process.env, HOME: this.home, ...this.env };
     const child = spawn(javaBinary(), args, { stdio: ['ignore', 'pipe', 'pipe'], env });
     this.process = child;
     let buffered = '';
@@ -93,5 +98,6 @@ export class Daemon {
     }
     await this.kill9();
     rmSync(this.dataRoot, { recursive: true, force: true });
+    rmSync(this.home, { recursive: true, force: true });
   }
 }

@@ -350,8 +350,19 @@ class RelayServerTest {
         List<WebSocket> strangers = new ArrayList<>();
         int refused = 0;
         for (int i = 0; i < 40; i++) {
+            Recorder knock = new Recorder();
             try {
-                strangers.add(rawClientFrom(a.hostId(), "203.0.113.7", new Recorder()));
+                WebSocket stranger = rawClientFrom(a.hostId(), "203.0.113.7", knock);
+                // The check before the upgrade is an early answer; the place is taken once the socket is
+                // up: an upgrade that raced the last free place is refused there, with 1013.
+                Object first = knock.next();
+                if (first instanceof byte[] challenge) {
+                    assertThat(challenge).startsWith(RelayGate.CHALLENGE);
+                    strangers.add(stranger);
+                } else {
+                    assertThat(first).as("refused at the gate").isEqualTo(1013);
+                    refused++;
+                }
             } catch (CompletionException e) {
                 assertThat(status(e)).isEqualTo(503);
                 refused++;
