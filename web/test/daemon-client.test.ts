@@ -110,6 +110,48 @@ describe('DaemonClient', () => {
     expect(frames).toEqual([42]);
   });
 
+  it('merges contiguous output of one session within a batch into one frame when the batch ends, in the daemon\'s order', () => {
+    const { client, network } = makeClient();
+    const seen: string[] = [];
+    client.onEvent((e) => seen.push(`event:${e.type}`));
+    client.onFrame((f) => seen.push(`${f.kind}:${f.sessionId}:${f.offset}:${new TextDecoder().decode(f.payload)}`));
+    client.connect();
+    network.last().open();
+    const handlers = network.last().handlers;
+    const out = (id: string, end: number, text: string) => handlers.onBinary(encodeFrame(1, id, end, new TextEncoder().encode(text)));
+    out('a', 1, 'z');
+    expect(seen).toEqual(['1:a:1:z']); // outside a batch: at once
+    seen.length = 0;
+    handlers.onBatch!(true);
+    out('a', 4, 'abc');
+    out('a', 6, 'de');
+    out('a', 7, 'f');
+    expect(seen).toEqual([]); // held while the batch lasts
+    out('b', 2, 'xy'); // another session: a's merged output goes first
+    out('b', 9, 'zz'); // not contiguous (a gap): not merged
+    network.last().text({ type: 'sessions_changed', sessions: [] }); // an event: the output before it goes first
+    handlers.onBinary(encodeFrame(3, 'a', 7, new TextEncoder().encode('S'))); // a snapshot is never merged
+    out('a', 9, 'gh');
+    expect(seen).toHaveLength(5);
+    handlers.onBatch!(false);
+    expect(seen).toEqual(['1:a:7:abcdef', '1:b:2:xy', '1:b:9:zz', 'event:sessions_changed', '3:a:7:S', '1:a:9:gh']);
+  });
+
+  it('hands held output over before it reports the close', () => {
+    const { client, network } = makeClient();
+    const seen: string[] = [];
+    client.onFrame((f) => seen.push(`frame:${f.offset}`));
+    client.onState((s) => seen.push(`state:${s.status}`));
+    client.connect();
+    network.last().open();
+    network.last().handlers.onBatch!(true);
+    network.last().handlers.onBinary(encodeFrame(1, 'a', 3, new TextEncoder().encode('abc')));
+    network.last().handlers.onClose({ code: 1006, reason: '', wasOpen: true });
+    const closedAt = seen.lastIndexOf(`state:${client.state.status}`);
+    expect(client.state.status).not.toBe('connected');
+    expect(seen.slice(closedAt - 1, closedAt + 1)).toEqual(['frame:3', `state:${client.state.status}`]);
+  });
+
   it('once disposed it never connects again, and in-flight requests fail', async () => {
     const { client, clock, network } = makeClient();
     client.connect();

@@ -41,6 +41,7 @@ function connect(clock = new ManualClock()) {
   const transport = webSocketTransportFactory('ws://127.0.0.1:7420/ws', 'abc123', Impl)({
     onOpen: () => log.push('open'), onText: (t) => log.push(`text:${t}`), onBinary: (b) => log.push(`bin:${b.length}`),
     onClose: (c) => log.push(`close:${c.code}:${c.reason}:${c.wasOpen}`), onError: () => log.push('error'),
+    onBatch: (open) => log.push(`batch:${open}`),
   });
   return { log, transport, worker: FakeWorker.last, clock };
 }
@@ -58,11 +59,23 @@ describe('a WebSocket held by a worker', () => {
     expect(worker.received.slice(1)).toEqual([{ type: 'send', data: 'hello' }, { type: 'send', data: new Uint8Array([1, 2, 3]) }]);
   });
 
-  it('hands a batch on as one message each, in order, then tells the worker it was taken', () => {
+  it('hands a batch on as one message each, in order, between the batch\'s start and end, then tells the worker it was taken', () => {
     const { log, worker } = connect();
     worker.say({ type: 'open', protocol: 'limpet.v1', extensions: '' });
     worker.say({ type: 'batch', messages: ['{"type":"a"}', new ArrayBuffer(5), '{"type":"b"}'], bufferedAmount: 0 });
-    expect(log).toEqual(['open', 'text:{"type":"a"}', 'bin:5', 'text:{"type":"b"}']);
+    expect(log).toEqual(['open', 'batch:true', 'text:{"type":"a"}', 'bin:5', 'text:{"type":"b"}', 'batch:false']);
+    expect(worker.received.at(-1)).toEqual({ type: 'taken' });
+  });
+
+  it('tells the worker a batch was taken even when a handler throws, so nothing stays held', () => {
+    const Impl = workerWebSocket('/socket-worker.js', FakeWorker, new ManualClock());
+    const socket = new Impl('ws://h/ws', []);
+    const worker = FakeWorker.last;
+    worker.say({ type: 'open', protocol: '', extensions: '' });
+    socket.onmessage = () => {
+      throw new Error('a bug');
+    };
+    expect(() => worker.say({ type: 'batch', messages: ['x'], bufferedAmount: 0 })).toThrow('a bug');
     expect(worker.received.at(-1)).toEqual({ type: 'taken' });
   });
 

@@ -1,10 +1,17 @@
 // DaemonClient: drives the connection machine, owns exactly one transport at a time (one per
 // connection attempt, closed before the next is made), sends `hello` on open, and matches replies
 // to requests by req_id. Requests still in flight when the connection ends are failed.
+//
+// Output frames of one session that arrive back to back in one batch of a transport that batches
+// (the page's socket worker hands a flood over in batches) reach the listeners as one frame, when
+// the batch ends: per frame the page checks, writes and acknowledges, and with a flood's 64 KiB
+// frames that work took about a fifth of the page's time (docs/benchmarks.md). Only contiguous
+// frames merge, and anything else from the socket (an event, another frame, the close) hands the
+// merged frame over first, so the order is the daemon's. Outside a batch every frame goes at once.
 import type { Clock, TimerHandle } from '../core/clock';
 import { Listeners } from '../core/listeners';
 import type { Disposable } from '../core/disposable';
-import { decodeFrame, type BinaryFrame } from '../protocol/binary-frames';
+import { decodeFrame, FRAME_OUTPUT, type BinaryFrame } from '../protocol/binary-frames';
 import { isReply, parseServerEvent, type ClientCommand, type CommandError, type ServerEvent } from '../protocol/messages';
 import {
   INITIAL_CONNECTION_STATE, transition, type ConnectionEffect, type ConnectionEvent, type ConnectionPolicy,
@@ -78,6 +85,7 @@ export class DaemonClient {
   }
 
   dispose(): void {
+    this.heldOutput = null;
     this.dispatch({ type: 'DISPOSE' });
   }
 
@@ -159,20 +167,64 @@ export class DaemonClient {
 
   private openTransport(): void {
     this.transport?.close();
+    this.inBatch = false;
+    this.heldOutput = null;
     let self: Transport | null = null;
     const mine = () => self !== null && self === this.transport;
     self = this.options.transportFactory({
       onOpen: () => mine() && this.dispatch({ type: 'TRANSPORT_OPEN' }),
-      onClose: (close) => mine() && this.dispatch({ type: 'TRANSPORT_CLOSE', close }),
-      onError: () => mine() && this.dispatch({ type: 'TRANSPORT_ERROR' }),
-      onText: (text) => mine() && this.receiveText(text),
+      onClose: (close) => mine() && this.releaseOutput() && this.dispatch({ type: 'TRANSPORT_CLOSE', close }),
+      onError: () => mine() && this.releaseOutput() && this.dispatch({ type: 'TRANSPORT_ERROR' }),
+      onText: (text) => mine() && this.releaseOutput() && this.receiveText(text),
       onBinary: (bytes) => {
         if (!mine()) return;
         const frame = decodeFrame(bytes);
-        if (frame) this.frameListeners.emit(frame);
+        if (frame) this.receiveFrame(frame);
+      },
+      onBatch: (open) => {
+        if (!mine()) return;
+        this.inBatch = open;
+        if (!open) this.releaseOutput();
       },
     });
     this.transport = self;
+  }
+
+  /** Whether the transport is handing over a batch; output held for merging: contiguous frames of one session of it. */
+  private inBatch = false;
+  private heldOutput: { sessionId: string; offset: number; parts: Uint8Array[] } | null = null;
+
+  private receiveFrame(frame: BinaryFrame): void {
+    const held = this.heldOutput;
+    if (frame.kind === FRAME_OUTPUT && held && held.sessionId === frame.sessionId && frame.offset - frame.payload.length === held.offset) {
+      held.parts.push(frame.payload);
+      held.offset = frame.offset;
+      return;
+    }
+    this.releaseOutput();
+    if (frame.kind !== FRAME_OUTPUT || !this.inBatch) {
+      this.frameListeners.emit(frame);
+      return;
+    }
+    this.heldOutput = { sessionId: frame.sessionId, offset: frame.offset, parts: [frame.payload] };
+  }
+
+  /** Hands the held output to the listeners as one frame; true, so it chains before what follows it. */
+  private releaseOutput(): true {
+    const held = this.heldOutput;
+    if (!held) return true;
+    this.heldOutput = null;
+    let payload = held.parts[0]!;
+    if (held.parts.length > 1) {
+      payload = new Uint8Array(held.parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const part of held.parts) {
+        payload.set(part, at);
+        at += part.length;
+      }
+    }
+    this.frameListeners.emit({ kind: FRAME_OUTPUT, sessionId: held.sessionId, offset: held.offset, payload });
+    return true;
   }
 
   private receiveText(text: string): void {

@@ -14,6 +14,11 @@ export interface TransportHandlers {
   onBinary(bytes: Uint8Array): void;
   onClose(close: TransportClose): void;
   onError(): void;
+  /**
+   * A transport that hands messages over in batches says when one starts (true) and ends (false);
+   * the messages between came together. Optional: a transport that does not batch never calls it.
+   */
+  onBatch?(open: boolean): void;
 }
 
 export interface Transport {

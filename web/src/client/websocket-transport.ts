@@ -13,6 +13,8 @@ export interface WebSocketLike {
   onmessage: ((event: { data: unknown }) => void) | null;
   onclose: ((event: { code: number; reason: string }) => void) | null;
   onerror: ((event: unknown) => void) | null;
+  /** Not the browser's WebSocket: a socket that hands messages over in batches (worker-websocket.ts) calls it around each. */
+  onbatch?: ((open: boolean) => void) | null;
   send(data: string | ArrayBufferLike | ArrayBufferView): void;
   close(code?: number, reason?: string): void;
 }
@@ -47,6 +49,9 @@ export function webSocketTransportFactory(url: string, token: string, Impl: WebS
     // Browsers follow every WebSocket error with a close event that carries the code, so the
     // close is what gets reported; onError is for transports whose errors stand alone.
     socket.onerror = () => {};
+    socket.onbatch = (open) => {
+      if (!closed) handlers.onBatch?.(open);
+    };
     socket.onclose = (event) => {
       if (closed) return;
       closed = true;
@@ -61,7 +66,7 @@ export function webSocketTransportFactory(url: string, token: string, Impl: WebS
       close() {
         if (closed) return;
         closed = true;
-        socket.onopen = socket.onmessage = socket.onerror = socket.onclose = null;
+        socket.onopen = socket.onmessage = socket.onerror = socket.onclose = socket.onbatch = null;
         try {
           socket.close(1000, 'client closed');
         } catch {

@@ -1,7 +1,8 @@
 // A WebSocket whose socket lives in a dedicated worker (socket-worker-protocol.ts says why), behind
 // the part of the WebSocket API the transports use: websocket-transport.ts and relay-transport.ts
 // take it where they would take the browser's WebSocket. A batch from the worker is dispatched as
-// one message event per message, in order, in one task; the worker hears `taken` after it.
+// one message event per message, in order, in one task, between `onbatch(true)` and
+// `onbatch(false)`; the worker hears `taken` after it.
 //
 // The worker is the page's own (same origin, dedicated: no other page can talk to it). It ends
 // with the socket: when the worker reports the close, or a grace period after close() if it never
@@ -42,6 +43,7 @@ export function workerWebSocket(script: string | URL, Impl: WorkerConstructor, c
     onmessage: ((event: { data: unknown }) => void) | null = null;
     onclose: ((event: { code: number; reason: string }) => void) | null = null;
     onerror: ((event: unknown) => void) | null = null;
+    onbatch: ((open: boolean) => void) | null = null;
     private readonly worker: WorkerLike;
     private graceTimer: TimerHandle | null = null;
 
@@ -84,11 +86,17 @@ export function workerWebSocket(script: string | URL, Impl: WorkerConstructor, c
           return;
         case 'batch':
           this.bufferedAmount = message.bufferedAmount;
-          for (const data of message.messages) {
-            if (this.readyState === CLOSED) return;
-            this.onmessage?.({ data });
+          this.onbatch?.(true);
+          try {
+            for (const data of message.messages) {
+              if (this.readyState === CLOSED) return;
+              this.onmessage?.({ data });
+            }
+          } finally {
+            // Even after a handler threw: a worker that never hears `taken` holds everything after.
+            this.onbatch?.(false);
+            if (this.readyState !== CLOSED) this.worker.postMessage({ type: 'taken' });
           }
-          this.worker.postMessage({ type: 'taken' });
           return;
         case 'error':
           this.onerror?.({});
