@@ -35,12 +35,12 @@ public final class JournalFormat {
         return file.resolveSibling(file.getFileName() + ".1");
     }
 
-    static ByteBuffer record(byte[] data, int off, int len) {
+    /** The header of a record whose payload is {@code data[off, off+len)}; the payload follows it as it is. */
+    static ByteBuffer header(byte[] data, int off, int len) {
         CRC32 crc = new CRC32();
         crc.update(data, off, len);
-        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES + len);
+        ByteBuffer b = ByteBuffer.allocate(HEADER_BYTES);
         b.put(MAGIC_0).put(MAGIC_1).put(VERSION).put((byte) 0).putInt(len).putInt((int) crc.getValue());
-        b.put(data, off, len);
         return b.flip();
     }
 }

@@ -15,15 +15,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayDeque;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
  * Appends a session's output to its journal ({@link JournalFormat}) off the PTY read path: the
- * reader only queues each chunk (under the session lock, never blocking); a thread of its own
- * writes what is queued as one record about once a second, or sooner when much is waiting. The
- * file is 0600 and never opened through a symbolic link.
+ * reader only copies each chunk into the {@link JournalStaging} (under the session lock, never
+ * blocking); a thread of its own writes what waits as one record about once a second, or sooner
+ * when much is waiting. The file is 0600 and never opened through a symbolic link.
  *
  * <p>Nothing is dropped silently: when the disk does not keep up and more than
  * {@link #MAX_PENDING} bytes wait, the oldest are skipped and a line saying how many is written in
@@ -38,10 +37,9 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
     private final Path file;
     private final long limitBytes;
     private final Consumer<String> warn;
-    private final ArrayDeque<byte[]> pending = new ArrayDeque<>();
+    /** Guarded by itself, as is everything below it but the channel (the writing thread's). */
+    private final JournalStaging pending = new JournalStaging(MAX_PENDING);
     private final Thread thread;
-    private long pendingBytes;
-    private long skippedBytes;
     private boolean closing;
     private FileChannel channel;
     private volatile boolean failed;
@@ -61,12 +59,13 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
 
     /** Queues a line of text (the restore marker) ahead of what follows. */
     public void appendText(String text) {
-        enqueue(text.getBytes(StandardCharsets.UTF_8));
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        enqueue(bytes, 0, bytes.length);
     }
 
     @Override
     public void onOutput(OutputChunk chunk) {
-        enqueue(chunk.bytes());
+        enqueue(chunk.array(), chunk.arrayOffset(), chunk.length());
     }
 
     @Override
@@ -74,22 +73,16 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         close();
     }
 
-    private void enqueue(byte[] data) {
-        if (failed || data.length == 0) {
+    private void enqueue(byte[] data, int off, int len) {
+        if (failed || len == 0) {
             return;
         }
         synchronized (pending) {
             if (closing) {
                 return;
             }
-            pending.add(data);
-            pendingBytes += data.length;
-            while (pendingBytes > MAX_PENDING && pending.size() > 1) {
-                byte[] old = pending.removeFirst();
-                pendingBytes -= old.length;
-                skippedBytes += old.length;
-            }
-            if (pendingBytes >= BATCH_BYTES) {
+            pending.append(data, off, len);
+            if (pending.pending() >= BATCH_BYTES) {
                 pending.notifyAll();
             }
         }
@@ -127,27 +120,29 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
     private void writeLoop() {
         try {
             while (true) {
-                byte[] batch;
-                long skipped;
+                JournalStaging.Batch batch;
                 boolean last;
                 synchronized (pending) {
                     long deadline = System.nanoTime() + FLUSH_MILLIS * 1_000_000;
-                    while (!closing && !flushAsked && pendingBytes < BATCH_BYTES) {
+                    while (!closing && !flushAsked && pending.pending() < BATCH_BYTES) {
                         long left = (deadline - System.nanoTime()) / 1_000_000;
                         if (left <= 0) {
                             break;
                         }
                         pending.wait(left);
                     }
-                    batch = drain();
-                    skipped = skippedBytes;
-                    skippedBytes = 0;
+                    batch = pending.take();
                     last = closing;
                 }
-                if (!failed) {
-                    write(skipped, batch);
+                if (!failed && (batch.length() > 0 || batch.skipped() > 0)) {
+                    write(batch);
                 }
                 synchronized (pending) {
+                    if (batch.length() > 0) {
+                        pending.giveBack(batch.data());
+                    } else {
+                        pending.release();
+                    }
                     flushAsked = false;
                     pending.notifyAll();
                 }
@@ -162,25 +157,14 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         }
     }
 
-    private byte[] drain() {
-        byte[] out = new byte[(int) pendingBytes];
-        int at = 0;
-        for (byte[] b : pending) {
-            System.arraycopy(b, 0, out, at, b.length);
-            at += b.length;
-        }
-        pending.clear();
-        pendingBytes = 0;
-        return out;
-    }
-
-    private void write(long skipped, byte[] batch) {
+    private void write(JournalStaging.Batch batch) {
         try {
-            if (skipped > 0) {
-                writeRecords(("\r\n[limpet journal: " + skipped + " bytes of output were not recorded: the disk did not keep up]\r\n")
-                        .getBytes(StandardCharsets.UTF_8));
+            if (batch.skipped() > 0) {
+                byte[] notice = ("\r\n[limpet journal: " + batch.skipped() + " bytes of output were not recorded: the disk did not keep up]\r\n")
+                        .getBytes(StandardCharsets.UTF_8);
+                writeRecords(notice, notice.length);
             }
-            writeRecords(batch);
+            writeRecords(batch.data(), batch.length());
         } catch (IOException | RuntimeException e) {
             failed = true;
             warn.accept("journal " + file + ": cannot write (" + e + "); this session's journal stops here");
@@ -188,15 +172,15 @@ public final class JournalWriter implements PtySession.Listener, AutoCloseable {
         }
     }
 
-    private void writeRecords(byte[] data) throws IOException {
+    private void writeRecords(byte[] data, int length) throws IOException {
         int perRecord = (int) Math.min(JournalFormat.MAX_RECORD_PAYLOAD, limitBytes / 4);
         // A batch larger than one file may hold keeps its newest part: the journal is a tail.
-        int start = (int) Math.max(0, data.length - (limitBytes / 2 - JournalFormat.HEADER_BYTES * 8L));
-        for (int off = start; off < data.length; off += perRecord) {
-            int len = Math.min(perRecord, data.length - off);
+        int start = (int) Math.max(0, length - (limitBytes / 2 - JournalFormat.HEADER_BYTES * 8L));
+        for (int off = start; off < length; off += perRecord) {
+            int len = Math.min(perRecord, length - off);
             FileChannel ch = channelFor(JournalFormat.HEADER_BYTES + len);
-            ByteBuffer record = JournalFormat.record(data, off, len);
-            while (record.hasRemaining()) {
+            ByteBuffer[] record = {JournalFormat.header(data, off, len), ByteBuffer.wrap(data, off, len)};
+            while (record[1].hasRemaining()) {
                 ch.write(record);
             }
         }
