@@ -133,6 +133,24 @@ final class Line {
         }
     }
 
+    /** {@link #putAscii(int, int[], int, int, Pen)} for printable ASCII bytes. */
+    void putAscii(int x, byte[] bytes, int from, int to, Pen pen) {
+        int fg = pen.fg;
+        int bg = pen.bg;
+        int o = x * CELL;
+        for (int k = from; k < to; k++, o += CELL) {
+            data[o] = bytes[k] | 1 << Attr.WIDTH_SHIFT;
+            data[o + 1] = fg;
+            data[o + 2] = bg;
+        }
+        if ((bg & Attr.HAS_EXTENDED) != 0) {
+            if (ext == null) {
+                ext = new long[length];
+            }
+            Arrays.fill(ext, x, x + to - from, pen.extWord());
+        }
+    }
+
     /** Copies cell {@code src} of {@code from} into cell {@code dst} of this line. */
     void copyCell(int dst, Line from, int src) {
         if (src < 0 || src >= from.length) {

@@ -25,6 +25,8 @@ final class Parser {
     private int collect;
     /** Unicode join state of the last printed character (0 after any control or sequence). */
     int joinState;
+    /** The last code point parsed was printed: a print that follows continues the same run. */
+    boolean printRunOpen;
 
     // OSC sub-parser: 0 start, 1 id, 2 payload, 3 abort
     private int oscState;
@@ -44,6 +46,7 @@ final class Parser {
         oscData.setLength(0);
         clear();
         joinState = 0;
+        printRunOpen = false;
     }
 
     private void clear() {
@@ -53,6 +56,9 @@ final class Parser {
     }
 
     void parse(int[] data, int length) {
+        if (length > 0) {
+            printRunOpen = false;
+        }
         for (int i = 0; i < length; ++i) {
             int code = data[i];
             int transition = TABLE[state << 8 | (code < 0xA0 ? code : NON_ASCII)] & 0xFF;
@@ -63,6 +69,7 @@ final class Parser {
                         j++;
                     }
                     handler.print(data, i, j);
+                    printRunOpen = j == length;
                     i = j - 1;
                 }
                 case EXECUTE -> {

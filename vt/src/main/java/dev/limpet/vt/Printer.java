@@ -9,14 +9,65 @@ final class Printer {
     private Printer() {
     }
 
+    /**
+     * Prints printable ASCII bytes ({@code 0x20..0x7E}, the parser in its ground state) as
+     * {@link #print} would print them as code points, without decoding them first: a flood of
+     * plain text spends most of its time here. A character set other than ASCII and insert mode
+     * take the general path. {@code continuing}: these bytes continue a run of printed characters
+     * the parser has begun, so the clean-up of a cut wide character at the start of a print is
+     * not done again (xterm.js prints such a run in one call).
+     */
+    static void printAscii(Emulator t, byte[] data, int start, int end, int[] scratch, boolean continuing) {
+        ScreenBuffer b = t.buf;
+        if (t.charset != null || t.modes.insert
+                || !continuing && b.x != 0 && t.buf.lines.get(b.ybase + b.y).width(b.x - 1) == 2) {
+            printWidened(t, data, start, end, scratch, continuing);
+            return;
+        }
+        int pos = start;
+        while (pos < end) {
+            if (b.x < t.cols) {
+                int to = Math.min(end, pos + t.cols - b.x);
+                b.lines.get(b.ybase + b.y).putAscii(b.x, data, pos, to, t.pen);
+                b.x += to - pos;
+                t.parser.joinState = 2;
+                pos = to;
+            } else {
+                // The row is full: the general path wraps (or not) and prints one character.
+                scratch[0] = data[pos++];
+                print(t, scratch, 0, 1, true);
+            }
+        }
+        Line row = b.lines.get(b.ybase + b.y);
+        if (b.x < t.cols && end > start && row.width(b.x) == 0 && !row.hasContent(b.x)) {
+            row.setCodepoint(b.x, 0, 1, t.pen);
+        }
+    }
+
+    private static void printWidened(Emulator t, byte[] data, int start, int end, int[] scratch, boolean continuing) {
+        while (start < end) {
+            int n = Math.min(end - start, scratch.length);
+            for (int i = 0; i < n; i++) {
+                scratch[i] = data[start + i];
+            }
+            print(t, scratch, 0, n, continuing);
+            continuing = true;
+            start += n;
+        }
+    }
+
     static void print(Emulator t, int[] data, int start, int end) {
+        print(t, data, start, end, false);
+    }
+
+    private static void print(Emulator t, int[] data, int start, int end, boolean continuing) {
         ScreenBuffer b = t.buf;
         int[] cs = t.charset;
         boolean wrap = t.modes.wraparound;
         boolean insert = t.modes.insert;
         Pen attr = t.pen;
         Line row = b.lines.get(b.ybase + b.y);
-        if (b.x != 0 && end - start > 0 && row.width(b.x - 1) == 2) {
+        if (!continuing && b.x != 0 && end - start > 0 && row.width(b.x - 1) == 2) {
             row.setCodepoint(b.x - 1, 0, 1, attr);
         }
         int preceding = t.parser.joinState;

@@ -18,6 +18,11 @@ import java.util.Objects;
  */
 public final class ScreenModel {
     private static final int CHUNK = 8192;
+    /**
+     * Printable ASCII runs at least this long, met in the ground state, skip decoding and parsing
+     * (shorter ones cost less through the general path than a switch of paths).
+     */
+    private static final int FAST_RUN = 8;
     final Emulator emu;
     private final Utf8Decoder decoder = new Utf8Decoder();
     private int[] decoded = new int[CHUNK];
@@ -47,13 +52,51 @@ public final class ScreenModel {
      */
     public void feed(byte[] buf, int off, int len) {
         Objects.checkFromIndexSize(off, len, buf.length);
-        while (len > 0) {
-            int n = Math.min(len, CHUNK);
+        int end = off + len;
+        while (off < end) {
+            if (emu.parser.state == Parser.GROUND && decoder.idle()) {
+                int run = printableRun(buf, off, end);
+                if (run - off >= FAST_RUN) {
+                    Printer.printAscii(emu, buf, off, run, decoded, emu.parser.printRunOpen);
+                    emu.parser.printRunOpen = true;
+                    off = run;
+                    continue;
+                }
+            }
+            int n = untilNextRun(buf, off, Math.min(end, off + CHUNK)) - off;
             int count = decoder.decode(buf, off, n, decoded);
             emu.parser.parse(decoded, count);
             off += n;
-            len -= n;
         }
+    }
+
+    private static boolean printable(byte b) {
+        return b >= 0x20 && b < 0x7F;
+    }
+
+    private static int printableRun(byte[] buf, int from, int end) {
+        while (from < end && printable(buf[from])) {
+            from++;
+        }
+        return from;
+    }
+
+    /**
+     * Where the general path may stop so the fast one can take over: before the next run of
+     * {@link #FAST_RUN} printable bytes, past the printable bytes at {@code from} (which may be an
+     * escape sequence's parameters, as the parser may be in the middle of one).
+     */
+    private static int untilNextRun(byte[] buf, int from, int end) {
+        int i = printableRun(buf, from, end);
+        int runStart = i;
+        for (; i < end; i++) {
+            if (!printable(buf[i])) {
+                runStart = i + 1;
+            } else if (i + 1 - runStart >= FAST_RUN) {
+                return runStart;
+            }
+        }
+        return end;
     }
 
     /** Feeds all of {@code buf}. */

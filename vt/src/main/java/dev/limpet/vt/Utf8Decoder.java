@@ -17,6 +17,11 @@ final class Utf8Decoder {
      * Decodes {@code n} bytes of {@code in} from {@code off} into {@code out} (which must hold at
      * least {@code n} ints) and returns the number of code points written.
      */
+    /** True when no multi-byte sequence is open: the next byte starts a character. */
+    boolean idle() {
+        return need == 0;
+    }
+
     int decode(byte[] in, int off, int n, int[] out) {
         int size = 0;
         int end = off + n;
