@@ -238,6 +238,11 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
         }
     }
 
+    /** True when no command for {@code sessionId} runs or waits on this connection. */
+    boolean laneIdle(String sessionId) {
+        return lanes.idle(sessionId);
+    }
+
     /** As {@link #later}, but on this thread when the lane is idle: for commands that never block. */
     void soon(ClientMessage message, Runnable command) {
         if (!lanes.runOrSubmit(laneOf(message), () -> guarded(message, command))) {

@@ -110,6 +110,11 @@ final class CommandLanes {
         }
     }
 
+    /** True when {@code key}'s lane has no command running or waiting. */
+    synchronized boolean idle(String key) {
+        return !lanes.containsKey(key);
+    }
+
     /** Lanes with commands running or waiting (for tests and metrics). */
     synchronized int busy() {
         return lanes.size();

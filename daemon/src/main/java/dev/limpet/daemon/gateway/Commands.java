@@ -331,11 +331,16 @@ final class Commands {
         applySize(c, id, stream);
     }
 
-    /** The session takes {@code stream}'s size, on the session's lane (asked, never awaited here). */
+    /**
+     * The session takes {@code stream}'s size, on the session's lane (asked, never awaited here).
+     * Typing at the size the session has already, with nothing of this connection's waiting for
+     * the session, costs nothing: each key would otherwise start a lane only to find the size
+     * unchanged.
+     */
     private void applySize(ClientConnection c, String id, SessionStream stream) {
         int cols = stream.cols();
         int rows = stream.rows();
-        if (cols > 0) {
+        if (cols > 0 && !(sessions.hasSize(id, cols, rows) && c.laneIdle(id))) {
             c.later(new PtyResize(null, id, cols, rows), () -> sessions.resizeIfChanged(id, cols, rows));
         }
     }

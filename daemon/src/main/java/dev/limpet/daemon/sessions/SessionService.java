@@ -379,10 +379,15 @@ public final class SessionService implements BackendListener {
      * already the session's size. Cheap enough for every keystroke (no store, no backend call).
      */
     public void resizeIfChanged(String id, int cols, int rows) {
-        Long applied = appliedSize.get(id);
-        if (applied == null || applied != packSize(cols, rows)) {
+        if (!hasSize(id, cols, rows)) {
             resize(id, cols, rows);
         }
+    }
+
+    /** True when the last size applied to the session is {@code cols}×{@code rows} (no call into its data plane). */
+    public boolean hasSize(String id, int cols, int rows) {
+        Long applied = appliedSize.get(id);
+        return applied != null && applied == packSize(cols, rows);
     }
 
     private static long packSize(int cols, int rows) {
