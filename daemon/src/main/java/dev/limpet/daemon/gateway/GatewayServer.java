@@ -31,6 +31,7 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.session.NullSessionCache;
 import org.eclipse.jetty.session.NullSessionDataStore;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
@@ -88,6 +89,7 @@ public final class GatewayServer implements AutoCloseable {
             config.startup.showJavalinBanner = false;
             config.jsonMapper(new WireJson());
             config.concurrency.useVirtualThreads = true;
+            config.jetty.threadPool = jettyThreads();
             config.jetty.host = settings.listenHost();
             config.jetty.port = settings.port();
             // Javalin asks for an HTTP session on every WebSocket upgrade, refused ones included: a
@@ -185,6 +187,22 @@ public final class GatewayServer implements AutoCloseable {
     /** Pushes a {@code warning} to every connected client (a run-time degradation, e.g. the relay uplink lost). */
     public void warnAll(WarningCode code, String message) {
         broadcaster.warning(code, message);
+    }
+
+    /**
+     * Jetty's own threads: its acceptor and selectors, one thread held in reserve, on platform
+     * threads; everything that may block (our handlers, HTTP requests) on virtual threads. A key
+     * read by a selector is then handled on that same thread while the reserve takes over the
+     * selecting, where a pool of virtual threads only woke one (the JDK's poller, then a carrier)
+     * to read it: about a fifth less of a key's echo, for ~4 MB of idle daemon (measured in
+     * docs/benchmarks.md). Idle platform threads beyond one leave after a minute.
+     */
+    private static QueuedThreadPool jettyThreads() {
+        QueuedThreadPool pool = new QueuedThreadPool(16, 1);
+        pool.setName("jetty");
+        pool.setReservedThreads(1);
+        pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+        return pool;
     }
 
     private static ClientConnection connection(io.javalin.websocket.WsContext ctx) {
