@@ -125,12 +125,7 @@ final class Line {
             data[o + 1] = fg;
             data[o + 2] = bg;
         }
-        if ((bg & Attr.HAS_EXTENDED) != 0) {
-            if (ext == null) {
-                ext = new long[length];
-            }
-            Arrays.fill(ext, x, x + to - from, pen.extWord());
-        }
+        extendPen(x, to - from, pen);
     }
 
     /** {@link #putAscii(int, int[], int, int, Pen)} for printable ASCII bytes. */
@@ -143,11 +138,16 @@ final class Line {
             data[o + 1] = fg;
             data[o + 2] = bg;
         }
-        if ((bg & Attr.HAS_EXTENDED) != 0) {
+        extendPen(x, to - from, pen);
+    }
+
+    /** The pen's extended attributes (underline colour, link) on {@code n} cells from {@code x}, when it has any. */
+    private void extendPen(int x, int n, Pen pen) {
+        if ((pen.bg & Attr.HAS_EXTENDED) != 0) {
             if (ext == null) {
                 ext = new long[length];
             }
-            Arrays.fill(ext, x, x + to - from, pen.extWord());
+            Arrays.fill(ext, x, x + n, pen.extWord());
         }
     }
 
