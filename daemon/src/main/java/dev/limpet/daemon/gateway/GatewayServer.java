@@ -190,12 +190,13 @@ public final class GatewayServer implements AutoCloseable {
     }
 
     /**
-     * Jetty's own threads: its acceptor and selectors, one thread held in reserve, on platform
-     * threads; everything that may block (our handlers, HTTP requests) on virtual threads. A key
-     * read by a selector is then handled on that same thread while the reserve takes over the
-     * selecting, where a pool of virtual threads only woke one (the JDK's poller, then a carrier)
-     * to read it: about a fifth less of a key's echo, for ~4 MB of idle daemon (measured in
-     * docs/benchmarks.md). Idle platform threads beyond one leave after a minute.
+     * Jetty's threads: its acceptor and selectors on platform threads, one more held in reserve. A
+     * key read by a selector is handled on that same thread while the reserve takes over the
+     * selecting (our WebSocket handlers never wait on a worker, so they hold it briefly); with no
+     * reserve left, Jetty hands such a task to a virtual thread. A pool of virtual threads only
+     * woke one (the JDK's poller, then a carrier) to read each key: this takes about a fifth off a
+     * key's echo, for ~4 MB of idle daemon (measured in docs/benchmarks.md). Idle platform threads
+     * beyond one leave after a minute.
      */
     private static QueuedThreadPool jettyThreads() {
         QueuedThreadPool pool = new QueuedThreadPool(16, 1);
