@@ -2,6 +2,7 @@ package dev.limpet.terminal.session;
 
 import dev.limpet.terminal.output.OutputLog;
 import java.util.ArrayDeque;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,7 +60,7 @@ final class ScreenFeeder {
         this.onProgress = onProgress;
         // A log that continues an older stream starts past 0: the model starts with what it holds.
         this.fed = log.startOffset();
-        // A virtual thread: it only waits on a lock and feeds the model (no native call that blocks),
+        // A virtual thread: it only parks and feeds the model (no native call that blocks),
         // and a host of many sessions (dense workers) keeps a platform thread's stack per session less.
         this.thread = Thread.ofVirtual().name("vt-feed-" + sessionId).start(this::run);
     }
@@ -68,8 +69,8 @@ final class ScreenFeeder {
     void watch(ScreenWatcher w) {
         synchronized (lock) {
             watcher = w;
-            lock.notifyAll();
         }
+        LockSupport.unpark(thread);
     }
 
     /** The window title as of the output fed so far (at most {@value #MAX_TITLE_CHARS} characters). */
@@ -84,10 +85,8 @@ final class ScreenFeeder {
         if (pending) {
             return;
         }
-        synchronized (lock) {
-            pending = true;
-            lock.notifyAll();
-        }
+        pending = true;
+        LockSupport.unpark(thread);
     }
 
     /** Bytes in the log not yet fed to the model. */
@@ -100,8 +99,8 @@ final class ScreenFeeder {
         synchronized (lock) {
             resizes.addLast(new Resize(offset, cols, rows));
             pending = true;
-            lock.notifyAll();
         }
+        LockSupport.unpark(thread);
     }
 
     /**
@@ -112,7 +111,7 @@ final class ScreenFeeder {
         synchronized (lock) {
             while (!closed && (fed < offset || hasResizeAtOrBefore(fed))) {
                 pending = true;
-                lock.notifyAll();
+                LockSupport.unpark(thread);
                 try {
                     lock.wait(100);
                 } catch (InterruptedException e) {
@@ -134,6 +133,7 @@ final class ScreenFeeder {
             closed = true;
             lock.notifyAll();
         }
+        LockSupport.unpark(thread);
     }
 
     private void run() {
@@ -141,20 +141,28 @@ final class ScreenFeeder {
             while (true) {
                 long from;
                 long until;
+                long idleMillis;
                 synchronized (lock) {
-                    while (true) {
-                        // Cleared before the check: a wake() that sees it still set has appended
-                        // before the check below reads the log's end.
-                        pending = false;
-                        if (closed || fed < log.endOffset() || hasResizeAtOrBefore(fed)) {
-                            break;
-                        }
-                        long titleDue = titleDueInMillis();
-                        if (titleDue == 0) {
-                            break;
-                        }
-                        lock.wait(Math.max(0, titleDue));
+                    // Cleared before the check: a wake() that sees it still set has appended
+                    // before the check below reads the log's end.
+                    pending = false;
+                    idleMillis = closed || fed < log.endOffset() || hasResizeAtOrBefore(fed) ? 0 : titleDueInMillis();
+                }
+                if (idleMillis != 0) {
+                    // Parked, not waiting on the lock: a wake-up then goes straight to this thread's
+                    // carrier (a wait on a monitor is ended through another thread of the JVM first).
+                    // A wake() after the check above leaves a permit, and the park returns at once.
+                    if (idleMillis < 0) {
+                        LockSupport.park(this);
+                    } else {
+                        LockSupport.parkNanos(this, idleMillis * 1_000_000);
                     }
+                    if (Thread.currentThread().isInterrupted()) {
+                        return;
+                    }
+                    continue;
+                }
+                synchronized (lock) {
                     if (closed) {
                         return;
                     }
@@ -209,8 +217,6 @@ final class ScreenFeeder {
                 }
                 tellTitleIfDue();
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             LOG.error("session {}: the screen model failed; snapshots and capture stop following the output", sessionId, e);
             synchronized (lock) {
