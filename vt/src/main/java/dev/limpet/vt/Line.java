@@ -8,7 +8,7 @@ import java.util.Arrays;
  * return 0 and out-of-range writes are ignored, mirroring JavaScript typed arrays.
  */
 final class Line {
-    private static final int CELL = 3;
+    static final int CELL = 3;
     int[] data;
     int length;
     private String[] combined;
@@ -130,13 +130,11 @@ final class Line {
 
     /** {@link #putAscii(int, int[], int, int, Pen)} for printable ASCII bytes. */
     void putAscii(int x, byte[] bytes, int from, int to, Pen pen) {
-        int fg = pen.fg;
-        int bg = pen.bg;
         int o = x * CELL;
+        System.arraycopy(pen.blankCells(to - from), 0, data, o, (to - from) * CELL);
+        int[] d = data;
         for (int k = from; k < to; k++, o += CELL) {
-            data[o] = bytes[k] | 1 << Attr.WIDTH_SHIFT;
-            data[o + 1] = fg;
-            data[o + 2] = bg;
+            d[o] = bytes[k] | 1 << Attr.WIDTH_SHIFT;
         }
         extendPen(x, to - from, pen);
     }
@@ -293,13 +291,7 @@ final class Line {
     static void refill(Line l, Pen erase) {
         l.combined = null;
         l.ext = null;
-        int content = 1 << Attr.WIDTH_SHIFT;
-        int[] d = l.data;
-        for (int o = 0; o < d.length; o += CELL) {
-            d[o] = content;
-            d[o + 1] = erase.fg;
-            d[o + 2] = erase.bg;
-        }
+        System.arraycopy(erase.blankCells(l.data.length / CELL), 0, l.data, 0, l.data.length);
     }
 
     void copyFrom(Line o) {

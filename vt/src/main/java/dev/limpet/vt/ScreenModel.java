@@ -1,5 +1,8 @@
 package dev.limpet.vt;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -70,11 +73,25 @@ public final class ScreenModel {
         }
     }
 
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
+
+    /** Whether all eight bytes of {@code w} are printable ASCII (each in 0x20..0x7E), tested at once. */
+    static boolean allPrintable(long w) {
+        long below = (w - ONES * 0x20) & ~w & HIGHS;
+        long above = ((w + ONES * (0x7F - 0x7E)) | w) & HIGHS;
+        return (below | above) == 0;
+    }
+
     private static boolean printable(byte b) {
         return b >= 0x20 && b < 0x7F;
     }
 
     private static int printableRun(byte[] buf, int from, int end) {
+        while (from + Long.BYTES <= end && allPrintable((long) WORDS.get(buf, from))) {
+            from += Long.BYTES;
+        }
         while (from < end && printable(buf[from])) {
             from++;
         }

@@ -69,4 +69,32 @@ class PlainTextDifferentialTest {
         }
         assertThat(d.check()).isEmpty();
     }
+
+    private static final String[] PENS = {"\u001b[m", "\u001b[41m", "\u001b[32;44m", "\u001b[48;5;200m", "\u001b[7m",
+        "\u001b[48;2;1;2;3m", "\u001b[4:3m\u001b[58:5:9m"};
+
+    @Test
+    void runsInChangingColoursScrollInLinesBlankedInTheCurrentBackground() throws Exception {
+        Differential d = new Differential();
+        for (int seed = 0; seed < 40; seed++) {
+            Random random = new Random(seed);
+            StringBuilder sb = new StringBuilder();
+            while (sb.length() < 4000) {
+                sb.append(PENS[random.nextInt(PENS.length)]);
+                sb.append(RUN, 0, 8 + random.nextInt(RUN.length() - 8));
+                switch (random.nextInt(4)) {
+                    case 0 -> sb.append("\r\n");
+                    case 1 -> sb.append("\u001b[K");
+                    case 2 -> sb.append("\n\n\n");
+                    default -> { }
+                }
+            }
+            int cols = 5 + random.nextInt(90);
+            byte[] data = (sb + "\u001b[m").getBytes(StandardCharsets.UTF_8);
+            Differential.Case c = d.add("pens" + seed + "-cols" + cols, cols, 4 + random.nextInt(8), 10);
+            c.job.write(d.file(data), 0, data.length);
+            RecordingDifferentialTest.feedInRandomChunks(c.model, data, data.length, random);
+        }
+        assertThat(d.check()).isEmpty();
+    }
 }
