@@ -5,12 +5,13 @@
 //
 // URL is a running daemon's page with its token (http://127.0.0.1:PORT/#token=…). Prints one JSON
 // line on stdout (progress goes to stderr):
-//   { "keyToGlyph": { "limpet": [ms, …], "xterm": [ms, …] },
+//   { "keyToGlyph": { "limpet": [ms, …], "limpetBlinking": [ms, …], "xterm": [ms, …] },
 //     "flood": { "bytes": N, "limpet": [ms, …], "xterm": [ms, …] }, "deflate": "…" }
 //
 // key → glyph: a key pressed (CDP input, as a person's) until the frame that draws its echo: from the
 // page's keydown (capture phase, before xterm sees it) to the first xterm render after the cursor
-// moved. limpet: the page's own terminal, attached to `stty raw -echo; cat` in a session. xterm: a
+// moved. limpet: the page's own terminal, attached to `stty raw -echo; cat` in a session, with a
+// steady cursor and then with a blinking one (the program asks for it, as many do). xterm: a
 // second terminal of the same class and options in the same page whose input is written straight
 // back into it (local echo), which is the floor: one parse and one animation frame.
 //
@@ -124,11 +125,15 @@ async function keyToGlyph(page, tabId) {
   };
   await focusTerminal(page, 'limpet');
   const limpet = await measure('limpet');
+  // A program that asks for a blinking cursor (DECSCUSR 1): `cat` echoes the request typed to it.
+  await page.insertText('\u001b[1 q');
+  await page.waitFor(`document.querySelector('.term-host:not(.hidden) .xterm-cursor.xterm-cursor-blink')`, 'a blinking cursor');
+  const limpetBlinking = await measure('limpet');
   await openReference(page, tabId);
   await focusTerminal(page, 'xterm');
   const xterm = await measure('xterm');
   await closeReference(page);
-  return { limpet, xterm };
+  return { limpet, limpetBlinking, xterm };
 }
 
 /** Milliseconds from Enter until the render that shows the flood's end marker. */

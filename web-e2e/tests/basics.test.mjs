@@ -45,6 +45,49 @@ test('typing a command shows its output', async () => {
   await screenshot(page, '02-command-output');
 });
 
+/**
+ * For `ms`, the changes of the blink's class on the active terminal's rows, and the cursor's
+ * colours and running animations in each half.
+ */
+const watchBlink = (ms) => page.evaluate((ms) => new Promise((resolve) => {
+  const rows = document.querySelector('.term-host:not(.hidden) .xterm-rows');
+  const seen = [];
+  const look = () => {
+    const cursor = rows.querySelector('.xterm-cursor');
+    const style = cursor && getComputedStyle(cursor);
+    return { off: rows.classList.contains('limpet-cursor-off'), background: style?.backgroundColor, color: style?.color,
+      animations: cursor?.getAnimations().length ?? -1, blinkClass: cursor?.classList.contains('xterm-cursor-blink') ?? false };
+  };
+  seen.push(look());
+  const observer = new MutationObserver(() => seen.push(look()));
+  observer.observe(rows, { attributes: true, attributeFilter: ['class'] });
+  setTimeout(() => { observer.disconnect(); resolve(seen); }, ms);
+}), ms);
+
+const CURSOR_COLOUR = 'rgb(240, 198, 116)';
+
+test('a blinking cursor a program asks for blinks with no animation running; a steady one stays', async () => {
+  const tabId = (await snapshot(page)).activeTabId;
+  await waitForPrompt(page, tabId);
+  await typeInTerminal(page, "printf '\\033[1 q'; echo blink-$((1+1))\n");
+  await waitForScreen(page, tabId, 'blink-2', 'the blinking cursor request');
+  const blinking = await watchBlink(1600);
+  assert.ok(blinking.every((l) => l.blinkClass && l.animations === 0), `no CSS animation on the cursor: ${JSON.stringify(blinking)}`);
+  const off = blinking.filter((l) => l.off);
+  const on = blinking.filter((l) => !l.off);
+  assert.ok(off.length >= 1 && on.length >= 2, `the cursor went off and on again: ${JSON.stringify(blinking)}`);
+  // Each half looks as xterm.js' own blink draws it: the block in the cursor's colour, then the
+  // character in it.
+  assert.ok(on.every((l) => l.background === CURSOR_COLOUR), JSON.stringify(on));
+  assert.ok(off.every((l) => l.background !== CURSOR_COLOUR && l.color === CURSOR_COLOUR), JSON.stringify(off));
+
+  await typeInTerminal(page, "printf '\\033[2 q'; echo steady-$((1+2))\n");
+  await waitForScreen(page, tabId, 'steady-3', 'the steady cursor request');
+  await page.waitForFunction(() => !document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor-blink'));
+  const steady = await watchBlink(1200);
+  assert.deepEqual(steady.map((l) => [l.off, l.background]), [[false, CURSOR_COLOUR]], 'a steady cursor: shown, and nothing changes');
+});
+
 test('new command form starts any argv in a directory; rename; close asks and removes it', async () => {
   await page.click('[data-testid=new-command]');
   await page.fill('input[name=command]', `sh -c 'echo "from $(pwd)"; exec sleep 600'`);

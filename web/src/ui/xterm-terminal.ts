@@ -15,8 +15,10 @@ import { FitAddon } from '@xterm/addon-fit';
 import { SearchAddon } from '@xterm/addon-search';
 import { WebLinksAddon } from '@xterm/addon-web-links';
 import { Terminal } from '@xterm/xterm';
+import { systemClock } from '../core/clock';
 import { DisposableStore, type Disposable } from '../core/disposable';
 import type { TerminalPort } from '../workspace/terminal-port';
+import { CursorBlink } from './cursor-blink';
 
 export interface XtermCallbacks {
   /**
@@ -32,6 +34,15 @@ export interface XtermCallbacks {
 }
 
 /** Events through which a person gives input (keys, paste, IME, mouse reports, focus reports). */
+const THEME = {
+  background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252',
+  scrollbarSliderBackground: 'rgba(76, 86, 106, 0.45)', scrollbarSliderHoverBackground: 'rgba(76, 86, 106, 0.7)',
+  scrollbarSliderActiveBackground: 'rgba(94, 105, 128, 0.85)',
+};
+
+/** On xterm's rows while a blinking cursor is in its off half (style.css draws it so). */
+const CURSOR_OFF_CLASS = 'limpet-cursor-off';
+
 const PERSON_EVENTS = ['keydown', 'keypress', 'keyup', 'paste', 'compositionend', 'input', 'mousedown', 'mouseup', 'mousemove',
   'wheel', 'focusin', 'focusout', 'touchstart', 'touchend'] as const;
 
@@ -41,25 +52,27 @@ export class XtermTerminal implements TerminalPort {
   private readonly fitAddon = new FitAddon();
   private readonly lifetime = new DisposableStore();
   private opened = false;
+  private readonly blink = new CursorBlink((off) => {
+    this.element.querySelector('.xterm-rows')?.classList.toggle(CURSOR_OFF_CLASS, off);
+  }, systemClock);
   private measured: { cols: number; rows: number } | null = null;
 
   constructor(readonly element: HTMLElement, private readonly callbacks: XtermCallbacks) {
     this.term = new Terminal({
-      // A steady cursor (programs may still ask for a blinking one). xterm restarts the blink on
-      // every key, which changes the page: Chromium then holds other tasks, the WebSocket's
-      // included, until it has drawn a frame, so the key's echo waited for that frame and was drawn
-      // one frame later than it could be.
+      // A steady cursor unless the program asks for a blinking one (cursor-blink.ts blinks it then).
       cursorBlink: false,
       scrollback: 10_000,
       fontFamily: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
       fontSize: 13,
-      theme: {
-        background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252',
-        scrollbarSliderBackground: 'rgba(76, 86, 106, 0.45)', scrollbarSliderHoverBackground: 'rgba(76, 86, 106, 0.7)',
-        scrollbarSliderActiveBackground: 'rgba(94, 105, 128, 0.85)',
-      },
+      theme: THEME,
     });
     for (const addon of [this.fitAddon, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
+    // Whether the cursor blinks is xterm's to decide (the program's request, the focus); it says so
+    // in the classes of the cursor it draws.
+    this.lifetime.add(this.term.onRender(() => {
+      this.blink.blinking(this.element.querySelector('.xterm-rows.xterm-focus .xterm-cursor.xterm-cursor-blink') !== null);
+    }));
+    this.lifetime.add({ dispose: () => this.blink.dispose() });
     // xterm turns a person's events into input synchronously, while the event is dispatched; its
     // answers to queries come while it parses output. Note the events (capture phase: before
     // xterm's own handlers) and anything emitted while none of them is being dispatched is a reply.
@@ -111,6 +124,7 @@ export class XtermTerminal implements TerminalPort {
   }
 
   write(data: Uint8Array | string, done?: () => void): void {
+    this.blink.activity();
     this.term.write(data, done);
   }
 
@@ -138,6 +152,7 @@ export class XtermTerminal implements TerminalPort {
     if (!this.isVisible()) return;
     if (!this.opened) {
       this.opened = true;
+      this.element.style.setProperty('--limpet-cursor', THEME.cursor);
       this.term.open(this.element);
     } else {
       this.remeasureFont();

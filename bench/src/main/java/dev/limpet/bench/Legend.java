@@ -78,7 +78,9 @@ final class Legend {
                moved, timed in the page from its keydown (capture phase). Reference: a second terminal
                of the same xterm.js class and options in the same page, echoing its input locally (one
                parse and one animation frame: the floor for any web terminal). The first tenth of the
-               keys warm up; the rest in 3 parts (2 with --quick), each part's median one run.
+               keys warm up; the rest in 3 parts (2 with --quick), each part's median one run. Then
+               the same keys once `cat` has echoed a request for a blinking cursor (DECSCUSR 1) typed
+               to it, against the same reference.
             12. **flood in Chromium**: the same page; `cat` of N bytes of numbered 80-column lines and an
                end marker, from the Enter until the render that shows the marker. Reference: the same
                bytes written into a fresh terminal of the same class in the same page, 64 KiB at a time,

@@ -64,6 +64,11 @@ public final class BrowserFigure implements Figure {
         ctx.add(new Row("11 key → glyph in Chromium [web UI, " + backend + "] p50 vs xterm.js local echo (" + keys * 9 / 10 + " keys)",
                 Units.millis(key.limpetMedian()), Units.millis(key.referenceMedian()) + " (xterm.js local echo, same page)",
                 Measured.ratio(key.ratio()), key.spread(), "≤ 1.2× xterm.js local echo"));
+        Measured blinking = new Measured(p50s(result.path("keyToGlyph").path("limpetBlinking"), runs),
+                p50s(result.path("keyToGlyph").path("xterm"), runs));
+        ctx.add(new Row("11 key → glyph in Chromium [web UI, " + backend + ", the program asks for a blinking cursor] p50 vs xterm.js local echo",
+                Units.millis(blinking.limpetMedian()), Units.millis(blinking.referenceMedian()) + " (xterm.js local echo, same page)",
+                Measured.ratio(blinking.ratio()), blinking.spread(), "≤ 1.2× xterm.js local echo"));
         long bytes = result.path("flood").path("bytes").asLong();
         Measured flood = new Measured(rates(bytes, result.path("flood").path("limpet")), rates(bytes, result.path("flood").path("xterm")));
         ctx.add(new Row(String.format("12 flood %d MB in Chromium [web UI, %s, %s] vs xterm.js alone", bytes / 1_000_000, backend, deflate),
