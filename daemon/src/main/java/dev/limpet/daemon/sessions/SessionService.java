@@ -9,32 +9,26 @@ import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
-import dev.limpet.daemon.backend.ScreenCapture;
-import dev.limpet.daemon.backend.SpawnSpec;
-import dev.limpet.daemon.revive.EnvAllowList;
-import dev.limpet.daemon.revive.RevivePlanner;
 import dev.limpet.daemon.store.LaunchIntent;
 import dev.limpet.daemon.store.SessionStore;
 import dev.limpet.daemon.store.StoredSession;
 import dev.limpet.protocol.Activity;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolException;
-import dev.limpet.protocol.SafeText;
+import dev.limpet.protocol.ScreenDump;
+import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionIds;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.protocol.WarningCode;
 import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.Signal;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,14 +46,13 @@ public final class SessionService implements BackendListener {
     private final Clock clock;
     private final OrphanPolicy orphans;
     private final Viewers viewers;
-    /** The size each running session was last given (spawn or resize). */
-    private final Map<String, Long> appliedSize = new ConcurrentHashMap<>();
+    private final SessionSizes sizes = new SessionSizes();
     private final ActivityLedger activity;
     private final ConversationWatch conversations;
     private final SessionEnvironment environment = new SessionEnvironment();
-    /** The title each session's program set last (OSC 0/2), cleaned; in memory only. */
-    private final Map<String, String> titles = new ConcurrentHashMap<>();
+    private final SessionScreens screens;
     private final SessionReviver reviver;
+    private final SessionSpawner spawner;
     private final LineTyping lineTyping;
     private final SessionCloser closer;
     private final ExitRecorder exits;
@@ -79,12 +72,13 @@ public final class SessionService implements BackendListener {
         this.orphans = new OrphanPolicy(orphanGrace, clock);
         this.viewers = new Viewers(orphans, scheduler, this::broadcastList);
         this.closer = new SessionCloser(backend, scheduler, closeGrace);
-        this.activity = new ActivityLedger(store, clock, scheduler, () -> events, this::lastScreenLine);
-        this.lineTyping = new LineTyping(backend, this::input, this::screenText);
-        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, new SessionReviver.Started() {
+        this.screens = new SessionScreens(backend);
+        this.activity = new ActivityLedger(store, clock, scheduler, () -> events, screens::lastLine);
+        this.lineTyping = new LineTyping(backend, this::input, screens::textOrEmpty);
+        SessionReviver.Started started = new SessionReviver.Started() {
             @Override
             public void running(String id, long pid, int cols, int rows) {
-                appliedSize.put(id, packSize(cols, rows));
+                sizes.applied(id, cols, rows);
                 orphans.detached(id);
                 conversations.started(id, pid);
             }
@@ -94,7 +88,9 @@ public final class SessionService implements BackendListener {
                 broadcastList();
                 return info(id);
             }
-        });
+        };
+        this.reviver = new SessionReviver(store, backend, clock, activity, environment, () -> events, untouched, started);
+        this.spawner = new SessionSpawner(store, backend, clock, environment, reviver, activity, started);
         this.exits = new ExitRecorder(store, clock, activity, () -> events, this::broadcastList, untouched);
         this.conversations = new ConversationWatch(store, scheduler, reviver::settings, activity);
     }
@@ -143,50 +139,7 @@ public final class SessionService implements BackendListener {
 
     public SessionInfo spawn(SpawnRequest req) {
         barrier.check();
-        List<String> argv = req.command() == null || req.command().isEmpty() ? SessionEnvironment.defaultShell()
-                : List.copyOf(req.command());
-        if (argv.stream().anyMatch(a -> a == null || a.indexOf('\0') >= 0)) {
-            throw new ProtocolException(ErrorCode.BAD_REQUEST, "command arguments must be strings without NUL");
-        }
-        int cols = req.cols() == null ? 80 : req.cols();
-        int rows = req.rows() == null ? 24 : req.rows();
-        Sizes.requireValid(cols, rows);
-        if (req.cwd() != null && req.cwd().indexOf('\0') >= 0) {
-            throw new ProtocolException(ErrorCode.BAD_REQUEST, "cwd must not contain a NUL character");
-        }
-        Path cwd = Path.of(req.cwd() == null || req.cwd().isBlank() ? System.getProperty("user.home") : req.cwd());
-        if (!cwd.isAbsolute() || !Files.isDirectory(cwd)) {
-            throw new ProtocolException(ErrorCode.SPAWN_FAILED, "cwd " + cwd + " is not an existing absolute directory");
-        }
-        String label = req.label() == null ? Labels.fromCommand(argv) : Labels.requireValid(req.label());
-        String id = freshId();
-        Map<String, String> env = environment.variables(id, req.env());
-        Instant now = clock.instant();
-        RevivePlanner.Launch launch = reviver.launch(argv);
-        boolean journal = reviver.settings().journalDir() != null && !Boolean.FALSE.equals(req.journal());
-        store.insert(new StoredSession(id, label, argv, cwd.toString(), now, SessionInfo.STARTING, null, null, null));
-        store.saveIntent(new LaunchIntent(id, cwd.toString(), EnvAllowList.keep(req.env()), launch.agentKind(), launch.conversationId(),
-                cols, rows, false, journal, null, null));
-        RuntimeInfo runtime;
-        activity.track(id, launch.agentKind() != null, Activity.UNKNOWN);
-        try {
-            List<String> hooked = environment.withHooks(launch.argv(), launch.agentKind(), reviver.settings().profiles());
-            runtime = backend.spawn(new SpawnSpec(id, hooked, environment.withHookVariables(env, launch.agentKind(),
-                    reviver.settings().profiles()), cwd, cols, rows, journal ? reviver.journalFor(id, null, null) : null));
-        } catch (BackendException e) {
-            activity.ended(id);
-            store.delete(id);
-            throw e;
-        }
-        store.updateRuntime(id, SessionInfo.RUNNING, runtime.pid(), null, null);
-        appliedSize.put(id, packSize(cols, rows));
-        orphans.detached(id);
-        conversations.started(id, runtime.pid());
-        LOG.atInfo().addKeyValue("session_id", id).addKeyValue("from", SessionInfo.STARTING).addKeyValue("to", SessionInfo.RUNNING)
-                .addKeyValue("event", "spawn").log("session {} starting -> running (spawn) label='{}' pid={}", id, SafeText.forLog(label), runtime.pid());
-        SessionInfo info = info(id);
-        broadcastList();
-        return info;
+        return spawner.spawn(req);
     }
 
     public List<SessionInfo> list() {
@@ -212,7 +165,7 @@ public final class SessionService implements BackendListener {
         boolean running = SessionInfo.RUNNING.equals(info.state());
         return new SessionInfo(info.id(), info.label(), info.command(), info.cwd(), info.state(), info.pid(), info.exitCode(),
                 info.exitSignal(), info.createdAt(), info.cols(), info.rows(), info.endOffset(), info.attached(), info.reason(),
-                info.lastCwd(), info.activity(), running ? titles.get(s.id()) : null,
+                info.lastCwd(), info.activity(), running ? screens.title(s.id()) : null,
                 running && info.activity().needsPerson() ? activity.waitingLine(s.id()) : null);
     }
 
@@ -235,20 +188,7 @@ public final class SessionService implements BackendListener {
     @Override
     public void titleChanged(String sessionId, String title) {
         activity.titleChanged(sessionId, title);
-        String clean = title == null ? "" : title.replaceAll("\\p{Cntrl}", "").strip();
-        if (clean.isEmpty()) {
-            titles.remove(sessionId);
-        } else {
-            titles.put(sessionId, clean.length() > 120 ? clean.substring(0, 119) + "…" : clean);
-        }
-    }
-
-    /** The last non-blank line of a running session's screen, or null (see {@link WaitingLines}). */
-    private String lastScreenLine(String id) {
-        if (backend instanceof ScreenCapture capture && backend.isRunning(id)) {
-            return WaitingLines.lastNonBlank(capture.captureText(id));
-        }
-        return null;
+        screens.titleChanged(sessionId, title);
     }
 
     /** An id, or a label shared by exactly one session. */
@@ -370,7 +310,7 @@ public final class SessionService implements BackendListener {
         Sizes.requireValid(cols, rows);
         requireKnown(id);
         long offset = backend.resize(id, cols, rows);
-        appliedSize.put(id, packSize(cols, rows));
+        sizes.applied(id, cols, rows);
         events.sessionResized(id, cols, rows, offset);
     }
 
@@ -386,12 +326,7 @@ public final class SessionService implements BackendListener {
 
     /** True when the last size applied to the session is {@code cols}×{@code rows} (no call into its data plane). */
     public boolean hasSize(String id, int cols, int rows) {
-        Long applied = appliedSize.get(id);
-        return applied != null && applied == packSize(cols, rows);
-    }
-
-    private static long packSize(int cols, int rows) {
-        return ((long) cols << 32) | rows;
+        return sizes.has(id, cols, rows);
     }
 
     public void signal(String id, Signal signal) {
@@ -424,12 +359,12 @@ public final class SessionService implements BackendListener {
             }
         }
         activity.ended(id);
-        titles.remove(id);
+        screens.forget(id);
         store.delete(id);
         untouched.forget(id);
         reviver.deleteJournal(id);
         viewers.forget(id);
-        appliedSize.remove(id);
+        sizes.forget(id);
         orphans.forget(id);
         LOG.atInfo().addKeyValue("session_id", id).addKeyValue("event", "remove").log("session {}: removed", id);
         broadcastList();
@@ -445,31 +380,17 @@ public final class SessionService implements BackendListener {
         return info(id);
     }
 
-    /** The session's screen as text for {@link LineTyping}; empty when it has none. */
-    private String screenText(String id) {
-        try {
-            return backend instanceof ScreenCapture capture ? capture.captureText(id) : "";
-        } catch (RuntimeException e) {
-            return "";
-        }
-    }
-
     public String capture(String id) {
-        return screenCapture(id).captureText(id);
+        barrier.check();
+        requireKnown(id);
+        return screens.capture(id);
     }
 
     /** The session's screen cell by cell, as its model holds it. */
-    public dev.limpet.protocol.ScreenDump captureScreen(String id) {
-        return screenCapture(id).captureScreen(id);
-    }
-
-    private ScreenCapture screenCapture(String id) {
+    public ScreenDump captureScreen(String id) {
         barrier.check();
         requireKnown(id);
-        if (backend instanceof ScreenCapture capture && backend.list().stream().anyMatch(r -> r.sessionId().equals(id))) {
-            return capture;
-        }
-        throw new ProtocolException(ErrorCode.SESSION_NOT_RUNNING, "session " + id + " has no screen to capture");
+        return screens.captureScreen(id);
     }
 
     /** Closes sessions that have had no attachment for longer than the orphan grace (if one is set). */
@@ -504,7 +425,7 @@ public final class SessionService implements BackendListener {
     }
 
     /** Sessions lost while this daemon ran and not revived yet, one warning per reason (see {@link ExitRecorder#lostWarnings}). */
-    public List<dev.limpet.protocol.ServerMessage.Warning> lostWarnings() {
+    public List<ServerMessage.Warning> lostWarnings() {
         return exits.lostWarnings();
     }
 
@@ -527,16 +448,6 @@ public final class SessionService implements BackendListener {
         if (store.find(id).isEmpty()) {
             throw notFound(id);
         }
-    }
-
-    private String freshId() {
-        for (int i = 0; i < 100; i++) {
-            String id = SessionIds.generate();
-            if (store.find(id).isEmpty()) {
-                return id;
-            }
-        }
-        throw new IllegalStateException("cannot find a free session id");
     }
 
     static ProtocolException notFound(String id) {
