@@ -71,6 +71,7 @@ test('a blinking cursor a program asks for blinks with no animation running; a s
   await waitForPrompt(page, tabId);
   await typeInTerminal(page, "printf '\\033[1 q'; echo blink-$((1+1))\n");
   await waitForScreen(page, tabId, 'blink-2', 'the blinking cursor request');
+  await page.waitForFunction(() => document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor-blink'));
   const blinking = await watchBlink(1600);
   assert.ok(blinking.every((l) => l.blinkClass && l.animations === 0), `no CSS animation on the cursor: ${JSON.stringify(blinking)}`);
   const off = blinking.filter((l) => l.off);
