@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.limpet.daemon.testing.LogCapture;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
@@ -54,7 +54,7 @@ class ClientConnectionTest {
 
     final ManualClock clock = new ManualClock();
     final StuckSink sink = new StuckSink();
-    final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    final LogCapture logged = new LogCapture();
     final Logger log = (Logger) LoggerFactory.getLogger(ClientConnection.class);
     ClientConnection c;
 
@@ -156,7 +156,7 @@ class ClientConnectionTest {
         for (int i = 0; i < 1500; i++) {
             c.onText("{\"type\":\"list_sessions\"\n2026-11-26 INFO forged line \u001b[2J" + "z".repeat(512 * 1024));
         }
-        List<String> lines = logged.list.stream().map(ILoggingEvent::getFormattedMessage).toList();
+        List<String> lines = logged.events().stream().map(ILoggingEvent::getFormattedMessage).toList();
         assertThat(lines).hasSizeLessThanOrEqualTo(ClientErrorLog.BURST + 1);
         assertThat(lines).allSatisfy(l -> {
             assertThat(l.length()).isLessThan(600);
@@ -164,6 +164,6 @@ class ClientConnectionTest {
         });
         clock.advance(Duration.ofSeconds(10));
         c.onText("{");
-        assertThat(logged.list.getLast().getFormattedMessage()).contains("earlier client error lines not logged");
+        assertThat(logged.events().getLast().getFormattedMessage()).contains("earlier client error lines not logged");
     }
 }

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
+import dev.limpet.daemon.testing.LogCapture;
 import dev.limpet.protocol.ClientMessage;
 import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.ServerMessage;
@@ -29,7 +29,7 @@ class GatewayHardeningTest {
     @TempDir
     Path root;
     DaemonHarness d;
-    final ListAppender<ILoggingEvent> logged = new ListAppender<>();
+    final LogCapture logged = new LogCapture();
     final Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
 
     @BeforeEach
@@ -164,7 +164,7 @@ class GatewayHardeningTest {
             c.send(new ClientMessage.SpawnSession("s1", List.of("/bin/true"), "/tmp\u0000x", null, null, null, null));
             assertThat(c.awaitError("bad_request").message()).contains("NUL");
         }
-        assertThat(logged.list).noneMatch(e -> e.getLevel() == Level.ERROR);
+        assertThat(logged.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
 
     @Test
@@ -179,7 +179,7 @@ class GatewayHardeningTest {
         RawHttp.Answer list = RawHttp.exchange(port(), "GET /api/sessions HTTP/1.1\r\nHost: 127.0.0.1:" + port()
                 + "\r\nAuthorization: Bearer " + d.token() + "\r\nConnection: close\r\n\r\n");
         assertThat(ProtocolCodec.mapper().readTree(list.body())).as("no session was spawned").isEmpty();
-        assertThat(logged.list).noneMatch(e -> e.getLevel() == Level.ERROR);
+        assertThat(logged.events()).noneMatch(e -> e.getLevel() == Level.ERROR);
     }
 
     @Test
@@ -188,7 +188,7 @@ class GatewayHardeningTest {
             c.send(new ClientMessage.Hello("forge-log-key", 1, "cli\n2026-11-26T00:00:00Z INFO  Daemon: all clear \u001b[2J", null));
             c.await(ServerMessage.InitialState.class, m -> true);
         }
-        List<String> hellos = logged.list.stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains("hello from")).toList();
+        List<String> hellos = logged.events().stream().map(ILoggingEvent::getFormattedMessage).filter(m -> m.contains("hello from")).toList();
         assertThat(hellos).singleElement().satisfies(m -> assertThat(m).doesNotContain("\n", "\u001b").contains("cli\\n2026"));
     }
 
@@ -199,7 +199,7 @@ class GatewayHardeningTest {
             c.sendText("{\"type\":\"list_sessions\",\"x\":tru\u001b]0;owned\u0007}");
             c.awaitError("bad_request");
         }
-        assertThat(logged.list).map(ILoggingEvent::getFormattedMessage).filteredOn(m -> m.contains("command_error"))
+        assertThat(logged.events()).map(ILoggingEvent::getFormattedMessage).filteredOn(m -> m.contains("command_error"))
                 .isNotEmpty().allSatisfy(m -> assertThat(m).doesNotContain("\u001b", "\u0007", "\n"));
     }
 
@@ -223,9 +223,9 @@ class GatewayHardeningTest {
             c.abort();
         }
         assertThat(cut).as("cut off after %d bad commands", sent).isTrue();
-        await().atMost(Duration.ofSeconds(10)).until(() -> logged.list.stream()
+        await().atMost(Duration.ofSeconds(10)).until(() -> logged.events().stream()
                 .anyMatch(e -> e.getFormattedMessage().contains("replies unread") && e.getFormattedMessage().contains("reply backlog")));
-        assertThat(logged.list.stream().filter(e -> e.getFormattedMessage().contains("command_error")).count())
+        assertThat(logged.events().stream().filter(e -> e.getFormattedMessage().contains("command_error")).count())
                 .as("command errors logged for %d bad commands", sent).isLessThan(sent / 4);
     }
 }

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.limpet.daemon.DaemonConfig;
+import dev.limpet.daemon.testing.LogCapture;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.Signal;
@@ -29,7 +28,7 @@ class ServerFailureLoggingTest {
 
     @Test
     void aRestCallThatGets503BecauseTheWorkerDoesNotAnswerIsLogged() throws Exception {
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        LogCapture logged = new LogCapture();
         logged.start();
         Logger rootLogger = (Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
         rootLogger.addAppender(logged);
@@ -48,7 +47,7 @@ class ServerFailureLoggingTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(r.statusCode()).isEqualTo(503);
             assertThat(r.body()).contains("backend_unavailable");
-            assertThat(logged.list).anySatisfy(e -> {
+            assertThat(logged.events()).anySatisfy(e -> {
                 assertThat(e.getLevel()).isEqualTo(Level.WARN);
                 assertThat(e.getFormattedMessage()).contains("503 backend_unavailable").contains("/capture");
             });

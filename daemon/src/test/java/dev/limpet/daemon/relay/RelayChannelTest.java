@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.read.ListAppender;
 import dev.limpet.daemon.gateway.GatewayServer;
+import dev.limpet.daemon.testing.LogCapture;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.relay.E2eHandshake;
 import dev.limpet.protocol.relay.E2eMessage;
@@ -85,7 +84,7 @@ class RelayChannelTest {
                 }
             };
         };
-        ListAppender<ILoggingEvent> logged = new ListAppender<>();
+        LogCapture logged = new LogCapture();
         logged.start();
         Logger log = (Logger) LoggerFactory.getLogger(RelayChannel.class);
         log.addAppender(logged);
@@ -100,14 +99,14 @@ class RelayChannelTest {
             await().atMost(Duration.ofSeconds(10)).until(() -> sent.size() == 2);
             Thread.sleep(200);
             assertThat(opened).isEmpty();
-            assertThat(logged.list).noneMatch(e -> e.getFormattedMessage().contains("connected"));
+            assertThat(logged.events()).noneMatch(e -> e.getFormattedMessage().contains("connected"));
 
             // The real client proves the keys with its first sealed message: now it is connected, once.
             SealedSession session = client.accept(sent.get(0));
             real.received(session.seal(E2eMessage.TEXT, "{\"type\":\"hello\"}".getBytes(StandardCharsets.UTF_8)));
             await().atMost(Duration.ofSeconds(10)).until(() -> opened.size() == 2);
             assertThat(opened).containsExactly("connection", "{\"type\":\"hello\"}");
-            assertThat(logged.list).filteredOn(e -> e.getFormattedMessage().contains("connected")).hasSize(1)
+            assertThat(logged.events()).filteredOn(e -> e.getFormattedMessage().contains("connected")).hasSize(1)
                     .allMatch(e -> e.getFormattedMessage().contains("relay channel 1"));
         } finally {
             log.detachAppender(logged);
