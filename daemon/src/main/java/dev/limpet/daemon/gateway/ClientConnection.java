@@ -17,29 +17,16 @@ import dev.limpet.protocol.log.ClientErrorLog;
 import dev.limpet.protocol.stream.OutboundQueue;
 import java.nio.ByteBuffer;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One WebSocket connection: the handshake, its session streams, and a byte-bounded outbound queue
- * (each session stream bounded on its own) with a write deadline. Commands are interpreted by
- * {@link Commands}.
- *
- * <p>There is no writer thread: whoever queues a frame hands what is queued to the WebSocket,
- * unless another thread is doing so already (it then hands on this frame too). The WebSocket sends
- * asynchronously and keeps the order; a frame's bytes count against its stream until the send
- * completed, so a client that stops reading fills its stream's share and is desynced (live) or
- * holds the session to its credit (lossless). Handing over on the producing thread saves a thread
- * wake-up on every keystroke's echo.
+ * One WebSocket connection: the handshake, its session streams, and what it sends
+ * ({@link ClientOutbound}: a byte-bounded queue with a write deadline). Commands are interpreted
+ * by {@link Commands}.
  *
  * <p>Nothing read from the socket waits on a data plane: keys go to their session's input queue at
  * once, and every other command runs on its session's lane ({@link CommandLanes}), in order, while
@@ -53,7 +40,6 @@ import org.slf4j.LoggerFactory;
 final class ClientConnection implements SessionStream.Owner, InputOrigin {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
-    private static final long WRITE_DEADLINE_SECONDS = 30;
     /** Replies a client may leave unread (queued or being sent) before it is cut off. */
     static final long REPLY_BACKLOG_BYTES = 4L << 20;
     /**
@@ -61,35 +47,24 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
      * (a page opening many tabs at once), but not an endless re-attach loop that reads nothing.
      */
     static final long REPLAY_BACKLOG_BYTES = 64L << 20;
-    private static final Object REPLAYS = new Object();
     /** Longest error message sent back: it may quote what the client sent. */
     static final int MAX_ERROR_MESSAGE_CHARS = 512;
     /** A {@code req_id} is echoed in every reply: longer ones are refused (docs/protocol.md). */
     static final int MAX_REQ_ID_CHARS = 64;
-    /** How long a connection that was told to close may keep its socket before it is dropped. */
-    private static final long CLOSE_GRACE_MILLIS = 2_000;
     /** The close status and reason of a client cut off for not reading its replies. */
     static final int REPLY_BACKLOG_STATUS = 1008;
     static final String REPLY_BACKLOG_REASON = "reply backlog";
-    /** The key replies are counted under in the queue (session streams count under their own). */
-    private static final Object REPLIES = new Object();
 
     private final long id = IDS.incrementAndGet();
     private final FrameSink sink;
     private final Clock clock;
-    private final OutboundQueue<Object> queue = new OutboundQueue<>();
+    private final ClientOutbound out;
     private final Map<String, SessionStream> streams = new ConcurrentHashMap<>();
     private final Commands commands;
     private final ClientSessions clientSessions;
     private final ClientErrorLog errorLog;
     private volatile ClientSessions.Record clientSession;
     private volatile boolean closed;
-    /** When this connection was told to close (nanoTime); 0 while it serves. */
-    private volatile long closingSinceNanos;
-    private final AtomicBoolean pumping = new AtomicBoolean();
-    private final AtomicInteger sending = new AtomicInteger();
-    /** When a send last completed (or the first pending one started); read by the deadline check. */
-    private volatile long lastProgressNanos = System.nanoTime();
     private final DaemonMetrics metrics;
     private final CommandLanes lanes = new CommandLanes(r -> Thread.ofVirtual().name("command-lane").start(r));
 
@@ -105,12 +80,13 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
         this.commands = commands;
         this.clientSessions = clientSessions;
         this.errorLog = errorLog;
+        this.out = new ClientOutbound(id, sink);
         LOG.debug("connection {} opened", id);
     }
 
     /** Bytes queued for this client and not yet handed to its socket. */
     long queuedBytes() {
-        return queue.queuedBytes();
+        return out.queue().queuedBytes();
     }
 
     long id() {
@@ -119,7 +95,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
 
     @Override
     public OutboundQueue<Object> queue() {
-        return queue;
+        return out.queue();
     }
 
     @Override
@@ -156,7 +132,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     }
 
     void onText(String text) {
-        if (closingSinceNanos != 0) {
+        if (out.closing()) {
             return; // cut off: nothing more is read from it
         }
         if (text.length() > ProtocolCodec.MAX_FRAME_BYTES) {
@@ -174,7 +150,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     }
 
     void onBinary(ByteBuffer data) {
-        if (closingSinceNanos != 0) {
+        if (out.closing()) {
             return;
         }
         if (data.remaining() > ProtocolCodec.MAX_FRAME_BYTES) {
@@ -279,15 +255,9 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
      * that leaves that much unread is cut off.
      */
     void send(ServerMessage message) {
-        if (closingSinceNanos != 0) {
-            return;
+        if (!out.closing()) {
+            out.reply(ProtocolCodec.encode(message));
         }
-        String text = ProtocolCodec.encode(message);
-        if (!queue.offer(text, text.length(), REPLIES, REPLY_BACKLOG_BYTES)) {
-            cutOff();
-            return;
-        }
-        flush();
     }
 
     /**
@@ -309,47 +279,20 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
         send(ServerMessage.CommandError.of(reqId, command, id0, code, text));
     }
 
-    /**
-     * A client that left {@link #REPLY_BACKLOG_BYTES} of replies unread: close it with
-     * {@code 1008 reply backlog}, drop what it was queued, and drop the socket if the close
-     * cannot get through (a client that reads nothing never sees the close frame).
-     */
-    private void cutOff() {
-        if (closingSinceNanos != 0) {
-            return;
-        }
-        closingSinceNanos = System.nanoTime();
-        // Once per connection, so outside the command errors' budget (which this client has used up).
-        LOG.warn("connection {}: left more than {} bytes of replies unread (or {} of replays); cutting it off ({} {})", id,
-                REPLY_BACKLOG_BYTES, REPLAY_BACKLOG_BYTES, REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
-        queue.close();
-        sink.close(REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
-    }
-
     @Override
     public boolean queueReplay(Object frame, long bytes) {
-        if (closingSinceNanos != 0) {
-            return false;
-        }
-        if (!queue.offer(frame, bytes, REPLAYS, REPLAY_BACKLOG_BYTES)) {
-            cutOff();
-            return false;
-        }
-        return true;
+        return out.replay(frame, bytes);
     }
 
     /** Sends the error, then closes the connection once it has been written. */
     void fail(ErrorCode code, String message, int closeStatus) {
         error(null, null, null, code, message);
-        queue.offerControl(new CloseRequest(closeStatus, code.wire()), 0);
-        flush();
+        out.closeAfterQueued(closeStatus, code.wire());
     }
 
     private void tooLarge() {
         fail(ErrorCode.FRAME_TOO_LARGE, "frames are limited to " + ProtocolCodec.MAX_FRAME_BYTES + " bytes", 1009);
     }
-
-    private record CloseRequest(int status, String reason) {}
 
     @Override
     public void advanced(SessionStream stream, long offset) {
@@ -363,69 +306,14 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     public void desynced(SessionStream stream, String reason) {
         metrics.desync(reason);
         streams.remove(stream.sessionId(), stream);
-        LOG.info("connection {}: session {} desynced ({} bytes queued)", id, stream.sessionId(), queue.queuedBytes());
+        LOG.info("connection {}: session {} desynced ({} bytes queued)", id, stream.sessionId(), queuedBytes());
         Thread.ofVirtual().start(stream::close);
     }
 
-    /**
-     * Hands everything queued to the WebSocket, on the calling thread, unless another thread is
-     * doing it (that one then takes this caller's frames too: it looks again before it stops).
-     */
+    /** Hands what is queued to the socket (see {@link ClientOutbound#flush}). */
     @Override
     public void flush() {
-        List<OutboundQueue.InFlight<Object>> batch = new ArrayList<>();
-        while (!queue.isEmpty() && pumping.compareAndSet(false, true)) {
-            try {
-                queue.pollInFlight(batch);
-                for (OutboundQueue.InFlight<Object> f : batch) {
-                    hand(f);
-                }
-                batch.clear();
-            } finally {
-                pumping.set(false);
-            }
-        }
-    }
-
-    private void hand(OutboundQueue.InFlight<Object> f) {
-        if (f.item() instanceof CloseRequest c) {
-            queue.done(f);
-            sink.close(c.status(), c.reason());
-            return;
-        }
-        if (sending.getAndIncrement() == 0) {
-            lastProgressNanos = System.nanoTime();
-        }
-        CompletableFuture<Void> sent;
-        try {
-            sent = f.item() instanceof String s ? sink.sendText(s) : sink.sendBinary((ByteBuffer) f.item());
-        } catch (RuntimeException e) {
-            sent = CompletableFuture.failedFuture(e);
-        }
-        sent.whenComplete((ok, failure) -> {
-            sending.decrementAndGet();
-            lastProgressNanos = System.nanoTime();
-            queue.done(f);
-            if (failure != null) {
-                LOG.debug("connection {}: write failed: {}", id, failure.toString());
-            }
-        });
-    }
-
-    /** A client that has not taken a frame for the write deadline is cut off. */
-    private void checkWriteDeadline() {
-        long closing = closingSinceNanos;
-        if (closing != 0) {
-            if (System.nanoTime() - closing > TimeUnit.MILLISECONDS.toNanos(CLOSE_GRACE_MILLIS) && !closed) {
-                sink.disconnect();
-            }
-            return;
-        }
-        if (sending.get() > 0 && System.nanoTime() - lastProgressNanos > TimeUnit.SECONDS.toNanos(WRITE_DEADLINE_SECONDS)) {
-            LOG.warn("connection {}: a write took longer than {} s; closing", id, WRITE_DEADLINE_SECONDS);
-            closingSinceNanos = System.nanoTime();
-            sink.close(1008, "write deadline");
-        }
+        out.flush();
     }
 
     /** Runs often: lossless streams that left bytes unacknowledged too long are downgraded; a stuck socket is cut. */
@@ -433,7 +321,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
         for (SessionStream s : streams.values()) {
             s.checkAckTimeout();
         }
-        checkWriteDeadline();
+        out.checkWriteDeadline();
     }
 
     /** The socket is gone: release every stream; the client session stays for its grace. */
@@ -444,7 +332,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
         closed = true;
         streams.values().forEach(SessionStream::close);
         streams.clear();
-        queue.close();
+        out.disconnected();
         ClientSessions.Record r = clientSession;
         if (r != null) {
             clientSessions.disconnect(r);
