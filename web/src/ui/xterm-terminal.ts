@@ -33,7 +33,7 @@ export interface XtermCallbacks {
   onPointerDown(): void;
 }
 
-/** Events through which a person gives input (keys, paste, IME, mouse reports, focus reports). */
+/** The terminal's colours; the cursor's is also style.css' (`--limpet-cursor`) for its blink. */
 const THEME = {
   background: '#101216', foreground: '#d8dee9', cursor: '#f0c674', selectionBackground: '#3b4252',
   scrollbarSliderBackground: 'rgba(76, 86, 106, 0.45)', scrollbarSliderHoverBackground: 'rgba(76, 86, 106, 0.7)',
@@ -43,6 +43,7 @@ const THEME = {
 /** On xterm's rows while a blinking cursor is in its off half (style.css draws it so). */
 const CURSOR_OFF_CLASS = 'limpet-cursor-off';
 
+/** Events through which a person gives input (keys, paste, IME, mouse reports, focus reports). */
 const PERSON_EVENTS = ['keydown', 'keypress', 'keyup', 'paste', 'compositionend', 'input', 'mousedown', 'mouseup', 'mousemove',
   'wheel', 'focusin', 'focusout', 'touchstart', 'touchend'] as const;
 

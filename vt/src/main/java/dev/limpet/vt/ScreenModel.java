@@ -26,6 +26,10 @@ public final class ScreenModel {
      * (shorter ones cost less through the general path than a switch of paths).
      */
     private static final int FAST_RUN = 8;
+    /** Eight bytes at a time for the printable scan (see {@link #allPrintable}). */
+    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGHS = 0x8080808080808080L;
     final Emulator emu;
     private final Utf8Decoder decoder = new Utf8Decoder();
     private int[] decoded = new int[CHUNK];
@@ -72,10 +76,6 @@ public final class ScreenModel {
             off += n;
         }
     }
-
-    private static final VarHandle WORDS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-    private static final long ONES = 0x0101010101010101L;
-    private static final long HIGHS = 0x8080808080808080L;
 
     /** Whether all eight bytes of {@code w} are printable ASCII (each in 0x20..0x7E), tested at once. */
     static boolean allPrintable(long w) {
