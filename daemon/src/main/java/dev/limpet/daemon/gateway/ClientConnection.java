@@ -40,23 +40,12 @@ import org.slf4j.LoggerFactory;
 final class ClientConnection implements SessionStream.Owner, InputOrigin {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final AtomicLong IDS = new AtomicLong();
-    /** Replies a client may leave unread (queued or being sent) before it is cut off. */
-    static final long REPLY_BACKLOG_BYTES = 4L << 20;
-    /**
-     * Replays and snapshots a client may leave unread, all sessions together: many full rings
-     * (a page opening many tabs at once), but not an endless re-attach loop that reads nothing.
-     */
-    static final long REPLAY_BACKLOG_BYTES = 64L << 20;
     /** Longest error message sent back: it may quote what the client sent. */
     static final int MAX_ERROR_MESSAGE_CHARS = 512;
     /** A {@code req_id} is echoed in every reply: longer ones are refused (docs/protocol.md). */
     static final int MAX_REQ_ID_CHARS = 64;
-    /** The close status and reason of a client cut off for not reading its replies. */
-    static final int REPLY_BACKLOG_STATUS = 1008;
-    static final String REPLY_BACKLOG_REASON = "reply backlog";
 
     private final long id = IDS.incrementAndGet();
-    private final FrameSink sink;
     private final Clock clock;
     private final ClientOutbound out;
     private final Map<String, SessionStream> streams = new ConcurrentHashMap<>();
@@ -75,7 +64,6 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     ClientConnection(FrameSink sink, Commands commands, ClientSessions clientSessions, Clock clock, ClientErrorLog errorLog,
             DaemonMetrics metrics) {
         this.metrics = metrics;
-        this.sink = sink;
         this.clock = clock;
         this.commands = commands;
         this.clientSessions = clientSessions;
@@ -251,7 +239,7 @@ final class ClientConnection implements SessionStream.Owner, InputOrigin {
     }
 
     /**
-     * Queues a reply. Replies count against {@link #REPLY_BACKLOG_BYTES} until sent: a client
+     * Queues a reply. Replies count against {@link ClientOutbound#REPLY_BACKLOG_BYTES} until sent: a client
      * that leaves that much unread is cut off.
      */
     void send(ServerMessage message) {

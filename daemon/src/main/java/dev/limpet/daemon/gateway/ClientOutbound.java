@@ -30,6 +30,16 @@ import org.slf4j.LoggerFactory;
 final class ClientOutbound {
     private static final Logger LOG = LoggerFactory.getLogger(ClientConnection.class);
     private static final long WRITE_DEADLINE_SECONDS = 30;
+    /** Replies a client may leave unread (queued or being sent) before it is cut off. */
+    static final long REPLY_BACKLOG_BYTES = 4L << 20;
+    /**
+     * Replays and snapshots a client may leave unread, all sessions together: many full rings
+     * (a page opening many tabs at once), but not an endless re-attach loop that reads nothing.
+     */
+    static final long REPLAY_BACKLOG_BYTES = 64L << 20;
+    /** The close status and reason of a client cut off for not reading its replies. */
+    static final int REPLY_BACKLOG_STATUS = 1008;
+    static final String REPLY_BACKLOG_REASON = "reply backlog";
     /** How long a connection that was told to close may keep its socket before it is dropped. */
     private static final long CLOSE_GRACE_MILLIS = 2_000;
     /** The key replies are counted under in the queue (session streams count under their own). */
@@ -61,24 +71,24 @@ final class ClientOutbound {
         return closingSinceNanos != 0;
     }
 
-    /** Queues a reply, counted against {@link ClientConnection#REPLY_BACKLOG_BYTES} until sent, and hands it on. */
+    /** Queues a reply, counted against {@link #REPLY_BACKLOG_BYTES} until sent, and hands it on. */
     void reply(String text) {
         if (closing()) {
             return;
         }
-        if (!queue.offer(text, text.length(), REPLIES, ClientConnection.REPLY_BACKLOG_BYTES)) {
+        if (!queue.offer(text, text.length(), REPLIES, REPLY_BACKLOG_BYTES)) {
             cutOff();
             return;
         }
         flush();
     }
 
-    /** Queues a replay or snapshot frame against {@link ClientConnection#REPLAY_BACKLOG_BYTES}; false once cut off. */
+    /** Queues a replay or snapshot frame against {@link #REPLAY_BACKLOG_BYTES}; false once cut off. */
     boolean replay(Object frame, long bytes) {
         if (closing()) {
             return false;
         }
-        if (!queue.offer(frame, bytes, REPLAYS, ClientConnection.REPLAY_BACKLOG_BYTES)) {
+        if (!queue.offer(frame, bytes, REPLAYS, REPLAY_BACKLOG_BYTES)) {
             cutOff();
             return false;
         }
@@ -105,10 +115,10 @@ final class ClientOutbound {
         closingSinceNanos = System.nanoTime();
         // Once per connection, so outside the command errors' budget (which this client has used up).
         LOG.warn("connection {}: left more than {} bytes of replies unread (or {} of replays); cutting it off ({} {})", id,
-                ClientConnection.REPLY_BACKLOG_BYTES, ClientConnection.REPLAY_BACKLOG_BYTES, ClientConnection.REPLY_BACKLOG_STATUS,
-                ClientConnection.REPLY_BACKLOG_REASON);
+                REPLY_BACKLOG_BYTES, REPLAY_BACKLOG_BYTES, REPLY_BACKLOG_STATUS,
+                REPLY_BACKLOG_REASON);
         queue.close();
-        sink.close(ClientConnection.REPLY_BACKLOG_STATUS, ClientConnection.REPLY_BACKLOG_REASON);
+        sink.close(REPLY_BACKLOG_STATUS, REPLY_BACKLOG_REASON);
     }
 
     /**

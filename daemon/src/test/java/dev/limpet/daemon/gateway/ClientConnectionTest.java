@@ -75,9 +75,9 @@ class ClientConnectionTest {
         String bad = "{\"type\": \"kill_session\", " + "\"x\":\"" + "y".repeat(2000); // malformed JSON: bad_request
         for (int i = 0; i < 20_000 && sink.closeStatus == 0; i++) {
             c.onText(bad);
-            assertThat(c.queue().queuedBytes()).isLessThanOrEqualTo(ClientConnection.REPLY_BACKLOG_BYTES + 4096);
+            assertThat(c.queue().queuedBytes()).isLessThanOrEqualTo(ClientOutbound.REPLY_BACKLOG_BYTES + 4096);
         }
-        assertThat(sink.closeStatus).isEqualTo(ClientConnection.REPLY_BACKLOG_STATUS);
+        assertThat(sink.closeStatus).isEqualTo(ClientOutbound.REPLY_BACKLOG_STATUS);
         assertThat(sink.closeReason).isEqualTo("reply backlog");
         int sent = sink.texts.size();
         c.onText(bad);
@@ -91,9 +91,9 @@ class ClientConnectionTest {
         for (int i = 0; i < 100 && sink.closeStatus == 0; i++) {
             // What prime does with each attachment's replay of a full ring.
             c.queueReplay(ByteBuffer.wrap(ring), ring.length);
-            assertThat(c.queue().queuedBytes()).isLessThanOrEqualTo(ClientConnection.REPLAY_BACKLOG_BYTES + ring.length);
+            assertThat(c.queue().queuedBytes()).isLessThanOrEqualTo(ClientOutbound.REPLAY_BACKLOG_BYTES + ring.length);
         }
-        assertThat(sink.closeStatus).isEqualTo(ClientConnection.REPLY_BACKLOG_STATUS);
+        assertThat(sink.closeStatus).isEqualTo(ClientOutbound.REPLY_BACKLOG_STATUS);
         assertThat(c.queueReplay(ByteBuffer.wrap(ring), ring.length)).as("nothing more is queued once cut off").isFalse();
     }
 
