@@ -82,6 +82,15 @@ test('a blinking cursor a program asks for blinks with no animation running; a s
   assert.ok(on.every((l) => l.background === CURSOR_COLOUR), JSON.stringify(on));
   assert.ok(off.every((l) => l.background !== CURSOR_COLOUR && l.color === CURSOR_COLOUR), JSON.stringify(off));
 
+  // Unfocused, xterm draws the cursor as an outline that does not blink: nothing turns it off; it
+  // blinks again as soon as the terminal has the focus, output or not.
+  await page.evaluate(() => document.activeElement?.blur());
+  const unfocused = await watchBlink(1200);
+  assert.ok(unfocused.every((l) => !l.off), `no blink while unfocused: ${JSON.stringify(unfocused)}`);
+  await page.evaluate(() => document.querySelector('.term-host:not(.hidden) .xterm textarea').focus());
+  const refocused = await watchBlink(1200);
+  assert.ok(refocused.some((l) => l.off), `blinking again once focused: ${JSON.stringify(refocused)}`);
+
   await typeInTerminal(page, "printf '\\033[2 q'; echo steady-$((1+2))\n");
   await waitForScreen(page, tabId, 'steady-3', 'the steady cursor request');
   await page.waitForFunction(() => !document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor-blink'));

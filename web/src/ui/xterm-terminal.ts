@@ -69,10 +69,11 @@ export class XtermTerminal implements TerminalPort {
     });
     for (const addon of [this.fitAddon, this.search, new WebLinksAddon()]) this.term.loadAddon(addon);
     // Whether the cursor blinks is xterm's to decide (the program's request, the focus); it says so
-    // in the classes of the cursor it draws.
-    this.lifetime.add(this.term.onRender(() => {
-      this.blink.blinking(this.element.querySelector('.xterm-rows.xterm-focus .xterm-cursor.xterm-cursor-blink') !== null);
-    }));
+    // in the classes of what it draws. It redraws on focus and blur without a render event, and
+    // has done so by the time focusin/focusout reach this element.
+    const blinkNow = () => this.blink.blinking(this.element.querySelector('.xterm-rows.xterm-focus .xterm-cursor.xterm-cursor-blink') !== null);
+    this.lifetime.add(this.term.onRender(blinkNow));
+    for (const type of ['focusin', 'focusout']) element.addEventListener(type, blinkNow, { signal: this.lifetime.signal });
     this.lifetime.add({ dispose: () => this.blink.dispose() });
     // xterm turns a person's events into input synchronously, while the event is dispatched; its
     // answers to queries come while it parses output. Note the events (capture phase: before
