@@ -56,6 +56,7 @@ const watchBlink = (ms) => page.evaluate((ms) => new Promise((resolve) => {
     const cursor = rows.querySelector('.xterm-cursor');
     const style = cursor && getComputedStyle(cursor);
     return { off: rows.classList.contains('limpet-cursor-off'), background: style?.backgroundColor, color: style?.color,
+      bar: cursor?.classList.contains('xterm-cursor-bar') ?? false, boxShadow: style?.boxShadow,
       animations: cursor?.getAnimations().length ?? -1, blinkClass: cursor?.classList.contains('xterm-cursor-blink') ?? false };
   };
   seen.push(look());
@@ -96,6 +97,31 @@ test('a blinking cursor a program asks for blinks with no animation running; a s
   await page.waitForFunction(() => !document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor-blink'));
   const steady = await watchBlink(1200);
   assert.deepEqual(steady.map((l) => [l.off, l.background]), [[false, CURSOR_COLOUR]], 'a steady cursor: shown, and nothing changes');
+});
+
+test('real vim that asks for a blinking bar in insert mode gets one, and a steady block back in normal mode', async () => {
+  const tabId = (await snapshot(page)).activeTabId;
+  await waitForPrompt(page, tabId);
+  // vim sends t_SI entering insert mode and t_EI leaving it, as people configure it for their terminal.
+  await typeInTerminal(page, `vim -n -i NONE -u NONE -c 'set showmode' -c 'let &t_SI="\\e[5 q"' -c 'let &t_EI="\\e[2 q"'\n`);
+  await waitForScreen(page, tabId, (t) => t.includes('~'), 'vim');
+  await page.keyboard.press('i');
+  await waitForScreen(page, tabId, '-- INSERT --', 'insert mode');
+  await page.waitForFunction(() => document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor.xterm-cursor-blink.xterm-cursor-bar'));
+  const insert = await watchBlink(1600);
+  assert.ok(insert.every((l) => l.bar && l.animations === 0), JSON.stringify(insert));
+  const off = insert.filter((l) => l.off);
+  const on = insert.filter((l) => !l.off);
+  assert.ok(off.length >= 1 && on.length >= 2, `the bar went off and on again: ${JSON.stringify(insert)}`);
+  assert.ok(on.every((l) => l.boxShadow.includes(CURSOR_COLOUR)) && off.every((l) => l.boxShadow === 'none'), JSON.stringify(insert));
+
+  await page.keyboard.press('Escape');
+  await waitForScreen(page, tabId, (t) => !t.includes('-- INSERT --'), 'normal mode');
+  await page.waitForFunction(() => !document.querySelector('.term-host:not(.hidden) .xterm-rows .xterm-cursor-blink'));
+  const normal = await watchBlink(1200);
+  assert.deepEqual(normal.map((l) => [l.off, l.bar, l.background]), [[false, false, CURSOR_COLOUR]], 'a steady block');
+  await typeInTerminal(page, ':q!\n');
+  await waitForPrompt(page, tabId);
 });
 
 test('new command form starts any argv in a directory; rename; close asks and removes it', async () => {

@@ -34,9 +34,7 @@ class PlainTextDifferentialTest {
                     }
                 }
                 byte[] data = (sb + "\u001b(B\u001b[4l\u001b[?7h\u001b[m").getBytes(StandardCharsets.UTF_8);
-                Differential.Case c = d.add("prefix" + b + "-cols" + cols, cols, 6, 20);
-                c.job.write(d.file(data), 0, data.length);
-                RecordingDifferentialTest.feedInRandomChunks(c.model, data, data.length, new Random(b * 31L + cols));
+                addInChunks(d, "prefix" + b + "-cols" + cols, cols, 6, 20, data, new Random(b * 31L + cols));
                 Differential.Case whole = d.add("prefix" + b + "-cols" + cols + "-whole", cols, 6, 20);
                 whole.write(data);
             }
@@ -63,9 +61,7 @@ class PlainTextDifferentialTest {
             }
             int cols = 3 + random.nextInt(30);
             byte[] data = sb.toString().getBytes(StandardCharsets.UTF_8);
-            Differential.Case c = d.add("mixed" + seed + "-cols" + cols, cols, 5, 10);
-            c.job.write(d.file(data), 0, data.length);
-            RecordingDifferentialTest.feedInRandomChunks(c.model, data, data.length, random);
+            addInChunks(d, "mixed" + seed + "-cols" + cols, cols, 5, 10, data, random);
         }
         assertThat(d.check()).isEmpty();
     }
@@ -91,10 +87,16 @@ class PlainTextDifferentialTest {
             }
             int cols = 5 + random.nextInt(90);
             byte[] data = (sb + "\u001b[m").getBytes(StandardCharsets.UTF_8);
-            Differential.Case c = d.add("pens" + seed + "-cols" + cols, cols, 4 + random.nextInt(8), 10);
-            c.job.write(d.file(data), 0, data.length);
-            RecordingDifferentialTest.feedInRandomChunks(c.model, data, data.length, random);
+            addInChunks(d, "pens" + seed + "-cols" + cols, cols, 4 + random.nextInt(8), 10, data, random);
         }
         assertThat(d.check()).isEmpty();
+    }
+
+    /** A case where xterm.js gets {@code data} whole and the model gets it in random chunks. */
+    private static void addInChunks(Differential d, String name, int cols, int rows, int scrollback, byte[] data, Random random)
+            throws Exception {
+        Differential.Case c = d.add(name, cols, rows, scrollback);
+        c.job.write(d.file(data), 0, data.length);
+        RecordingDifferentialTest.feedInRandomChunks(c.model, data, data.length, random);
     }
 }
