@@ -190,8 +190,10 @@ public final class PtySession {
                     continue;
                 }
                 byte[] data = Arrays.copyOf(buf, n);
+                long end;
                 synchronized (lock) {
-                    OutputChunk chunk = OutputChunk.of(data, log.append(data, 0, n));
+                    end = log.append(data, 0, n);
+                    OutputChunk chunk = OutputChunk.of(data, end);
                     for (Listener l : listeners) {
                         l.onOutput(chunk);
                     }
@@ -200,7 +202,7 @@ public final class PtySession {
                     l.afterOutput();
                 }
                 // After the chunk is on its way: the screen model is never on the echo's path.
-                feeder.wake();
+                feeder.appended(data, n, end);
                 if (n == buf.length && buf.length < READ_CHUNK) {
                     // A flood filled the buffer: read in larger chunks from now on.
                     buf = new byte[READ_CHUNK];
@@ -518,8 +520,8 @@ public final class PtySession {
 
     /**
      * Lets {@code watcher} hear that output arrived and what the window title is (the
-     * evidence of what an agent is doing), from the screen feeder's thread, never the read path.
-     * One watcher per session; null removes it.
+     * evidence of what an agent is doing), after the output went to the viewers (see
+     * {@link ScreenWatcher} for the threads). One watcher per session; null removes it.
      */
     public void watchScreen(ScreenWatcher watcher) {
         feeder.watch(watcher);

@@ -3,7 +3,8 @@ package dev.limpet.terminal.session;
 /**
  * What a session's screen model saw besides the cells (the evidence of what an agent is
  * doing): that output arrived, and the window title. Called on the session's screen feeder thread,
- * never on the PTY read path; implementations must return quickly and never block.
+ * or on its PTY reader once a few bytes it fed the model itself have gone to the viewers;
+ * implementations must return quickly and never block.
  */
 public interface ScreenWatcher {
     /** Output reached the screen model (once per batch the feeder fed: many chunks may make one call). */
