@@ -59,7 +59,7 @@ public final class ServerConnection implements ServedSession.Watcher {
     private volatile boolean framed;
     private volatile boolean watching;
 
-    private ServerConnection(ServedSession served, SocketChannel socket) {
+    private ServerConnection(ServedSession served, PolledSocket socket) {
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
         this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
@@ -69,7 +69,19 @@ public final class ServerConnection implements ServedSession.Watcher {
 
     /** Serves {@code channel} on a new platform thread (its reader). */
     public static void start(ServedSession served, SocketChannel channel) {
-        ServerConnection c = new ServerConnection(served, channel);
+        PolledSocket socket;
+        try {
+            socket = new PolledSocket(channel);
+        } catch (IOException e) {
+            WorkerLog.warn("a daemon connection could not be served: {}", e.toString());
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // refused already; nothing more to release
+            }
+            return;
+        }
+        ServerConnection c = new ServerConnection(served, socket);
         OPEN.add(c);
         if (WATCHDOG.compareAndSet(false, true)) {
             Thread.ofPlatform().daemon().stackSize(256 * 1024).name("rpc-watchdog").start(ServerConnection::watch);
