@@ -195,6 +195,12 @@ final class ScreenFeeder {
     }
 
     void close() {
+        markClosed();
+        LockSupport.unpark(thread);
+    }
+
+    /** Whoever waits for the model stops waiting; nothing is fed any more. */
+    private void markClosed() {
         lock.lock();
         try {
             closed = true;
@@ -202,7 +208,6 @@ final class ScreenFeeder {
         } finally {
             lock.unlock();
         }
-        LockSupport.unpark(thread);
     }
 
     private void run() {
@@ -284,7 +289,7 @@ final class ScreenFeeder {
                         sessionId, start - from);
                 from = start;
             }
-            int n = log.readInto(from, buffer, (int) Math.min(buffer.length, until - from));
+            int n = log.readInto(from, buffer, (int) Math.max(0, Math.min(buffer.length, until - from)));
             screen.feed(buffer, 0, n);
             fed = from + n;
             title = capped(screen.title());
@@ -310,13 +315,7 @@ final class ScreenFeeder {
     /** The model threw: the session goes on, its screen no longer follows. */
     private void failed(RuntimeException e) {
         LOG.error("session {}: the screen model failed; snapshots and capture stop following the output", sessionId, e);
-        lock.lock();
-        try {
-            closed = true;
-            progressed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        markClosed();
     }
 
     /**
