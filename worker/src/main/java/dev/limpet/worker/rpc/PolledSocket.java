@@ -22,7 +22,7 @@ import java.nio.channels.SocketChannel;
  * <p>Thread contract: one reader and one writer at a time (the framing's locks see to it); either
  * may run while the other waits. {@link #close} ends both waits.
  */
-final class PolledSocket implements ByteChannel, GatheringByteChannel {
+public final class PolledSocket implements ByteChannel, GatheringByteChannel {
     private final SocketChannel socket;
     private final Selector readable;
     private final Selector writable;

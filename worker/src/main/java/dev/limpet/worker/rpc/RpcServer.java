@@ -47,8 +47,11 @@ public final class RpcServer implements AutoCloseable {
         return socket;
     }
 
-    /** Accepts until closed, handing each same-user connection to {@code handler} on the calling thread. */
-    public void acceptLoop(Consumer<SocketChannel> handler) {
+    /**
+     * Accepts until closed, handing each same-user connection to {@code handler} on the calling
+     * thread, as a {@link PolledSocket}.
+     */
+    public void acceptLoop(Consumer<PolledSocket> handler) {
         while (server.isOpen()) {
             SocketChannel ch;
             try {
@@ -63,7 +66,15 @@ public final class RpcServer implements AutoCloseable {
                 close(ch);
                 continue;
             }
-            handler.accept(ch);
+            PolledSocket polled;
+            try {
+                polled = new PolledSocket(ch);
+            } catch (IOException e) {
+                WorkerLog.warn("a connection on {} could not be served: {}", socket, e.toString());
+                close(ch);
+                continue;
+            }
+            handler.accept(polled);
         }
     }
 
@@ -85,7 +96,7 @@ public final class RpcServer implements AutoCloseable {
         try {
             ch.close();
         } catch (IOException ignored) {
-            // refused peer: nothing to release
+            // refused or unservable peer: nothing to release
         }
     }
 

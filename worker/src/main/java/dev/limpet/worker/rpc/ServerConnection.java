@@ -16,7 +16,6 @@ import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -67,20 +66,8 @@ public final class ServerConnection implements ServedSession.Watcher {
         this.handshake = new Handshake(served, name);
     }
 
-    /** Serves {@code channel} on a new platform thread (its reader). */
-    public static void start(ServedSession served, SocketChannel channel) {
-        PolledSocket socket;
-        try {
-            socket = new PolledSocket(channel);
-        } catch (IOException e) {
-            WorkerLog.warn("a daemon connection could not be served: {}", e.toString());
-            try {
-                channel.close();
-            } catch (IOException ignored) {
-                // refused already; nothing more to release
-            }
-            return;
-        }
+    /** Serves {@code socket} on a new platform thread (its reader). */
+    public static void start(ServedSession served, PolledSocket socket) {
         ServerConnection c = new ServerConnection(served, socket);
         OPEN.add(c);
         if (WATCHDOG.compareAndSet(false, true)) {
