@@ -260,6 +260,26 @@ class RelayClusterTest {
         });
     }
 
+    @Test
+    void aChannelBetweenNodesClosesBothWaysWhenNatsGoesAwaySinceItsLastMessagesMayBeLostUnseen() throws Exception {
+        RelayServer a = node();
+        RelayServer b = node();
+        awaitHealthy(a);
+        awaitHealthy(b);
+        var e = hosts.add(new SecureRandom());
+        Recorder up = new Recorder();
+        uplink(a, e, up);
+        Recorder c = new Recorder();
+        WebSocket s = clientWhenOnline(b, e.hostId(), c);
+        long channel = RelayServerTest.channelOf(up.next());
+        s.sendBinary(ByteBuffer.wrap("before".getBytes(StandardCharsets.UTF_8)), true).join();
+        assertThat(RelayEnvelope.message(ByteBuffer.wrap((byte[]) up.next()))).isEqualTo("before".getBytes(StandardCharsets.UTF_8));
+        nats.kill9();
+        assertThat(c.next()).as("the client on the other node is closed (it resumes by offset)").isEqualTo(1012);
+        assertThat((String) up.next()).as("the host hears its channel closed").contains("\"type\":\"channel_closed\"")
+                .contains("\"channel\":" + channel);
+    }
+
     /** As {@link Recorder}, joining a binary message's fragments (the JDK hands a large message over in parts). */
     static final class Whole extends ByteArrayOutputStream implements WebSocket.Listener {
         final Recorder r = new Recorder();

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * uplink each have one, each subscribed (through the node's wildcard) on its own subject. Data
  * messages carry the single relay's end-to-end ciphertext unchanged, numbered so a gap (NATS
  * dropped a message) closes the channel instead of corrupting it; the client then resumes by
- * offset. Each direction is bounded by {@link Credit}.
+ * offset. A gap shows only once a later message arrives, so the node closes every channel when
+ * its connection to NATS drops ({@link NatsCluster#messagesMayBeLost}). Each direction is bounded
+ * by {@link Credit}.
  */
 final class ChannelEnd {
     private static final Logger LOG = LoggerFactory.getLogger(ChannelEnd.class);

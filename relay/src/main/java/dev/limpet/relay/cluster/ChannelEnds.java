@@ -112,11 +112,11 @@ final class ChannelEnds {
         return ends.size();
     }
 
-    /** On stop: every channel closes both ways. */
+    /** Every channel closes both ways (on stop, or when NATS may have lost messages); an end opened meanwhile stays. */
     void closeAll(int status, String reason) {
         for (ChannelEnd end : ends.values()) {
+            ends.remove(end.id);
             end.closeBoth(status, reason);
         }
-        ends.clear();
     }
 }

@@ -111,6 +111,16 @@ public final class NatsCluster implements Cluster, NatsLink.Events {
         worker.execute(presence::refresh);
     }
 
+    /**
+     * Every channel to another node closes, both ways, and its client resumes by offset: a channel
+     * sees a lost message only when a later one arrives, and the last ones before a quiet spell
+     * have none after them (a lossless client would wait for them for ever).
+     */
+    @Override
+    public void messagesMayBeLost() {
+        ends.closeAll(1012, "relay_gap");
+    }
+
     /** Once connected and started: this node's open requests and channel subjects. */
     private synchronized void subscribe() {
         Connection c = link.connection();

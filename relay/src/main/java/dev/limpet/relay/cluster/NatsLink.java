@@ -29,6 +29,12 @@ final class NatsLink {
 
         /** Connected again: {@code reconnected} after a loss, when the server may have restarted without our state. */
         void backAgain(boolean reconnected);
+
+        /**
+         * Messages may have been lost: the connection dropped (what NATS held for us, or we had
+         * sent, went with it) or this node fell behind and jnats dropped some.
+         */
+        void messagesMayBeLost();
     }
 
     private final String node;
@@ -65,8 +71,8 @@ final class NatsLink {
 
                     @Override
                     public void slowConsumerDetected(Connection conn, Consumer consumer) {
-                        // Messages were dropped: the channels that lost one see a gap in their sequence and close.
-                        LOG.warn("NATS: this relay node fell behind and messages were dropped; the channels concerned close and resume");
+                        LOG.warn("NATS: this relay node fell behind and messages were dropped; its channels close and their clients resume");
+                        events.messagesMayBeLost();
                     }
                 })
                 .build();
@@ -108,8 +114,10 @@ final class NatsLink {
             }
             case DISCONNECTED -> {
                 if (!closing) {
-                    LOG.warn("relay node {}: NATS at {} is unreachable; clients of hosts held by other nodes are refused until it is back", node, url);
+                    LOG.warn("relay node {}: NATS at {} is unreachable; channels to other nodes close, and clients of hosts held by other"
+                            + " nodes are refused until it is back", node, url);
                     lastError = "disconnected from NATS at " + url;
+                    events.messagesMayBeLost();
                 }
             }
             default -> LOG.debug("relay node {}: NATS {}", node, event);
