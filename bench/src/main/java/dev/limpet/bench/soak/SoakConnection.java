@@ -39,6 +39,9 @@ final class SoakConnection {
     }
 
     void add(SoakSession s) {
+        if (lossless) {
+            s.losslessClient = name;
+        }
         sessions.put(s.id, s);
         toAttach.add(s.id);
     }

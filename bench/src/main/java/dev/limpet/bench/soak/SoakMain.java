@@ -428,7 +428,7 @@ public final class SoakMain {
             for (SoakSession s : sessions) {
                 long endOffset = ends.getOrDefault(s.id, -1L);
                 if (!s.workerKilled && s.lossless.next() != endOffset) {
-                    failures.add("session " + s.id + " (" + s.kind + "): lossless client at " + s.lossless.next() + " of " + endOffset
+                    failures.add("session " + s.id + " (" + s.kind + "): lossless client " + s.losslessClient + " at " + s.lossless.next() + " of " + endOffset
                             + " after " + CATCH_UP.toSeconds() + " s (hang); " + s.lossless.describe());
                 }
             }
@@ -491,7 +491,7 @@ public final class SoakMain {
                     failures.add("session " + s.id + " (" + s.kind + "): " + state + " with pid " + pid + ", expected running with pid " + s.pid);
                 }
                 if (s.lossless.losses() > 0) {
-                    failures.add("session " + s.id + " (" + s.kind + "): lossless client lost bytes: " + s.lossless.describe());
+                    failures.add("session " + s.id + " (" + s.kind + "): lossless client " + s.losslessClient + " lost bytes: " + s.lossless.describe());
                 }
                 if (s.liveBackwards > 0) {
                     failures.add("session " + s.id + ": a live client received " + s.liveBackwards + " frames that went back in the stream");

@@ -9,6 +9,8 @@ final class SoakSession {
     final long seed;
     final long pid;
     final StreamCheck lossless;
+    /** The name of the lossless client's connection (a relayed one says so). */
+    volatile String losslessClient = "?";
     /** Set before the chaos loop kills its worker: clients stop attaching to it (an attach would revive it). */
     volatile boolean workerKilled;
     /** Live clients: bytes received, frames that went back in the stream, desyncs (expected under load). */
