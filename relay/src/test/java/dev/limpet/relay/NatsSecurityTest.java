@@ -7,7 +7,6 @@ import static org.awaitility.Awaitility.await;
 import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayGate;
-import dev.limpet.relay.RelayServerTest.Recorder;
 import dev.limpet.relay.cluster.NatsAuth;
 import dev.limpet.relay.cluster.NatsCluster;
 import dev.limpet.testkit.NatsServer;

@@ -10,10 +10,8 @@ import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.PairingSecret;
 import dev.limpet.protocol.relay.RelayEnvelope;
 import dev.limpet.protocol.relay.RelayGate;
-import dev.limpet.relay.RelayServerTest.Recorder;
 import dev.limpet.relay.cluster.NatsCluster;
 import dev.limpet.testkit.NatsServer;
-import java.io.ByteArrayOutputStream;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -83,7 +81,7 @@ class RelayClusterTest {
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/relay/uplink/" + e.hostId()), r).join();
         ws.sendText("{\"type\":\"pairings\",\"pairings\":[{\"id\":\"" + pairing.pairingId() + "\",\"key\":\""
                 + HexFormat.of().formatHex(pairing.relayKey()) + "\"}]}", true).join();
-        Object ack = r instanceof Whole w ? w.next() : ((Recorder) r).next();
+        Object ack = r instanceof WholeRecorder w ? w.next() : ((Recorder) r).next();
         assertThat((String) ack).contains("\"type\":\"pairings_ack\"");
         return ws;
     }
@@ -96,7 +94,7 @@ class RelayClusterTest {
     WebSocket client(RelayServer n, String hostId, WebSocket.Listener r, PairingSecret proving) throws Exception {
         WebSocket ws = http.newWebSocketBuilder().connectTimeout(Duration.ofSeconds(30))
                 .buildAsync(URI.create("ws://127.0.0.1:" + n.port() + "/h/" + hostId + "/ws"), r).join();
-        Object challenge = r instanceof Whole w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, TimeUnit.SECONDS);
+        Object challenge = r instanceof WholeRecorder w ? w.next() : r instanceof Recorder rec ? rec.next() : ((Stuck) r).challenge.get(10, TimeUnit.SECONDS);
         ws.sendBinary(ByteBuffer.wrap(RelayGate.proof(proving, hostId, (byte[]) challenge)), true).join();
         return ws;
     }
@@ -280,37 +278,6 @@ class RelayClusterTest {
                 .contains("\"channel\":" + channel);
     }
 
-    /** As {@link Recorder}, joining a binary message's fragments (the JDK hands a large message over in parts). */
-    static final class Whole extends ByteArrayOutputStream implements WebSocket.Listener {
-        final Recorder r = new Recorder();
-
-        @Override
-        public void onOpen(WebSocket ws) {
-            ws.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            return r.onText(ws, data, last);
-        }
-
-        @Override
-        public synchronized CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
-            byte[] b = new byte[data.remaining()];
-            data.get(b);
-            writeBytes(b);
-            if (last) {
-                r.received.add(toByteArray());
-                reset();
-            }
-            return null;
-        }
-
-        Object next() throws InterruptedException {
-            return r.next();
-        }
-    }
-
     @Test
     void aMessageLargerThanNatsMaxPayloadCrossesInPiecesAndArrivesWhole() throws Exception {
         RelayServer a = node();
@@ -318,9 +285,9 @@ class RelayClusterTest {
         awaitHealthy(a);
         awaitHealthy(b);
         var e = hosts.add(new SecureRandom());
-        Whole up = new Whole();
+        WholeRecorder up = new WholeRecorder();
         WebSocket u = uplink(a, e, up);
-        Whole c = new Whole();
+        WholeRecorder c = new WholeRecorder();
         WebSocket s = clientWhenOnline(b, e.hostId(), c);
         long channel = RelayServerTest.channelOf(up.next());
         byte[] big = new byte[(int) (1.5 * 1024 * 1024) + 7];

@@ -25,10 +25,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -52,42 +49,6 @@ class RelayServerTest {
     @AfterEach
     void stop() {
         relay.close();
-    }
-
-    /** A socket that records what it receives: text as String, binary as byte[], the close as Integer status. */
-    static final class Recorder implements WebSocket.Listener {
-        final BlockingQueue<Object> received = new LinkedBlockingQueue<>();
-
-        @Override
-        public void onOpen(WebSocket ws) {
-            ws.request(Long.MAX_VALUE);
-        }
-
-        @Override
-        public CompletionStage<?> onText(WebSocket ws, CharSequence data, boolean last) {
-            received.add(data.toString());
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onBinary(WebSocket ws, ByteBuffer data, boolean last) {
-            byte[] b = new byte[data.remaining()];
-            data.get(b);
-            received.add(b);
-            return null;
-        }
-
-        @Override
-        public CompletionStage<?> onClose(WebSocket ws, int status, String reason) {
-            received.add(status);
-            return null;
-        }
-
-        Object next() throws InterruptedException {
-            Object o = received.poll(10, TimeUnit.SECONDS);
-            assertThat(o).as("a message within 10 s").isNotNull();
-            return o;
-        }
     }
 
     /** The pairing every test's uplinks announce to the gate and its clients prove. */

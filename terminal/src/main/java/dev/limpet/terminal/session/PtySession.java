@@ -37,8 +37,6 @@ public final class PtySession {
     private static final int FIRST_READ_CHUNK = 16 * 1024;
     /** A read at least this large is taken for part of a flood (see {@link #gather}). */
     private static final int FLOOD_READ = 2048;
-    /** How often a waiting reader looks at its gates again (gates may open with time). */
-    private static final long GATE_RECHECK_MILLIS = 50;
     /** After the program's exit, how long a read may bring nothing before the exit is reported anyway. */
     private static final long EXIT_DRAIN_IDLE_MILLIS = 1000;
     /** An attach from the stream's current end: no replay. */
@@ -63,7 +61,7 @@ public final class PtySession {
     /**
      * Holds the reader back: it reads at most {@link #allowance} bytes past the log's current end.
      * Called on the reader thread before every read: must be quick and must not block. A gate that
-     * opens without a call into the session (time passing) is seen within {@value #GATE_RECHECK_MILLIS} ms.
+     * opens without a call into the session (time passing) is seen within {@value ReadGates#RECHECK_MILLIS} ms.
      */
     public interface ReadGate {
         /** Bytes the reader may read now, given the stream's end; {@code Long.MAX_VALUE} when unlimited, ≤ 0 to wait. */
@@ -101,11 +99,9 @@ public final class PtySession {
     private final ScreenFeed screen;
     private final ScreenFeeder feeder;
     private final List<Listener> listeners = new CopyOnWriteArrayList<>();
-    private final List<ReadGate> gates = new CopyOnWriteArrayList<>();
+    private final ReadGates gates = new ReadGates();
     private final Object lock = new Object();
-    private final Object gateLock = new Object();
     private final Thread reader;
-    private volatile boolean readerWaiting;
     /** True while the reader is inside a PTY read (not while it delivers a chunk or waits for a gate). */
     private volatile boolean readerInRead;
     private volatile boolean closed;
@@ -167,9 +163,9 @@ public final class PtySession {
         byte[] buf = new byte[FIRST_READ_CHUNK];
         try {
             while (!closed) {
-                long allowance = allowance();
+                long allowance = gates.allowance(log.endOffset());
                 if (allowance <= 0) {
-                    waitForGates();
+                    gates.await(log.endOffset(), () -> closed);
                     continue;
                 }
                 int want = (int) Math.min(buf.length, allowance);
@@ -210,6 +206,9 @@ public final class PtySession {
             }
         } catch (IOException e) {
             LOG.debug("session {}: pty read ended: {}", id, e.getMessage());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed = true;
         } catch (RuntimeException e) {
             LOG.error("session {}: output pipeline failed; output is no longer recorded", id, e);
         }
@@ -235,43 +234,14 @@ public final class PtySession {
         return n;
     }
 
-    private long allowance() {
-        long end = log.endOffset();
-        long min = Long.MAX_VALUE;
-        for (ReadGate g : gates) {
-            min = Math.min(min, g.allowance(end));
-        }
-        return min;
-    }
-
-    private void waitForGates() {
-        synchronized (gateLock) {
-            readerWaiting = true;
-            try {
-                if (allowance() <= 0 && !closed) {
-                    gateLock.wait(GATE_RECHECK_MILLIS);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                closed = true;
-            } finally {
-                readerWaiting = false;
-            }
-        }
-    }
-
     /** True while the reader waits for a gate (credit, a link backlog, the screen model). */
     public boolean readerPaused() {
-        return readerWaiting;
+        return gates.waiting();
     }
 
     /** A gate may have opened: wakes the reader if it waits. Cheap when it does not. */
     public void gatesChanged() {
-        if (readerWaiting) {
-            synchronized (gateLock) {
-                gateLock.notifyAll();
-            }
-        }
+        gates.changed();
     }
 
     public void addGate(ReadGate gate) {
@@ -280,7 +250,6 @@ public final class PtySession {
 
     public void removeGate(ReadGate gate) {
         gates.remove(gate);
-        gatesChanged();
     }
 
     private void awaitExit(Consumer<ExitStatus> onExit) {
@@ -295,10 +264,10 @@ public final class PtySession {
             long idleMillis = 0;
             long end = log.endOffset();
             while (reader.isAlive() && idleMillis < EXIT_DRAIN_IDLE_MILLIS) {
-                reader.join(GATE_RECHECK_MILLIS);
+                reader.join(ReadGates.RECHECK_MILLIS);
                 long now = log.endOffset();
                 if (now == end && readerInRead) {
-                    idleMillis += GATE_RECHECK_MILLIS;
+                    idleMillis += ReadGates.RECHECK_MILLIS;
                 } else {
                     idleMillis = 0;
                     end = now;
