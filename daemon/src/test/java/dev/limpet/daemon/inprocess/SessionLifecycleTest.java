@@ -48,7 +48,9 @@ class SessionLifecycleTest {
     @Test
     void resizeReachesTheChildAsSigwinch() {
         SessionInfo s = d.spawn(c, DaemonHarness.program(SizeReporter.class), 80, 24);
-        d.attach(c, s.id(), -1L);
+        // From the stream's first byte: its first line may come before the attach, and a client
+        // with nothing would get it drawn in a snapshot rather than as output.
+        d.attach(c, s.id(), 0L);
         await().atMost(Duration.ofSeconds(15)).until(() -> c.outputOf(s.id()).contains("size 80x24"));
         c.send(new ClientMessage.TakeSize(null, s.id())); // the viewer a person uses: its resizes apply
         c.send(new ClientMessage.PtyResize(null, s.id(), 132, 43));
