@@ -17,7 +17,8 @@ import java.util.Objects;
  *
  * <p>Not thread-safe: a model must be used by one thread at a time (the caller serialises).
  * Memory is bounded by {@code cols * (rows + scrollbackLines)} cells; feeding costs O(1) per
- * scrolled line whatever the scrollback size.
+ * scrolled line whatever the scrollback size, and plain text that scrolls out of the scrollback
+ * within one feed is scanned, not printed ({@link ScrolledAway}).
  */
 public final class ScreenModel {
     private static final int CHUNK = 8192;
@@ -32,6 +33,7 @@ public final class ScreenModel {
     private static final long HIGHS = 0x8080808080808080L;
     final Emulator emu;
     private final Utf8Decoder decoder = new Utf8Decoder();
+    private final ScrolledAway scrolledAway = new ScrolledAway();
     private int[] decoded = new int[CHUNK];
 
     private ScreenModel(int cols, int rows, int scrollbackLines) {
@@ -60,6 +62,9 @@ public final class ScreenModel {
     public void feed(byte[] buf, int off, int len) {
         Objects.checkFromIndexSize(off, len, buf.length);
         int end = off + len;
+        if (decoder.idle()) {
+            off = scrolledAway.skip(emu, buf, off, end);
+        }
         while (off < end) {
             if (emu.parser.state == Parser.GROUND && decoder.idle()) {
                 int run = printableRun(buf, off, end);
@@ -88,7 +93,7 @@ public final class ScreenModel {
         return b >= 0x20 && b < 0x7F;
     }
 
-    private static int printableRun(byte[] buf, int from, int end) {
+    static int printableRun(byte[] buf, int from, int end) {
         while (from + Long.BYTES <= end && allPrintable((long) WORDS.get(buf, from))) {
             from += Long.BYTES;
         }
