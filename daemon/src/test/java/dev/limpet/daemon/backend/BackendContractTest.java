@@ -141,7 +141,7 @@ class BackendContractTest {
         try (Attachment a = b.attach("echo", -1, Long.MAX_VALUE, out)) {
             out.prime(a.info());
             b.input("echo", "typed through the seam\r".getBytes(StandardCharsets.UTF_8));
-            await().atMost(T).until(() -> out.text().contains("typed through the seam"));
+            await().atMost(T).untilAsserted(() -> assertThat(out.text()).as("what came so far").contains("typed through the seam"));
             b.resize("echo", 120, 40);
             assertThat(b.list()).singleElement().satisfies(x -> assertThat(x.cols()).isEqualTo(120));
             b.signal("echo", Signal.KILL);
@@ -180,7 +180,7 @@ class BackendContractTest {
         Collect first = new Collect();
         try (Attachment a = b.attach("count", 0, Long.MAX_VALUE, first)) {
             first.prime(a.info());
-            await().atMost(T).until(() -> first.text().contains("line 40\r\n"));
+            await().atMost(T).untilAsserted(() -> assertThat(first.text()).as("what came so far").contains("line 40\r\n"));
         }
         assertThat(first.error).isNull();
         String all = first.text();
@@ -206,7 +206,7 @@ class BackendContractTest {
         Collect all = new Collect();
         try (Attachment a = b.attach("screen", 0, Long.MAX_VALUE, all)) {
             all.prime(a.info());
-            await().atMost(T).until(() -> all.text().contains("line 60\r\n"));
+            await().atMost(T).untilAsserted(() -> assertThat(all.text()).as("what came so far").contains("line 60\r\n"));
         }
         try (Attachment a = b.attach("screen", -1, Long.MAX_VALUE, new Collect())) {
             AttachInfo info = a.info();
@@ -262,7 +262,7 @@ class BackendContractTest {
         Collect out = new Collect();
         try (Attachment a = b.attach("env", 0, Long.MAX_VALUE, out)) {
             out.prime(a.info());
-            await().atMost(T).until(() -> out.text().contains("env-done"));
+            await().atMost(T).untilAsserted(() -> assertThat(out.text()).as("what came so far").contains("env-done"));
         }
         assertThat(out.text()).contains("LIMPET_PROBE=seen-here").contains("cwd=" + tmp.toRealPath()).doesNotContain("TMUX=");
     }
@@ -275,7 +275,7 @@ class BackendContractTest {
         Collect before = new Collect();
         Attachment a = first.attach("stay", 0, Long.MAX_VALUE, before);
         before.prime(a.info());
-        await().atMost(T).until(() -> before.text().contains("line 5\r\n"));
+        await().atMost(T).untilAsserted(() -> assertThat(before.text()).as("what came so far").contains("line 5\r\n"));
         a.close();
         first.shutdown();
         long since = before.end;
