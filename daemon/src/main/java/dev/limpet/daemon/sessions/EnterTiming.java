@@ -31,6 +31,12 @@ final class EnterTiming {
      * was still taken as a newline. A person's line is not sent faster than they typed it anyway.
      */
     static final Duration QUIET = Duration.ofMillis(400);
+    /**
+     * The quiet owed grows with how late the program first drew after the text: one slow to draw is
+     * slow to run its timers too (a loaded machine delayed Gemini CLI's paste guard past 400 ms).
+     * {@link #SETTLE} bounds it all the same.
+     */
+    static final int QUIET_PER_DRAW_DELAY = 2;
     /** How long the output must have stopped when the text does not show. */
     static final Duration SETTLE = Duration.ofSeconds(1);
     /** How often a quiet screen is looked at again for the text. */
@@ -55,7 +61,10 @@ final class EnterTiming {
 
     private final long quietNanos;
     private final long settleNanos;
+    private final long typedAt;
     private final long deadline;
+    /** The quiet owed once the program drew ({@link #QUIET_PER_DRAW_DELAY}). */
+    private long quietOwed;
     private long lastOutput;
     private boolean drew;
 
@@ -63,6 +72,7 @@ final class EnterTiming {
     EnterTiming(long typedAt, Duration quiet, Duration settle, Duration limit) {
         this.quietNanos = quiet.toNanos();
         this.settleNanos = settle.toNanos();
+        this.typedAt = typedAt;
         this.deadline = typedAt + limit.toNanos();
     }
 
@@ -72,13 +82,16 @@ final class EnterTiming {
 
     /** The program wrote output at {@code now}. */
     void output(long now) {
+        if (!drew) {
+            quietOwed = Math.max(quietNanos, QUIET_PER_DRAW_DELAY * (now - typedAt));
+        }
         drew = true;
         lastOutput = now;
     }
 
     /** Whether the screen should be looked at now: the program drew and has been quiet for {@code quiet}. */
     boolean quiet(long now) {
-        return drew && now - lastOutput >= quietNanos;
+        return drew && now - lastOutput >= quietOwed;
     }
 
     /** The outcome at {@code now}; {@code textShown}: the screen shows the text (looked at when {@link #quiet}). */
@@ -98,7 +111,7 @@ final class EnterTiming {
         if (!drew) {
             return toLimit;
         }
-        long toQuiet = lastOutput + quietNanos - now;
+        long toQuiet = lastOutput + quietOwed - now;
         // Quiet already: the screen is looked at again every RECHECK (its model may lag the output) until SETTLE.
         long next = toQuiet > 0 ? toQuiet : Math.min(RECHECK.toNanos(), lastOutput + settleNanos - now);
         return Math.max(0, Math.min(toLimit, next));

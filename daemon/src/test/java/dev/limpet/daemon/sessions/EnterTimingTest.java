@@ -28,6 +28,15 @@ class EnterTimingTest {
         assertThat(timing.at(1_170 * MS, true)).isEqualTo(Outcome.TAKEN);
     }
 
+    @Test
+    void aProgramSlowToDrawTheTextOwesAQuietTwiceAsLongAsItTook() {
+        timing.output(1_300 * MS); // drew 300 ms after the text: its timers run that late too
+        assertThat(timing.at(1_450 * MS, true)).as("the usual quiet is not enough").isEqualTo(Outcome.WAIT);
+        assertThat(timing.nanosToNextAnswer(1_450 * MS)).isEqualTo(450 * MS);
+        assertThat(timing.at(1_899 * MS, true)).isEqualTo(Outcome.WAIT);
+        assertThat(timing.at(1_900 * MS, true)).isEqualTo(Outcome.TAKEN);
+    }
+
     /** A busy program may draw something else before it reads the text: output alone is not taken text. */
     @Test
     void outputWithoutTheTextWaitsAndTheScreenIsLookedAtAgainUntilItSettles() {
