@@ -25,6 +25,8 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.util.component.LifeCycle;
+import org.eclipse.jetty.websocket.core.server.WebSocketServerComponents;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -103,6 +105,16 @@ public final class RelayServer implements AutoCloseable {
             config.router.ignoreTrailingSlashes = false;
             config.jetty.host = settings.listenHost();
             config.jetty.port = settings.port();
+            // Everything a relay carries is end-to-end ciphertext, which does not compress: a
+            // browser's permessage-deflate would only cost both ends CPU on every byte (zlib spends
+            // ~20 ns a byte failing to compress random data) and add a few bytes to every frame.
+            config.jetty.modifyServletContextHandler(h -> h.addEventListener(new LifeCycle.Listener() {
+                @Override
+                public void lifeCycleStarted(LifeCycle context) {
+                    // Before the connector opens: no client ever negotiates it.
+                    WebSocketServerComponents.getWebSocketComponents(h).getExtensionRegistry().unregister("permessage-deflate");
+                }
+            }));
             config.jetty.modifyWebSocketServletFactory(f -> {
                 f.setMaxTextMessageSize(64 * 1024);
                 f.setMaxBinaryMessageSize(MAX_MESSAGE_BYTES);

@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -112,6 +113,34 @@ class RelayServerTest {
         var e = hosts.add(new SecureRandom());
         assertThatThrownBy(() -> bareUplink(e.hostId(), "wrong", new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
         assertThatThrownBy(() -> bareUplink("aaaaaaaaaaaaaaaaaaaaaaaaaa", e.credential(), new Recorder())).satisfies(t -> assertThat(status(t)).isEqualTo(401));
+    }
+
+    @Test
+    void aBrowserOfferingPermessageDeflateIsAnsweredWithoutItSinceCiphertextDoesNotCompress() throws Exception {
+        var e = hosts.add(new SecureRandom());
+        uplink(e.hostId(), e.credential(), new Recorder());
+        String request = "GET /h/" + e.hostId() + "/ws HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+                + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                + "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n\r\n";
+        // The uplink's registration may trail its handshake by a moment (503 until then).
+        String head = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> upgradeHead(request), h -> h.startsWith("HTTP/1.1 101"));
+        assertThat(head.toLowerCase(Locale.ROOT)).doesNotContain("sec-websocket-extensions");
+    }
+
+    /** The head of the answer to a hand-written upgrade request. */
+    String upgradeHead(String request) throws Exception {
+        try (Socket raw = new Socket("127.0.0.1", relay.port())) {
+            raw.setSoTimeout(5000);
+            raw.getOutputStream().write(request.getBytes(StandardCharsets.US_ASCII));
+            StringBuilder answer = new StringBuilder();
+            byte[] buf = new byte[1024];
+            int n;
+            while (answer.indexOf("\r\n\r\n") < 0 && (n = raw.getInputStream().read(buf)) > 0) {
+                answer.append(new String(buf, 0, n, StandardCharsets.ISO_8859_1));
+            }
+            return answer.substring(0, Math.max(0, answer.indexOf("\r\n\r\n")));
+        }
     }
 
     @Test
