@@ -2,10 +2,6 @@ package dev.limpet.protocol.relay;
 
 import dev.limpet.protocol.ErrorCode;
 import java.nio.ByteBuffer;
-import java.security.GeneralSecurityException;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * One end of an established end-to-end channel: AES-256-GCM with a key per direction (both from
@@ -16,7 +12,7 @@ import javax.crypto.spec.SecretKeySpec;
  * A resume re-sends output offsets, never nonces: they come from this counter alone.
  */
 public final class SealedSession {
-    static final int TAG_BYTES = 16;
+    static final int TAG_BYTES = Aes256Gcm.TAG_BYTES;
     static final byte CLIENT_TO_DAEMON = 'C';
     static final byte DAEMON_TO_CLIENT = 'D';
 
@@ -39,17 +35,10 @@ public final class SealedSession {
         }
         synchronized (out) {
             long n = out.counter++;
-            try {
-                Cipher c = out.cipher;
-                c.init(Cipher.ENCRYPT_MODE, out.key, new GCMParameterSpec(TAG_BYTES * 8, nonce(out.direction, n)));
-                c.updateAAD(aad(type, out.direction, n));
-                byte[] m = new byte[1 + plaintext.length + TAG_BYTES];
-                m[0] = type;
-                c.doFinal(plaintext, 0, plaintext.length, m, 1);
-                return m;
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("AES-GCM failed: " + e, e);
-            }
+            byte[] m = new byte[1 + plaintext.length + TAG_BYTES];
+            m[0] = type;
+            out.gcm.seal(nonce(out.direction, n), aad(type, out.direction, n), plaintext, 0, plaintext.length, m, 1);
+            return m;
         }
     }
 
@@ -68,17 +57,13 @@ public final class SealedSession {
                         + ", " + message.length + " bytes)");
             }
             long n = in.counter;
-            try {
-                Cipher c = in.cipher;
-                c.init(Cipher.DECRYPT_MODE, in.key, new GCMParameterSpec(TAG_BYTES * 8, nonce(in.direction, n)));
-                c.updateAAD(aad(message[0], in.direction, n));
-                byte[] plain = c.doFinal(message, 1, message.length - 1);
-                in.counter++;
-                return new Opened(message[0], plain);
-            } catch (GeneralSecurityException e) {
+            byte[] plain = in.gcm.open(nonce(in.direction, n), aad(message[0], in.direction, n), message, 1, message.length - 1);
+            if (plain == null) {
                 broken = true;
                 throw new E2eException(ErrorCode.E2E_FAILED, "message " + n + " does not authenticate (tampered, replayed or out of order)");
             }
+            in.counter++;
+            return new Opened(message[0], plain);
         }
     }
 
@@ -91,22 +76,13 @@ public final class SealedSession {
     }
 
     private static final class Direction {
-        final SecretKeySpec key;
+        final Aes256Gcm gcm;
         final byte direction;
-        final Cipher cipher;
         long counter;
 
         Direction(byte[] key, byte direction) {
-            if (key.length != 32) {
-                throw new IllegalArgumentException("AES-256 needs a 32-byte key");
-            }
-            this.key = new SecretKeySpec(key, "AES");
+            this.gcm = Aes256Gcm.forKey(key);
             this.direction = direction;
-            try {
-                this.cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            } catch (GeneralSecurityException e) {
-                throw new IllegalStateException("AES/GCM is not available in this JDK", e);
-            }
         }
     }
 }
