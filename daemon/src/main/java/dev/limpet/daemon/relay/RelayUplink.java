@@ -9,6 +9,7 @@ import dev.limpet.protocol.WarningCode;
 import dev.limpet.protocol.net.WebSocketClients;
 import dev.limpet.protocol.relay.RelayControlMessage;
 import dev.limpet.protocol.relay.RelayEnvelope;
+import dev.limpet.protocol.relay.SealedSession;
 import dev.limpet.protocol.retry.Backoff;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -319,6 +320,7 @@ public final class RelayUplink implements AutoCloseable {
         m.put("next_attempt_at", s.nextAttemptAt() == null ? null : s.nextAttemptAt().toString());
         m.put("channels", channels.size());
         m.put("gate_pairings", gatePairings);
+        m.put("e2e_cipher", SealedSession.cipher());
         return m;
     }
 
