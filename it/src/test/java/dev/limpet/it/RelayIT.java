@@ -160,6 +160,7 @@ class RelayIT {
         }
         assertThat(streams.error).isNull();
         WorkerRestartIT.assertCounterStream(streams.text(id));
+        assertThat(relayStatus(daemon).path("e2e_cipher").asText()).as("what sealed those bytes in the daemon").isEqualTo("openssl");
     }
 
     @Test
