@@ -29,6 +29,11 @@ final class OpenSslAes256Gcm implements Aes256Gcm {
         if (!available()) {
             throw new IllegalStateException(LIBRARY + " could not be loaded");
         }
+        // OpenSSL reads a key and a nonce of the cipher's lengths from the arrays it is given,
+        // whatever their size: checked here, where Java still bounds the reads.
+        if (key.length != KEY_BYTES) {
+            throw new IllegalArgumentException("AES-256 needs a 32-byte key");
+        }
         this.key = key.clone();
     }
 
@@ -39,6 +44,7 @@ final class OpenSslAes256Gcm implements Aes256Gcm {
 
     @Override
     public void seal(byte[] nonce, byte[] aad, byte[] in, int inOff, int len, byte[] out, int outOff) {
+        requireNonce(nonce);
         Functions f = Bound.FUNCTIONS;
         MemorySegment ctx = f.begin(key, nonce, true);
         try {
@@ -56,6 +62,7 @@ final class OpenSslAes256Gcm implements Aes256Gcm {
 
     @Override
     public byte[] open(byte[] nonce, byte[] aad, byte[] in, int inOff, int len) {
+        requireNonce(nonce);
         if (len < TAG_BYTES) {
             return null;
         }
@@ -71,6 +78,12 @@ final class OpenSslAes256Gcm implements Aes256Gcm {
             return f.finish(ctx, MemorySegment.ofArray(plain).asSlice(textLen), written) ? plain : null;
         } finally {
             f.free(ctx);
+        }
+    }
+
+    private static void requireNonce(byte[] nonce) {
+        if (nonce.length != NONCE_BYTES) {
+            throw new IllegalArgumentException("AES-GCM here takes a 12-byte nonce, not " + nonce.length);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.limpet.protocol.relay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -65,6 +66,16 @@ class OpenSslAes256GcmTest {
         otherAad[0] ^= 0x01;
         assertThat(gcm.open(nonce, otherAad, sealed, 0, 116)).isNull();
         assertThat(new OpenSslAes256Gcm(bytes(32)).open(nonce, aad, sealed, 0, 116)).as("another key").isNull();
+    }
+
+    @Test
+    void aKeyOrNonceOfAnotherLengthIsRefusedBeforeOpenSslCouldReadPastIt() {
+        assertThatThrownBy(() -> new OpenSslAes256Gcm(bytes(16))).isInstanceOf(IllegalArgumentException.class);
+        OpenSslAes256Gcm gcm = new OpenSslAes256Gcm(bytes(32));
+        assertThatThrownBy(() -> gcm.seal(bytes(8), bytes(10), bytes(4), 0, 4, new byte[20], 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> gcm.open(bytes(8), bytes(10), bytes(20), 0, 20)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> gcm.seal(bytes(12), bytes(10), bytes(4), 0, 4, new byte[19], 0)).as("no room for the tag")
+                .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
     @Test
