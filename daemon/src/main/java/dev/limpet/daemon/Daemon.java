@@ -259,14 +259,14 @@ public final class Daemon implements AutoCloseable {
         return all;
     }
 
-    /** The backend's degraded modes, and the relay uplink while it is down (never silent). */
+    /** The backend's degraded modes, and the relay's (its uplink down, a slow cipher): never silent. */
     private List<String> degraded() {
-        String relayDown = relay == null ? null : relay.degradedLine();
-        if (relayDown == null) {
+        List<String> relayLines = relay == null ? List.of() : relay.degradedLines();
+        if (relayLines.isEmpty()) {
             return selection.degraded();
         }
         List<String> all = new ArrayList<>(selection.degraded());
-        all.add(relayDown);
+        all.addAll(relayLines);
         return all;
     }
 

@@ -127,10 +127,6 @@ final class StatusCommand extends Verb {
         String state = text(relay, "state");
         String line = "relay " + text(relay, "url") + " as host " + text(relay, "host_id") + ": " + state + " since " + text(relay, "since")
                 + ", " + text(relay, "channels") + " client(s)";
-        if (text(relay, "e2e_cipher").equals("jdk")) {
-            line += "; SLOW CIPHER: libcrypto.so.3 did not load (see the daemon's log), so every relayed byte is sealed"
-                    + " by the JDK's AES-GCM at ~30 ns of CPU";
-        }
         return state.equals("connected") ? line : "RELAY DOWN: " + line + "; last error: " + text(relay, "last_error")
                 + (relay.path("next_attempt_at").isText() ? "; next attempt " + text(relay, "next_attempt_at") : "");
     }

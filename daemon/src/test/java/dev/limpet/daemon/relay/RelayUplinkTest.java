@@ -93,4 +93,20 @@ class RelayUplinkTest {
         relay = relayOn(port);
         await().atMost(Duration.ofSeconds(15)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.CONNECTED);
     }
+
+    @Test
+    void itsDegradedLinesSayWhenTheUplinkIsDownAndWhenRelayedBytesAreSealedByTheSlowCipher() {
+        relay = relayOn(0);
+        uplink = new RelayUplink(List.of(URI.create("http://127.0.0.1:" + relay.port() + "/")),
+                new RelayCredential("abcdefghijklmnopqrstuvwxyz", "c2VjcmV0LWNyZWRlbnRpYWwtdmFsdWU"), new Pairings(root, Clock.systemUTC()),
+                gateway, Clock.systemUTC(), timer, new Backoff(Duration.ofMillis(100), Duration.ofSeconds(1), RandomGenerator.getDefault())).start();
+        await().atMost(Duration.ofSeconds(10)).until(() -> uplink.snapshot().phase() == UplinkState.Phase.CONNECTED);
+        assertThat(uplink.degradedLines()).as("this machine has OpenSSL").isEmpty();
+        assertThat(uplink.degradedLines("jdk")).singleElement().asString().contains("JDK's AES-GCM").contains("libcrypto.so.3 did not load");
+
+        relay.stop();
+        await().atMost(Duration.ofSeconds(30)).until(() -> uplink.snapshot().phase() != UplinkState.Phase.CONNECTED);
+        assertThat(uplink.degradedLines("openssl")).singleElement().asString().contains("cannot be reached through the relay");
+        assertThat(uplink.degradedLines("jdk")).hasSize(2);
+    }
 }
