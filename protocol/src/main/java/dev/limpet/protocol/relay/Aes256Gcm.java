@@ -22,11 +22,14 @@ interface Aes256Gcm {
     /** The plaintext of {@code in[inOff, inOff + len)} (ciphertext, then tag); null when it does not authenticate. */
     byte[] open(byte[] nonce, byte[] aad, byte[] in, int inOff, int len);
 
-    /** OpenSSL's when it loaded, else the JDK's (said once in the log, with why). */
+    /** OpenSSL's when it loaded, else the JDK's (said once in the log, with why). Each refuses a key that is not 32 bytes. */
     static Aes256Gcm forKey(byte[] key) {
+        return OpenSslAes256Gcm.available() ? new OpenSslAes256Gcm(key) : new JdkAes256Gcm(key);
+    }
+
+    static void requireKey(byte[] key) {
         if (key.length != KEY_BYTES) {
             throw new IllegalArgumentException("AES-256 needs a 32-byte key");
         }
-        return OpenSslAes256Gcm.available() ? new OpenSslAes256Gcm(key) : new JdkAes256Gcm(key);
     }
 }

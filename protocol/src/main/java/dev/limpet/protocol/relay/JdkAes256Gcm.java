@@ -12,6 +12,8 @@ final class JdkAes256Gcm implements Aes256Gcm {
     private final Cipher cipher;
 
     JdkAes256Gcm(byte[] key) {
+        // A 16- or 24-byte key would be AES-128 or -192 here, silently.
+        Aes256Gcm.requireKey(key);
         this.key = new SecretKeySpec(key, "AES");
         try {
             this.cipher = Cipher.getInstance("AES/GCM/NoPadding");

@@ -31,9 +31,7 @@ final class OpenSslAes256Gcm implements Aes256Gcm {
         }
         // OpenSSL reads a key and a nonce of the cipher's lengths from the arrays it is given,
         // whatever their size: checked here, where Java still bounds the reads.
-        if (key.length != KEY_BYTES) {
-            throw new IllegalArgumentException("AES-256 needs a 32-byte key");
-        }
+        Aes256Gcm.requireKey(key);
         this.key = key.clone();
     }
 

@@ -71,6 +71,7 @@ class OpenSslAes256GcmTest {
     @Test
     void aKeyOrNonceOfAnotherLengthIsRefusedBeforeOpenSslCouldReadPastIt() {
         assertThatThrownBy(() -> new OpenSslAes256Gcm(bytes(16))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new JdkAes256Gcm(bytes(16))).as("not AES-128 silently").isInstanceOf(IllegalArgumentException.class);
         OpenSslAes256Gcm gcm = new OpenSslAes256Gcm(bytes(32));
         assertThatThrownBy(() -> gcm.seal(bytes(8), bytes(10), bytes(4), 0, 4, new byte[20], 0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> gcm.open(bytes(8), bytes(10), bytes(20), 0, 20)).isInstanceOf(IllegalArgumentException.class);
