@@ -160,49 +160,13 @@ public final class PtySession {
     }
 
     private void readLoop() {
+        // The loop's body is a method: the JIT compiles a method after a few hundred calls, but a
+        // loop's own body only after tens of thousands of turns (on-stack replacement), so a
+        // session that echoes keys would run it interpreted.
         byte[] buf = new byte[FIRST_READ_CHUNK];
         try {
-            while (!closed) {
-                long allowance = gates.allowance(log.endOffset());
-                if (allowance <= 0) {
-                    gates.await(log.endOffset(), () -> closed);
-                    continue;
-                }
-                int want = (int) Math.min(buf.length, allowance);
-                readerInRead = true;
-                int n;
-                try {
-                    n = pty.read(buf, 0, want);
-                    if (n > 0) {
-                        n = gather(buf, n, want);
-                    }
-                } finally {
-                    readerInRead = false;
-                }
-                if (n < 0) {
-                    break;
-                }
-                if (n == 0) {
-                    continue;
-                }
-                byte[] data = Arrays.copyOf(buf, n);
-                long end;
-                synchronized (lock) {
-                    end = log.append(data, 0, n);
-                    OutputChunk chunk = OutputChunk.of(data, end);
-                    for (Listener l : listeners) {
-                        l.onOutput(chunk);
-                    }
-                }
-                for (Listener l : listeners) {
-                    l.afterOutput();
-                }
-                // After the chunk is on its way: the screen model is never on the echo's path.
-                feeder.appended(data, n, end);
-                if (n == buf.length && buf.length < READ_CHUNK) {
-                    // A flood filled the buffer: read in larger chunks from now on.
-                    buf = new byte[READ_CHUNK];
-                }
+            while (!closed && buf != null) {
+                buf = readOnce(buf);
             }
         } catch (IOException e) {
             LOG.debug("session {}: pty read ended: {}", id, e.getMessage());
@@ -212,6 +176,48 @@ public final class PtySession {
         } catch (RuntimeException e) {
             LOG.error("session {}: output pipeline failed; output is no longer recorded", id, e);
         }
+    }
+
+    /**
+     * Waits for the gates, reads what the PTY has and hands it on. Returns the buffer for the next
+     * read (a larger one once a flood filled this one), or null at the end of the output.
+     */
+    private byte[] readOnce(byte[] buf) throws IOException, InterruptedException {
+        long allowance = gates.allowance(log.endOffset());
+        if (allowance <= 0) {
+            gates.await(log.endOffset(), () -> closed);
+            return buf;
+        }
+        int want = (int) Math.min(buf.length, allowance);
+        readerInRead = true;
+        int n;
+        try {
+            n = pty.read(buf, 0, want);
+            if (n > 0) {
+                n = gather(buf, n, want);
+            }
+        } finally {
+            readerInRead = false;
+        }
+        if (n <= 0) {
+            return n < 0 ? null : buf;
+        }
+        byte[] data = Arrays.copyOf(buf, n);
+        long end;
+        synchronized (lock) {
+            end = log.append(data, 0, n);
+            OutputChunk chunk = OutputChunk.of(data, end);
+            for (Listener l : listeners) {
+                l.onOutput(chunk);
+            }
+        }
+        for (Listener l : listeners) {
+            l.afterOutput();
+        }
+        // After the chunk is on its way: the screen model is never on the echo's path.
+        feeder.appended(data, n, end);
+        // A flood filled the buffer: read in larger chunks from now on.
+        return n == buf.length && buf.length < READ_CHUNK ? new byte[READ_CHUNK] : buf;
     }
 
     /**
