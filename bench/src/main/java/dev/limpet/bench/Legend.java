@@ -86,5 +86,9 @@ final class Legend {
                bytes written into a fresh terminal of the same class in the same page, 64 KiB at a time,
                until it shows the marker. One uncounted pair first (both terminals' warm-up). The page's
                WebSocket negotiates what Chromium offers (`permessage-deflate`, named in the row).
+               Figures 11 and 12 run twice: in the page of a fresh daemon, and in the page a `limpet
+               pair` link opens through a `limpet relay` on loopback (the daemon's uplink to it, every
+               message sealed end to end: WebCrypto in the page, the system's OpenSSL in the daemon;
+               the relay declines `permessage-deflate`). The relayed rows have no goal.
             """;
 }

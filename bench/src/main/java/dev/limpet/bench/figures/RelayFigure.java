@@ -102,7 +102,8 @@ public final class RelayFigure implements Figure {
         return echo;
     }
 
-    private static void awaitGate(LimpetDaemon daemon) throws Exception {
+    /** Waits until the daemon's uplink is connected and has told the relay's gate its pairings. */
+    static void awaitGate(LimpetDaemon daemon) throws Exception {
         for (int i = 0; i < 600; i++) {
             var relay = daemon.status().path("relay");
             if (relay.path("state").asText().equals("connected") && relay.path("gate_pairings").asInt(-1) >= 0) {
