@@ -41,6 +41,19 @@ public final class PolledSocket implements ByteChannel, GatheringByteChannel {
         }
     }
 
+    /** Run by the reader when it next finds nothing to read, after waiting up to {@link #lingerMillis}; then null. */
+    private Runnable linger;
+    private long lingerMillis;
+
+    /**
+     * The next time a read finds nothing to read, it waits up to {@code millis} for data, runs
+     * {@code task} (data came or not) and goes on. For the reader's own thread only.
+     */
+    void lingerThen(long millis, Runnable task) {
+        lingerMillis = millis;
+        linger = task;
+    }
+
     @Override
     public int read(ByteBuffer dst) throws IOException {
         while (true) {
@@ -48,7 +61,14 @@ public final class PolledSocket implements ByteChannel, GatheringByteChannel {
             if (n != 0 || !dst.hasRemaining()) {
                 return n;
             }
-            await(readable);
+            Runnable task = linger;
+            if (task != null) {
+                linger = null;
+                await(readable, lingerMillis);
+                task.run();
+                continue;
+            }
+            await(readable, 0);
         }
     }
 
@@ -59,7 +79,7 @@ public final class PolledSocket implements ByteChannel, GatheringByteChannel {
             if (n != 0 || !src.hasRemaining()) {
                 return n;
             }
-            await(writable);
+            await(writable, 0);
         }
     }
 
@@ -70,7 +90,7 @@ public final class PolledSocket implements ByteChannel, GatheringByteChannel {
             if (n != 0 || !hasRemaining(srcs, offset, length)) {
                 return n;
             }
-            await(writable);
+            await(writable, 0);
         }
     }
 
@@ -79,10 +99,11 @@ public final class PolledSocket implements ByteChannel, GatheringByteChannel {
         return write(srcs, 0, srcs.length);
     }
 
-    private void await(Selector selector) throws IOException {
+    /** Waits until {@code selector}'s direction is ready, or {@code millis} passed (0: no limit). */
+    private void await(Selector selector, long millis) throws IOException {
         try {
             if (socket.isOpen()) {
-                selector.select();
+                selector.select(millis);
                 selector.selectedKeys().clear();
             }
         } catch (ClosedSelectorException e) {

@@ -44,8 +44,11 @@ public final class ServerConnection implements ServedSession.Watcher {
     /** Connections whose writes the watchdog looks at. */
     private static final Set<ServerConnection> OPEN = ConcurrentHashMap.newKeySet();
     private static final AtomicBoolean WATCHDOG = new AtomicBoolean();
+    /** How long a key's acknowledgement waits for the echo to carry it (see {@link #input}). */
+    static final long ACK_LINGER_MILLIS = 1;
 
     private final ServedSession served;
+    private final PolledSocket socket;
     private final FramedChannel channel;
     /** The outgoing queue and its writes (see {@link ConnectionWriter} for which thread writes). */
     private final ConnectionWriter out;
@@ -57,8 +60,11 @@ public final class ServerConnection implements ServedSession.Watcher {
     /** False until the hello is answered: that answer is the last line, frames follow it. */
     private volatile boolean framed;
     private volatile boolean watching;
+    /** An acknowledgement waits for output to carry it; the request reader's own (see {@link #input}). */
+    private boolean ackLingering;
 
     private ServerConnection(ServedSession served, PolledSocket socket) {
+        this.socket = socket;
         this.served = served;
         this.name = Integer.toString(NUMBERS.incrementAndGet());
         this.channel = new FramedChannel(socket, WorkerRpc.MAX_FRAME_BYTES, WorkerRpc.MAX_LINE_BYTES);
@@ -166,12 +172,27 @@ public final class ServerConnection implements ServedSession.Watcher {
     /**
      * Writes an INPUT frame's new bytes to the PTY, then acknowledges how far the input stands. Keys
      * for a program that has ended are not acknowledged: the daemon reports them as not delivered.
+     *
+     * <p>A key's acknowledgement is not written at once: the program's echo follows within
+     * microseconds, and written then, just ahead of the echo, it wakes the daemon's reader once for
+     * both instead of twice while the program and the PTY need the cores (measured in
+     * docs/benchmarks.md). What no output carried within {@link #ACK_LINGER_MILLIS} is written
+     * before this reader waits on. Input that comes faster than that (a paste) is acknowledged as
+     * it comes, so the daemon's window of unacknowledged input never waits on the linger.
      */
     private void input(Frame f) {
         try {
             long end = served.input().write(f.offset(), f.array(), f.payloadStart(), f.payloadLength(), served.session());
             out.requested(FrameKind.ACK, f.streamId(), end, ByteBuffer.allocate(0));
-            flush();
+            if (ackLingering) {
+                flush();
+            } else {
+                ackLingering = true;
+                socket.lingerThen(ACK_LINGER_MILLIS, () -> {
+                    ackLingering = false;
+                    flush();
+                });
+            }
         } catch (IOException e) {
             WorkerLog.info("connection {}: input for an ended session not written: {}", name, e.getMessage());
         }

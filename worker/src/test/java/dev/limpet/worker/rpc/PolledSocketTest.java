@@ -2,6 +2,7 @@ package dev.limpet.worker.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.StandardProtocolFamily;
@@ -14,6 +15,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -67,6 +69,45 @@ class PolledSocketTest {
         peer.write(ByteBuffer.wrap(new byte[] {'x'}));
 
         assertThat(switchesWhileWaiting.get(10, TimeUnit.SECONDS)).isLessThan(20);
+    }
+
+    @Test
+    void aReadThatFindsNothingRunsTheLingerTaskOnceThenWaitsForDataAsBefore() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        socket.lingerThen(1, runs::incrementAndGet);
+        CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
+            try {
+                return socket.read(ByteBuffer.allocate(16));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> Thread.ofPlatform().start(runnable));
+        await().atMost(10, TimeUnit.SECONDS).until(() -> runs.get() == 1);
+        Thread.sleep(100);
+        assertThat(read).isNotDone();
+        assertThat(runs.get()).isEqualTo(1);
+
+        peer.write(ByteBuffer.wrap(new byte[] {'x'}));
+        assertThat(read.get(10, TimeUnit.SECONDS)).isEqualTo(1);
+    }
+
+    @Test
+    void dataThatComesWhileTheReadLingersIsReadAfterTheTaskRan() throws Exception {
+        AtomicInteger runs = new AtomicInteger();
+        socket.lingerThen(10_000, runs::incrementAndGet);
+        CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
+            try {
+                return socket.read(ByteBuffer.allocate(16));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> Thread.ofPlatform().start(runnable));
+        Thread.sleep(100);
+        peer.write(ByteBuffer.wrap(new byte[] {'x', 'y'}));
+
+        // The linger ends when data comes, not when its time is up.
+        assertThat(read.get(5, TimeUnit.SECONDS)).isEqualTo(2);
+        assertThat(runs.get()).isEqualTo(1);
     }
 
     @Test

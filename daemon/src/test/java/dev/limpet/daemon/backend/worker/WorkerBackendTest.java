@@ -547,6 +547,27 @@ class WorkerBackendTest {
     }
 
     @Test
+    void keysForAProgramThatPrintsNothingAreAcknowledgedWithoutAnEchoToCarryTheAcknowledgement() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("silent", List.of("sh", "-c", "stty raw -echo; printf ready; exec cat >/dev/null")));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("silent", 0, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("ready"));
+            Told told = new Told();
+            // One key alone, then a burst: neither is echoed, so no output carries their acknowledgements.
+            b.input("silent", "a".getBytes(StandardCharsets.UTF_8), told);
+            for (int i = 0; i < 50; i++) {
+                b.input("silent", "bcd".getBytes(StandardCharsets.UTF_8), told);
+            }
+            // Keys not acknowledged within SessionKeys.OVERDUE are reported as waiting.
+            Thread.sleep(3 * SessionKeys.OVERDUE.toMillis());
+            assertThat(told.said).isEmpty();
+            assertThat(out.text()).isEqualTo("ready");
+        }
+    }
+
+    @Test
     void aSessionThatEndsWithKeysWaitingTellsWhoeverTypedThemHowManyNeverArrived() throws Exception {
         WorkerBackend b = backend(null);
         b.spawn(spec("lost", TestPrograms.command(RawEcho.class)));
