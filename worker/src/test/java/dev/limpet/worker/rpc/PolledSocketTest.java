@@ -75,13 +75,7 @@ class PolledSocketTest {
     void aReadThatFindsNothingRunsTheLingerTaskOnceThenWaitsForDataAsBefore() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         socket.lingerThen(1, runs::incrementAndGet);
-        CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
-            try {
-                return socket.read(ByteBuffer.allocate(16));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }, runnable -> Thread.ofPlatform().start(runnable));
+        CompletableFuture<Integer> read = readOnAnotherThread();
         await().atMost(10, TimeUnit.SECONDS).until(() -> runs.get() == 1);
         Thread.sleep(100);
         assertThat(read).isNotDone();
@@ -95,19 +89,24 @@ class PolledSocketTest {
     void dataThatComesWhileTheReadLingersIsReadAfterTheTaskRan() throws Exception {
         AtomicInteger runs = new AtomicInteger();
         socket.lingerThen(10_000, runs::incrementAndGet);
-        CompletableFuture<Integer> read = CompletableFuture.supplyAsync(() -> {
-            try {
-                return socket.read(ByteBuffer.allocate(16));
-            } catch (IOException e) {
-                throw new IllegalStateException(e);
-            }
-        }, runnable -> Thread.ofPlatform().start(runnable));
+        CompletableFuture<Integer> read = readOnAnotherThread();
         Thread.sleep(100);
         peer.write(ByteBuffer.wrap(new byte[] {'x', 'y'}));
 
         // The linger ends when data comes, not when its time is up.
         assertThat(read.get(5, TimeUnit.SECONDS)).isEqualTo(2);
         assertThat(runs.get()).isEqualTo(1);
+    }
+
+    /** One read of up to 16 bytes, on a platform thread of its own (the reader's thread, as a connection has). */
+    private CompletableFuture<Integer> readOnAnotherThread() {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return socket.read(ByteBuffer.allocate(16));
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+        }, runnable -> Thread.ofPlatform().start(runnable));
     }
 
     @Test
