@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.limpet.protocol.frame.Frame;
 import dev.limpet.protocol.frame.FrameKind;
 import dev.limpet.testkit.Counter;
-import dev.limpet.testkit.Flood;
 import dev.limpet.testkit.GatedFlood;
 import dev.limpet.testkit.TestPrograms;
 import dev.limpet.workerapi.link.WorkerClient;
@@ -169,7 +168,7 @@ class WorkerStreamTest {
 
     @Test
     void aDaemonThatStopsReadingHoldsThePtyBackThenIsCutOffAfterTheHold() throws Exception {
-        harness().start("stuck", TestPrograms.command(Flood.class, "50000000"), null, 45);
+        harness().start("stuck", TestPrograms.command(GatedFlood.class, "50000000"), null, 45);
         CountDownLatch release = new CountDownLatch(1);
         try (WorkerClient c = harness.connectAndHello("stuck"); WorkerClient control = harness.connectAndHello("stuck")) {
             c.onFrame(f -> {
@@ -182,10 +181,12 @@ class WorkerStreamTest {
             // A hold long enough that the look below always falls inside it, even when a loaded
             // machine takes seconds to answer INFO (1.5 s did not: the flood was released first).
             long holdMillis = 6000;
-            // Until the attach nobody holds the PTY back: the flood runs into the ring, and on a loaded
-            // machine tens of MB go by before the attach is answered. What is held is what follows it.
+            // The flood starts once attached: everything it prints must pass the stuck link, so its
+            // writer stalls for the hold however slow the machine (a flood already running could end
+            // within the socket's buffers before the attach was answered, and never be cut off).
             long atAttach = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(null, "stuck", null, holdMillis),
                     WorkerPayloads.StreamAttachResult.class, T).replayEnd();
+            control.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(new byte[] {'g'}), T);
             long attached = System.nanoTime();
             Thread.sleep(700);
             long held = control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset();
@@ -194,7 +195,7 @@ class WorkerStreamTest {
                 assertThat(held - atAttach).as("read after the attach: the reader waits for the link (looked %d ms after it)", lookedAfterMillis)
                         .isLessThan(20_000_000);
             }
-            await().atMost(T.plusMillis(holdMillis)).until(() -> control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() == 50_000_000);
+            await().atMost(T.plusMillis(holdMillis)).until(() -> control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() == 50_000_000 + GatedFlood.READY.length());
             release.countDown();
             c.closed().get(10, TimeUnit.SECONDS);
         }
