@@ -4,8 +4,8 @@ import dev.limpet.daemon.files.AuthToken;
 import dev.limpet.daemon.metrics.DaemonMetrics;
 import dev.limpet.daemon.sessions.RecoveryBarrier;
 import dev.limpet.daemon.sessions.SessionService;
+import dev.limpet.daemon.websocket.WsConnection;
 import dev.limpet.protocol.ErrorCode;
-import dev.limpet.protocol.ProtocolCodec;
 import dev.limpet.protocol.SafeText;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.WarningCode;
@@ -13,13 +13,10 @@ import dev.limpet.protocol.log.ClientErrorLog;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HttpResponseException;
-import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,15 +25,10 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-import java.util.zip.Deflater;
 import org.eclipse.jetty.ee10.servlet.SessionHandler;
 import org.eclipse.jetty.session.NullSessionCache;
 import org.eclipse.jetty.session.NullSessionDataStore;
-import org.eclipse.jetty.util.compression.CompressionPool;
-import org.eclipse.jetty.util.compression.DeflaterPool;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
-import org.eclipse.jetty.websocket.api.Callback;
-import org.eclipse.jetty.websocket.api.Session;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +42,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatewayServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(GatewayServer.class);
-    private static final String CONNECTION = "limpet.connection";
 
     private final Javalin app;
     private final RequestAuth auth;
@@ -95,12 +86,9 @@ public final class GatewayServer implements AutoCloseable {
             config.jetty.threadPool = jettyThreads();
             config.jetty.host = settings.listenHost();
             config.jetty.port = settings.port();
-            // Browsers always offer permessage-deflate. At zlib's default level compressing was
-            // ~60 % of the CPU of the thread that forwards a flood to a page; the fastest level
-            // takes about a third of that, and terminal output compresses nearly as well.
-            config.jetty.modifyServer(server -> server.addBean(new DeflaterPool(CompressionPool.DEFAULT_CAPACITY, Deflater.BEST_SPEED, true)));
-            // Javalin asks for an HTTP session on every WebSocket upgrade, refused ones included: a
-            // session store that keeps nothing and sets no cookie, so no request leaves state behind.
+            // Javalin asks for an HTTP session on every WebSocket upgrade that reaches it (any path
+            // but /ws): a session store that keeps nothing and sets no cookie, so no request leaves
+            // state behind.
             config.jetty.modifyServletContextHandler(h -> {
                 SessionHandler none = new SessionHandler();
                 NullSessionCache cache = new NullSessionCache(none);
@@ -108,12 +96,8 @@ public final class GatewayServer implements AutoCloseable {
                 none.setSessionCache(cache);
                 none.setUsingCookies(false);
                 h.setSessionHandler(none);
-            });
-            config.jetty.modifyWebSocketServletFactory(f -> {
-                // Jetty cuts frames beyond this itself; up to it we answer frame_too_large ourselves.
-                f.setMaxTextMessageSize(2L * ProtocolCodec.MAX_FRAME_BYTES);
-                f.setMaxBinaryMessageSize(2L * ProtocolCodec.MAX_FRAME_BYTES);
-                f.setIdleTimeout(Duration.ofMinutes(10));
+                // /ws is served below Javalin, on a connection of our own (WsConnection says why).
+                h.insertHandler(new WebSocketGate(auth, listenHost, this::port, refusals, this::opened));
             });
             config.routes.before(this::requireOwnHost);
             config.routes.get("/healthz", ctx -> ctx.json(Map.of("ok", true)));
@@ -129,21 +113,6 @@ public final class GatewayServer implements AutoCloseable {
                 // A bug: logged with its stack trace, answered like every other error (JSON with a code).
                 LOG.error("{} {} failed", ctx.method(), ctx.path(), e);
                 ctx.status(500).json(Map.of("code", ErrorCode.INTERNAL_ERROR.wire(), "message", "internal error; the daemon logged it"));
-            });
-            config.routes.wsBeforeUpgrade("/ws", this::checkUpgrade);
-            config.routes.ws("/ws", ws -> {
-                ws.onConnect(ctx -> {
-                    ctx.session.setIdleTimeout(Duration.ofMinutes(10));
-                    ctx.enableAutomaticPings(20, TimeUnit.SECONDS);
-                    ClientConnection c = new ClientConnection(sinkFor(ctx.session), commands, clientSessions, clock, commandErrors, metrics);
-                    metrics.connectionOpened();
-                    ctx.attribute(CONNECTION, c);
-                    broadcaster.add(c);
-                });
-                ws.onMessage(ctx -> connection(ctx).onText(ctx.message()));
-                ws.onBinaryMessage(ctx -> connection(ctx).onBinary(ctx.data()));
-                ws.onClose(ctx -> closed(ctx.attribute(CONNECTION)));
-                ws.onError(ctx -> closed(ctx.attribute(CONNECTION)));
             });
         });
     }
@@ -198,12 +167,12 @@ public final class GatewayServer implements AutoCloseable {
 
     /**
      * Jetty's threads: its acceptor and selectors on platform threads, one more held in reserve. A
-     * key read by a selector is handled on that same thread while the reserve takes over the
-     * selecting (our WebSocket handlers never wait on a worker, so they hold it briefly); with no
-     * reserve left, Jetty hands such a task to a virtual thread. A pool of virtual threads only
-     * woke one (the JDK's poller, then a carrier) to read each key: this takes about a fifth off a
-     * key's echo, for ~4 MB of idle daemon (measured in docs/benchmarks.md). Idle platform threads
-     * beyond one leave after a minute.
+     * WebSocket message is read and handled on the selector itself ({@link WsConnection}); an HTTP
+     * request read by a selector is handled on that same thread while the reserve takes over the
+     * selecting, and with no reserve left Jetty hands it to a virtual thread. Selectors on virtual
+     * threads woke two threads (the JDK's poller, then a carrier) to read each key: platform ones
+     * take about a fifth off a key's echo, for ~4 MB of idle daemon (measured in
+     * docs/benchmarks.md). Idle platform threads beyond one leave after a minute.
      */
     private static QueuedThreadPool jettyThreads() {
         QueuedThreadPool pool = new QueuedThreadPool(16, 1);
@@ -211,10 +180,6 @@ public final class GatewayServer implements AutoCloseable {
         pool.setReservedThreads(1);
         pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
         return pool;
-    }
-
-    private static ClientConnection connection(io.javalin.websocket.WsContext ctx) {
-        return ctx.attribute(CONNECTION);
     }
 
     private void closed(ClientConnection c) {
@@ -249,99 +214,53 @@ public final class GatewayServer implements AutoCloseable {
         }
     }
 
-    /**
-     * The gate of {@code /ws}. A refusal is written here, as JSON, and the upgrade stopped: an
-     * exception alone would leave the body empty on this path.
-     */
-    private void checkUpgrade(Context ctx) {
-        List<String> hosts = Collections.list(ctx.req().getHeaders("Host"));
-        switch (auth.host(hosts, listenHost)) {
-            case OURS -> { }
-            case AMBIGUOUS -> {
-                refusals.warn("refused a WebSocket upgrade with {} Host headers ({})", hosts.size(), ctx.ip());
-                refuse(ctx, 400, ErrorCode.BAD_REQUEST, "a request names one Host");
-            }
-            case FOREIGN -> {
-                refusals.warn("refused a WebSocket upgrade for host {} ({})", SafeText.of(hosts.getFirst(), 100), ctx.ip());
-                refuse(ctx, 403, ErrorCode.HOST_FORBIDDEN, "this daemon does not answer to host " + SafeText.of(hosts.getFirst(), 100));
-            }
-        }
-        List<String> protocols = Collections.list(ctx.req().getHeaders("Sec-WebSocket-Protocol"));
-        if (!auth.authorized(ctx.header("Authorization"), ctx.queryParam("token"), protocols)) {
-            refusals.info("refused a WebSocket upgrade from {}: missing or invalid token", ctx.ip());
-            refuse(ctx, 401, ErrorCode.UNAUTHORIZED, "missing or invalid token");
-        }
-        String origin = ctx.header("Origin");
-        if (!auth.originAllowed(origin, listenHost, port())) {
-            refusals.warn("refused a WebSocket upgrade from origin {} ({})", SafeText.of(origin, 100), ctx.ip());
-            refuse(ctx, 403, ErrorCode.ORIGIN_FORBIDDEN, "origin " + SafeText.of(origin, 100) + " may not open this daemon's WebSocket");
-        }
-        if (offers(protocols, RequestAuth.SUBPROTOCOL)) {
-            ctx.header("Sec-WebSocket-Protocol", RequestAuth.SUBPROTOCOL);
-        } else {
-            // Javalin would select the first protocol offered, which may be limpet.token.<token>:
-            // never echo the token; select nothing instead.
-            ctx.res().setHeader("Sec-WebSocket-Protocol", null);
-        }
-    }
-
-    private static boolean offers(List<String> protocols, String wanted) {
-        for (String header : protocols) {
-            for (String p : header.split(",")) {
-                if (p.strip().equals(wanted)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
-    private static void refuse(Context ctx, int status, ErrorCode code, String message) {
-        try {
-            ctx.res().setStatus(status);
-            ctx.res().setContentType("application/json");
-            ctx.res().setHeader("Sec-WebSocket-Protocol", null);
-            Map<String, String> body = new LinkedHashMap<>();
-            body.put("code", code.wire());
-            body.put("message", message);
-            byte[] json = ProtocolCodec.write(body).getBytes(StandardCharsets.UTF_8);
-            ctx.res().setContentLength(json.length);
-            ctx.res().getOutputStream().write(json);
-            ctx.res().flushBuffer();
-        } catch (IOException e) {
-            // the client went away: nothing to answer
-        }
-        throw new HttpResponseException(status, message, Map.of("code", code.wire()));
-    }
-
     private static HttpResponseException unauthorized() {
         return new HttpResponseException(401, "missing or invalid token", Map.of("code", ErrorCode.UNAUTHORIZED.wire()));
     }
 
-    private static FrameSink sinkFor(Session session) {
+    /** A client's socket opened on {@code /ws}: it is served as every connection is. */
+    private WsConnection.Listener opened(WsConnection ws) {
+        ClientConnection c = new ClientConnection(sinkFor(ws), commands, clientSessions, clock, commandErrors, metrics);
+        metrics.connectionOpened();
+        broadcaster.add(c);
+        return new WsConnection.Listener() {
+            @Override
+            public void onText(String text) {
+                c.onText(text);
+            }
+
+            @Override
+            public void onBinary(ByteBuffer data) {
+                c.onBinary(data);
+            }
+
+            @Override
+            public void onClosed() {
+                closed(c);
+            }
+        };
+    }
+
+    private static FrameSink sinkFor(WsConnection ws) {
         return new FrameSink() {
             @Override
             public CompletableFuture<Void> sendText(String text) {
-                CompletableFuture<Void> done = new CompletableFuture<>();
-                session.sendText(text, Callback.from(() -> done.complete(null), done::completeExceptionally));
-                return done;
+                return ws.sendText(text);
             }
 
             @Override
             public CompletableFuture<Void> sendBinary(ByteBuffer data) {
-                CompletableFuture<Void> done = new CompletableFuture<>();
-                session.sendBinary(data, Callback.from(() -> done.complete(null), done::completeExceptionally));
-                return done;
+                return ws.sendBinary(data);
             }
 
             @Override
             public void close(int statusCode, String reason) {
-                session.close(statusCode, reason, Callback.NOOP);
+                ws.close(statusCode, reason);
             }
 
             @Override
             public void disconnect() {
-                session.disconnect();
+                ws.disconnect();
             }
         };
     }
