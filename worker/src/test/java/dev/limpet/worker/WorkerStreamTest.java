@@ -168,7 +168,10 @@ class WorkerStreamTest {
 
     @Test
     void aDaemonThatStopsReadingHoldsThePtyBackThenIsCutOffAfterTheHold() throws Exception {
-        harness().start("stuck", TestPrograms.command(GatedFlood.class, "50000000"), null, 45);
+        // Far more than the link's socket buffers hold, and small enough to drain after the hold on a
+        // loaded machine (50 MB took longer than the wait there: the worker models every byte).
+        long flood = 10_000_000;
+        harness().start("stuck", TestPrograms.command(GatedFlood.class, Long.toString(flood)), null, 45);
         CountDownLatch release = new CountDownLatch(1);
         try (WorkerClient c = harness.connectAndHello("stuck"); WorkerClient control = harness.connectAndHello("stuck")) {
             c.onFrame(f -> {
@@ -193,9 +196,9 @@ class WorkerStreamTest {
             long lookedAfterMillis = (System.nanoTime() - attached) / 1_000_000;
             if (lookedAfterMillis < holdMillis) {
                 assertThat(held - atAttach).as("read after the attach: the reader waits for the link (looked %d ms after it)", lookedAfterMillis)
-                        .isLessThan(20_000_000);
+                        .isLessThan(flood / 2);
             }
-            await().atMost(T.plusMillis(holdMillis)).until(() -> control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() == 50_000_000 + GatedFlood.READY.length());
+            await().atMost(T.plusMillis(holdMillis)).until(() -> control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset() == flood + GatedFlood.READY.length());
             release.countDown();
             c.closed().get(10, TimeUnit.SECONDS);
         }

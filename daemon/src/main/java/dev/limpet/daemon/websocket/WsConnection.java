@@ -153,6 +153,9 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
             discarding = true;
             close(e.closeCode(), e.getMessage());
         } catch (RuntimeException e) {
+            if (closedOnce.get()) {
+                return; // closed under the reader's feet (its inflater ended with it): nothing is lost
+            }
             LOG.error("{}: a message's handler failed; closing the connection", this, e);
             discarding = true;
             close(WsClose.SERVER_ERROR, "internal error");
