@@ -32,7 +32,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Sends may come from any thread: each frame is encoded (and compressed, past
  * {@link #COMPRESS_FROM} bytes, if negotiated) under the send lock, so frames leave in the order
- * their sends were called; whatever is queued when the socket can take more leaves in one write.
+ * their sends were called; what is queued when the socket can take more leaves in one write.
  * A send completes when its frame was written. Pings go out every {@link #PING_EVERY} (proxies
  * and NAT drop quiet sockets); a close is answered and the socket closed once both close frames
  * passed, or {@link #CLOSE_GRACE} after ours if the client never answers.
@@ -47,6 +47,7 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
     static final Duration PING_EVERY = Duration.ofSeconds(20);
     static final Duration CLOSE_GRACE = Duration.ofSeconds(2);
     private static final int READ_BUFFER_BYTES = 16 * 1024;
+    private static final long MAX_WRITE_BYTES = 256 * 1024;
 
     /** What the connection hands on; a binary message's buffer is valid only during the call. */
     public interface Listener {
@@ -297,7 +298,12 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
         }
     }
 
-    /** Writes what is queued, all of it at once, one write at a time (Jetty's endpoint takes one). */
+    /**
+     * Writes what is queued, up to {@link #MAX_WRITE_BYTES} at a time, one write at a time
+     * (Jetty's endpoint takes one). The JDK copies every heap buffer of a gathering write into
+     * direct memory on each attempt, so a socket that takes less than offered would have a long
+     * queue copied again on every turn.
+     */
     private final class Flusher extends IteratingCallback {
         @Override
         protected Action process() {
@@ -306,8 +312,12 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
                 if (queued.isEmpty() || ended) {
                     return Action.IDLE;
                 }
-                writing.addAll(queued);
-                queued.clear();
+                long bytes = 0;
+                while (!queued.isEmpty() && (writing.isEmpty() || bytes < MAX_WRITE_BYTES)) {
+                    Outgoing o = queued.poll();
+                    writing.add(o);
+                    bytes += o.header().remaining() + o.payload().remaining();
+                }
                 buffers = new ByteBuffer[writing.size() * 2];
                 for (int i = 0; i < writing.size(); i++) {
                     buffers[2 * i] = writing.get(i).header();

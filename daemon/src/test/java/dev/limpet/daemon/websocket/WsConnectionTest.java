@@ -13,6 +13,7 @@ import java.net.Socket;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.Inflater;
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
 class WsConnectionTest {
     private Server server;
     private int port;
+    private static final int FLOOD_FRAMES = 60;
     private final CountDownLatch closed = new CountDownLatch(1);
 
     @BeforeEach
@@ -72,6 +74,14 @@ class WsConnectionTest {
         return new WsConnection.Listener() {
             @Override
             public void onText(String text) {
+                if (text.equals("flood")) {
+                    for (int i = 0; i < FLOOD_FRAMES; i++) {
+                        byte[] chunk = new byte[64 * 1024];
+                        Arrays.fill(chunk, (byte) i);
+                        ws.sendBinary(ByteBuffer.wrap(chunk));
+                    }
+                    return;
+                }
                 ws.sendText(text);
             }
 
@@ -173,6 +183,20 @@ class WsConnectionTest {
             ServerFrame pong = c.readData();
             assertThat(pong.opcode()).isEqualTo(WsMessageReader.PONG);
             assertThat(pong.text()).isEqualTo("are you there");
+        }
+    }
+
+    @Test
+    void framesQueuedFasterThanTheClientReadsLeaveWholeAndInOrder() throws Exception {
+        try (Client c = new Client()) {
+            c.send(whole(WsMessageReader.TEXT, utf8("flood")));
+            Thread.sleep(300); // the socket's buffers fill: writes complete in parts, later
+            for (int i = 0; i < FLOOD_FRAMES; i++) {
+                ServerFrame f = c.readData();
+                assertThat(f.payload()).hasSize(64 * 1024);
+                assertThat(f.payload()[0]).isEqualTo((byte) i);
+                assertThat(f.payload()[f.payload().length - 1]).isEqualTo((byte) i);
+            }
         }
     }
 
