@@ -66,6 +66,20 @@ class GatewayHardeningTest {
     }
 
     @Test
+    void theUpgradeAgreesToCompressionAsBrowsersOfferItAndRefusesOtherVersionsWithTheOneItSpeaks() throws Exception {
+        RawHttp.Answer deflate = RawHttp.exchange(port(), RawHttp.upgrade(port(), "?token=" + d.token(),
+                "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n"));
+        assertThat(deflate.status()).isEqualTo(101);
+        assertThat(deflate.header("Sec-WebSocket-Accept")).isEqualTo("s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+        assertThat(deflate.header("Sec-WebSocket-Extensions")).isEqualTo("permessage-deflate");
+        RawHttp.Answer old = RawHttp.exchange(port(), RawHttp.upgrade(port(), "?token=" + d.token(), "")
+                .replace("Sec-WebSocket-Version: 13", "Sec-WebSocket-Version: 8"));
+        assertThat(old.status()).isEqualTo(426);
+        assertThat(old.header("Sec-WebSocket-Version")).isEqualTo("13");
+        assertThat(code(old)).isEqualTo("bad_request");
+    }
+
+    @Test
     void noRequestLeavesAnHttpSessionOrItsCookieBehind() throws Exception {
         for (String request : List.of(RawHttp.upgrade(port(), "", ""),
                 RawHttp.upgrade(port(), "?token=" + d.token(), "Origin: http://evil.example\r\n"),
