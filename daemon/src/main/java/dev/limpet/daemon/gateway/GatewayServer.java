@@ -134,25 +134,48 @@ public final class GatewayServer implements AutoCloseable {
      * (the end-to-end handshake); the token, Host and Origin checks belong to {@code /ws}.
      */
     public RelayedConnection openRelayed(FrameSink sink) {
+        return serve(sink);
+    }
+
+    /** A client's socket opened on {@code /ws}: it is served as every connection is. */
+    private WsConnection.Listener opened(WsConnection ws) {
+        return serve(sinkFor(ws));
+    }
+
+    private Served serve(FrameSink sink) {
         ClientConnection c = new ClientConnection(sink, commands, clientSessions, clock, commandErrors, metrics);
         metrics.connectionOpened();
         broadcaster.add(c);
-        return new RelayedConnection() {
-            @Override
-            public void onText(String text) {
-                c.onText(text);
-            }
+        return new Served(c);
+    }
 
-            @Override
-            public void onBinary(ByteBuffer data) {
-                c.onBinary(data);
-            }
+    /** What a client's socket, direct or relayed, hands to its connection. */
+    private final class Served implements RelayedConnection, WsConnection.Listener {
+        private final ClientConnection connection;
 
-            @Override
-            public void onClose() {
-                closed(c);
-            }
-        };
+        Served(ClientConnection connection) {
+            this.connection = connection;
+        }
+
+        @Override
+        public void onText(String text) {
+            connection.onText(text);
+        }
+
+        @Override
+        public void onBinary(ByteBuffer data) {
+            connection.onBinary(data);
+        }
+
+        @Override
+        public void onClose() {
+            closed(connection);
+        }
+
+        @Override
+        public void onClosed() {
+            onClose();
+        }
     }
 
     /** Where the page learns the user's other hosts ({@code GET /api/hosts}); none until set. */
@@ -216,29 +239,6 @@ public final class GatewayServer implements AutoCloseable {
 
     private static HttpResponseException unauthorized() {
         return new HttpResponseException(401, "missing or invalid token", Map.of("code", ErrorCode.UNAUTHORIZED.wire()));
-    }
-
-    /** A client's socket opened on {@code /ws}: it is served as every connection is. */
-    private WsConnection.Listener opened(WsConnection ws) {
-        ClientConnection c = new ClientConnection(sinkFor(ws), commands, clientSessions, clock, commandErrors, metrics);
-        metrics.connectionOpened();
-        broadcaster.add(c);
-        return new WsConnection.Listener() {
-            @Override
-            public void onText(String text) {
-                c.onText(text);
-            }
-
-            @Override
-            public void onBinary(ByteBuffer data) {
-                c.onBinary(data);
-            }
-
-            @Override
-            public void onClosed() {
-                closed(c);
-            }
-        };
     }
 
     private static FrameSink sinkFor(WsConnection ws) {
