@@ -59,7 +59,7 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
         void onClosed();
     }
 
-    private record Outgoing(ByteBuffer header, ByteBuffer payload, CompletableFuture<Void> done, boolean close) {}
+    private record Outgoing(int opcode, ByteBuffer header, ByteBuffer payload, CompletableFuture<Void> done) {}
 
     private final Scheduler scheduler;
     private final Duration idleTimeout;
@@ -176,6 +176,11 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
 
         @Override
         public void ping(byte[] payload) {
+            // Only the latest ping is answered (RFC 6455 §5.5.3 allows it): a client that pings
+            // without reading cannot grow this queue.
+            synchronized (sendLock) {
+                queued.removeIf(o -> o.opcode() == WsMessageReader.PONG);
+            }
             sendFrame(WsMessageReader.PONG, ByteBuffer.wrap(payload), false);
         }
 
@@ -217,7 +222,7 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
             }
             boolean compress = mayCompress && deflate != null && payload.remaining() >= COMPRESS_FROM;
             ByteBuffer body = compress ? deflate.compress(payload) : payload.slice();
-            queued.add(new Outgoing(WsFrames.header(opcode, compress, body.remaining()), body, done, false));
+            queued.add(new Outgoing(opcode, WsFrames.header(opcode, compress, body.remaining()), body, done));
         }
         flusher.iterate();
         return done;
@@ -231,8 +236,8 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
             }
             closeQueued = true;
             ByteBuffer payload = WsFrames.closePayload(code, reason);
-            queued.add(new Outgoing(WsFrames.header(WsMessageReader.CLOSE, false, payload.remaining()), payload,
-                    new CompletableFuture<>(), true));
+            queued.add(new Outgoing(WsMessageReader.CLOSE, WsFrames.header(WsMessageReader.CLOSE, false, payload.remaining()), payload,
+                    new CompletableFuture<>()));
         }
         flusher.iterate();
     }
@@ -338,7 +343,7 @@ public final class WsConnection extends AbstractConnection.NonBlocking implement
             boolean closeSent = false;
             for (Outgoing o : sent) {
                 o.done().complete(null);
-                closeSent |= o.close();
+                closeSent |= o.opcode() == WsMessageReader.CLOSE;
             }
             if (closeSent) {
                 closeFrameWritten();

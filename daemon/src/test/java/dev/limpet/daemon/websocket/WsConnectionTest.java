@@ -74,8 +74,8 @@ class WsConnectionTest {
         return new WsConnection.Listener() {
             @Override
             public void onText(String text) {
-                if (text.equals("flood")) {
-                    for (int i = 0; i < FLOOD_FRAMES; i++) {
+                if (text.startsWith("flood ")) {
+                    for (int i = 0; i < Integer.parseInt(text.substring(6)); i++) {
                         byte[] chunk = new byte[64 * 1024];
                         Arrays.fill(chunk, (byte) i);
                         ws.sendBinary(ByteBuffer.wrap(chunk));
@@ -189,7 +189,7 @@ class WsConnectionTest {
     @Test
     void framesQueuedFasterThanTheClientReadsLeaveWholeAndInOrder() throws Exception {
         try (Client c = new Client()) {
-            c.send(whole(WsMessageReader.TEXT, utf8("flood")));
+            c.send(whole(WsMessageReader.TEXT, utf8("flood " + FLOOD_FRAMES)));
             Thread.sleep(300); // the socket's buffers fill: writes complete in parts, later
             for (int i = 0; i < FLOOD_FRAMES; i++) {
                 ServerFrame f = c.readData();
@@ -197,6 +197,26 @@ class WsConnectionTest {
                 assertThat(f.payload()[0]).isEqualTo((byte) i);
                 assertThat(f.payload()[f.payload().length - 1]).isEqualTo((byte) i);
             }
+        }
+    }
+
+    @Test
+    void aClientThatPingsWithoutReadingGetsOnlyItsLatestPingAnswered() throws Exception {
+        try (Client c = new Client()) {
+            int frames = 200; // more than the socket's buffers hold: what follows waits in the queue
+            c.send(whole(WsMessageReader.TEXT, utf8("flood " + frames)));
+            for (int i = 0; i < 500; i++) {
+                c.send(whole(WsMessageReader.PING, utf8("p" + i)));
+            }
+            Thread.sleep(300);
+            for (int i = 0; i < frames; i++) {
+                assertThat(c.readData().opcode()).isEqualTo(WsMessageReader.BINARY);
+            }
+            ServerFrame pong = c.readData();
+            assertThat(pong.opcode()).isEqualTo(WsMessageReader.PONG);
+            assertThat(pong.text()).isEqualTo("p499");
+            c.send(whole(WsMessageReader.TEXT, utf8("after")));
+            assertThat(c.readData().text()).as("no other pong was queued").isEqualTo("after");
         }
     }
 
