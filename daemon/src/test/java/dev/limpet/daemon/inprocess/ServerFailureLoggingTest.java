@@ -6,6 +6,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.limpet.daemon.DaemonConfig;
 import dev.limpet.daemon.testing.LogCapture;
+import dev.limpet.daemon.testing.StoppedProcess;
 import dev.limpet.protocol.SessionInfo;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.Signal;
@@ -40,7 +41,7 @@ class ServerFailureLoggingTest {
             ProcessHandle worker = ProcessHandle.of(s.pid()).orElseThrow().parent().orElseThrow();
             assertThat(Files.readString(Path.of("/proc", Long.toString(worker.pid()), "cmdline"))).contains("WorkerMain");
             workerPid = worker.pid();
-            Posix.kill(workerPid, Signal.STOP);
+            StoppedProcess.stop(workerPid);
             // A capture asks the worker and waits for its answer (input would be queued: it never waits).
             HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + d.port()
                     + "/api/sessions/" + s.id() + "/capture")).header("Authorization", "Bearer " + d.token()).build(),

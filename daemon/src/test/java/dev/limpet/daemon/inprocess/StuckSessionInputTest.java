@@ -3,6 +3,7 @@ package dev.limpet.daemon.inprocess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.limpet.daemon.testing.StoppedProcess;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.ServerMessage;
 import dev.limpet.protocol.SessionInfo;
@@ -77,9 +78,7 @@ class StuckSessionInputTest {
         SessionInfo a = echoSession();
         SessionInfo b = echoSession();
         stopped = workerOf(a);
-        Posix.kill(stopped, Signal.STOP);
-        long worker = stopped;
-        await().atMost(Duration.ofSeconds(10)).until(() -> processState(worker) == 'T');
+        StoppedProcess.stop(stopped);
 
         for (String key : new String[] {"o", "n", "e", "-", "t", "w", "o"}) {
             type(a, key.getBytes(StandardCharsets.UTF_8));
@@ -104,9 +103,7 @@ class StuckSessionInputTest {
     void aFullInputQueueRefusesTheKeysThatDoNotFitWithItsCodeAndLosesNothingElse() throws Exception {
         SessionInfo a = echoSession();
         stopped = workerOf(a);
-        Posix.kill(stopped, Signal.STOP);
-        long worker = stopped;
-        await().atMost(Duration.ofSeconds(10)).until(() -> processState(worker) == 'T');
+        StoppedProcess.stop(stopped);
 
         ByteArrayOutputStream accepted = new ByteArrayOutputStream();
         int refusedAt = -1;
@@ -156,7 +153,6 @@ class StuckSessionInputTest {
     }
 
     private static char processState(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-        return stat.charAt(stat.lastIndexOf(')') + 2);
+        return StoppedProcess.state(Path.of("/proc", Long.toString(pid), "stat"));
     }
 }

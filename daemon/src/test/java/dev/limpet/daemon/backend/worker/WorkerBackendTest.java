@@ -11,6 +11,7 @@ import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RecoveryReport;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.daemon.backend.SpawnSpec;
+import dev.limpet.daemon.testing.StoppedProcess;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.ExitStatus;
@@ -468,7 +469,7 @@ class WorkerBackendTest {
             assertThat(Path.of(e.socketPath())).exists();
             assertThat(entry("tamper").workerPid()).as("the worker rewrote its entry at our hello").isEqualTo(e.workerPid());
             // A worker that does not answer remove is killed: it must be the worker, never the pid the entry named.
-            Posix.kill(e.workerPid(), Signal.STOP);
+            StoppedProcess.stop(e.workerPid());
             second.remove("tamper");
             await().atMost(T).until(() -> !Posix.isAlive(e.workerPid()));
             assertThat(unrelated.isAlive()).isTrue();
@@ -530,7 +531,7 @@ class WorkerBackendTest {
             out.prime(a.info());
             await().atMost(T).until(() -> out.text().contains("ready"));
             long worker = b.handle("relink").workerPid;
-            Posix.kill(worker, Signal.STOP);
+            StoppedProcess.stop(worker);
             Told told = new Told();
             for (String key : List.of("a", "b", "c", "d")) {
                 b.input("relink", key.getBytes(StandardCharsets.UTF_8), told);
@@ -578,7 +579,7 @@ class WorkerBackendTest {
             await().atMost(T).until(() -> out.text().contains("ready"));
         }
         long worker = b.handle("lost").workerPid;
-        Posix.kill(worker, Signal.STOP);
+        StoppedProcess.stop(worker);
         Told told = new Told();
         b.input("lost", "ab".getBytes(StandardCharsets.UTF_8), told);
         b.input("lost", "c".getBytes(StandardCharsets.UTF_8), told);
