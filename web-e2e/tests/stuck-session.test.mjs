@@ -3,7 +3,7 @@
 // in GC, swap or a slow disk would be) the daemon holds its keys and the tab shows them pending;
 // once the worker resumes they arrive exactly once, in order, and the tab says nothing waits.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import {
   countOccurrences, launchBrowser, newPage, openFirstTerminal, screenOf, screenshot, snapshot, waitForPrompt, waitForScreen,
@@ -41,6 +41,26 @@ async function workerOf(sessionId) {
   return ppid;
 }
 
+/**
+ * Stops a process and waits until every thread of it is stopped: kill returns once the signal is
+ * queued, and on a loaded machine the worker's other threads run on (and may take a key) until
+ * one of them gets the CPU to begin the stop.
+ */
+async function stopWholly(pid) {
+  process.kill(pid, 'SIGSTOP');
+  const stoppedThreads = () => readdirSync(`/proc/${pid}/task`).every((tid) => {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      return stat[stat.lastIndexOf(')') + 2] === 'T';
+    } catch {
+      return true; // a thread that ended meanwhile takes nothing
+    }
+  });
+  for (const started = Date.now(); !stoppedThreads(); await new Promise((r) => setTimeout(r, 10))) {
+    assert.ok(Date.now() - started < 10_000, `every thread of ${pid} stopped within 10 s`);
+  }
+}
+
 const inputFrames = () => sentFrames.filter((p) => typeof p !== 'string' && p[0] === 2);
 const textInputs = () => sentFrames.filter((p) => typeof p === 'string' && p.includes('"pty_input"'));
 
@@ -58,7 +78,7 @@ test('keys go as binary frames; a stuck session\'s tab shows its keys pending, a
   assert.equal(first.subarray(2, 2 + first[1]).toString('ascii'), sessionId, 'the frame names the session');
 
   stopped = await workerOf(sessionId);
-  process.kill(stopped, 'SIGSTOP');
+  await stopWholly(stopped);
   await page.keyboard.type('echo stuck-$((40+2))', { delay: 5 });
   await page.keyboard.press('Enter');
   const held = await waitForSnapshot(page, (s) => s.tabs[0].pendingKeys === 'echo stuck-$((40+2))'.length + 1,

@@ -14,9 +14,10 @@ import java.time.Duration;
 import java.util.stream.Stream;
 
 /**
- * Stops a process as a test of a stuck peer needs it: {@code kill} returns before the kernel has
- * stopped every thread, and a thread still running (on a loaded machine, for a while) may yet
- * answer what the test sends next. Waits until every thread is stopped.
+ * Stops a process as a test of a stuck peer needs it. {@code kill} returns once the signal is
+ * queued; the stop begins only when one of the process' threads gets a CPU to take it, and until
+ * then, on a loaded machine, its other threads run on and may answer what the test sends next.
+ * Waits until every thread is stopped.
  */
 public final class StoppedProcess {
     private StoppedProcess() {}
