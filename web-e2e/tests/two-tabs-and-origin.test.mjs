@@ -1,4 +1,5 @@
-// Two browser tabs view one session; a page from another origin cannot open the WebSocket.
+// Two browser tabs view one session; a page from another origin cannot open the WebSocket; the
+// page's own socket runs compressed, as Chromium offers it.
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, test } from 'node:test';
@@ -69,4 +70,30 @@ test('a page from another origin cannot open the WebSocket, even with the token'
   } finally {
     evil.close();
   }
+});
+
+test('the page\'s socket agrees to permessage-deflate with the daemon, and output that goes compressed arrives whole', async () => {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+  // The socket lives in a worker, which tells the page what the server agreed to when it opens.
+  await context.addInitScript(() => {
+    const Base = window.Worker;
+    window.Worker = class extends Base {
+      constructor(...args) {
+        super(...args);
+        this.addEventListener('message', (e) => {
+          if (e.data?.type === 'open') window.__socketExtensions = e.data.extensions;
+        });
+      }
+    };
+  });
+  const page = await newPage(browser, context);
+  await page.goto(daemon.url);
+  const s = await waitForLiveTab(page, 1);
+  assert.equal(await page.evaluate(() => window.__socketExtensions), 'permessage-deflate', 'Chromium\'s offer was agreed');
+  // Some 14 kB in messages well past the size the daemon compresses from; typed keys go the other way.
+  await typeInTerminal(page, 'seq 1 3000; echo seq-$((1+1))-done\n');
+  const screen = await waitForScreen(page, s.activeTabId, (t) => t.split('\n').some((l) => l.trim() === 'seq-2-done'), 'the output');
+  const lines = screen.split('\n').map((l) => l.trim());
+  assert.ok(lines.includes('2999') && lines.includes('3000'), `the last numbers arrived:\n${screen}`);
+  await context.close();
 });
