@@ -95,7 +95,7 @@ final class ClientSide {
         client.atGate(challenge);
         client.sendBinary(ByteBuffer.wrap(RelayGate.challenge(challenge)));
         timer.schedule(() -> {
-            if (!client.proven() && client.isOpen()) {
+            if (client.unanswered() && client.isOpen()) {
                 client.close(1008, ErrorCode.PAIRING_INVALID.wire() + ": no answer to the relay's challenge");
             }
         }, gateTimeout.toMillis(), TimeUnit.MILLISECONDS);

@@ -83,10 +83,14 @@ final class ClientSocket implements ClientEnd {
         return true;
     }
 
-    /** Whether its answer opened a route (the gate's timer closes it otherwise). */
-    boolean proven() {
+    /**
+     * Whether no answer came yet (the gate's timer closes such a socket). One being checked is
+     * not: its check ends it either way, and a check that takes long (the holder's node reached
+     * through NATS on a loaded machine) proves nothing against its pairing.
+     */
+    boolean unanswered() {
         Route r = route;
-        return r instanceof Local || r instanceof Remote;
+        return r instanceof Arrived || r instanceof AtGate;
     }
 
     /** True once, for the socket that holds a place at the gate: it passed, failed or left, and the place is free. */
