@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.terminal.os.DescriptorPassing;
 import dev.limpet.terminal.os.Posix;
+import dev.limpet.terminal.pty.LentPtyMaster;
 import dev.limpet.testkit.Counter;
 import dev.limpet.testkit.EchoLines;
 import dev.limpet.testkit.SizeReporter;
@@ -53,7 +55,7 @@ class WorkerProcessTest {
     }
 
     @Test
-    void aDaemonOfThePreviousMinorSendsKeysAsInputRequestsAndResizesAndSignalsTheChild() throws Exception {
+    void aDaemonOfThePreviousMinorSendsKeysAsFramesAndResizesAndSignalsTheChild() throws Exception {
         harness().start("echo", TestPrograms.command(EchoLines.class), null, 45);
         StringBuffer seen = new StringBuffer();
         try (WorkerClient c = harness.connectAndHello("echo", WorkerRpc.OLDEST_MINOR)) {
@@ -64,10 +66,11 @@ class WorkerProcessTest {
                 }
             });
             c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "echo", null, null), WorkerPayloads.StreamAttachResult.class, T);
-            c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("hello worker\r".getBytes(StandardCharsets.UTF_8)), T);
+            type(c, "echo", "hello worker\r");
             await().atMost(T).until(() -> seen.toString().contains("hello worker"));
-            assertThatThrownBy(() -> c.input("echo", 1, new byte[] {'x'}, 0, 1)).as("a 1.5 link has no INPUT frames")
-                    .isInstanceOf(IllegalStateException.class);
+            assertThatThrownBy(() -> c.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams(tmp.resolve("m.sock").toString()), T))
+                    .as("a link of the previous minor is lent no master")
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
             var resized = c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(100, 30), WorkerPayloads.ResizeResult.class, T);
             var info = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T);
             assertThat(resized.offset()).as("output before the resize is at the old size").isPositive().isLessThanOrEqualTo(info.endOffset());
@@ -87,10 +90,46 @@ class WorkerProcessTest {
                 await().atMost(T).until(() -> !exits.isEmpty());
             }
             assertThat(exits).singleElement().satisfies(e -> assertThat(e.exitSignal()).isEqualTo(9));
-            assertThatThrownBy(() -> c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(new byte[] {1}), T))
+            assertThatThrownBy(() -> c.call(WorkerRpc.RESIZE, new WorkerPayloads.ResizeParams(80, 24), T))
                     .isInstanceOfSatisfying(WorkerRpcException.class,
                             e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.SESSION_NOT_RUNNING));
         }
+    }
+
+    @Test
+    void theWorkerLendsItsPtyMasterToTheDaemonsSocketAndKeysWrittenToItReachTheProgram() throws Exception {
+        harness().start("lend", TestPrograms.command(EchoLines.class), null, 45);
+        StringBuffer seen = new StringBuffer();
+        try (WorkerClient c = harness.connectAndHello("lend")) {
+            assertThat(WorkerRpc.lendsMaster(c.minor())).isTrue();
+            c.onFrame(f -> seen.append(new String(f.array(), f.payloadStart(), f.payloadLength(), StandardCharsets.UTF_8)));
+            c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "lend", null, null), WorkerPayloads.StreamAttachResult.class, T);
+            long workerPid = c.call(WorkerRpc.HEALTH, null, WorkerPayloads.HealthResult.class, T).workerPid();
+            assertThatThrownBy(() -> c.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams("relative.sock"), T))
+                    .isInstanceOfSatisfying(WorkerRpcException.class, e -> assertThat(e.code()).isEqualTo(WorkerErrorCode.BAD_REQUEST));
+            Path socket = tmp.resolve("m.sock");
+            int listener = DescriptorPassing.listen(socket);
+            try {
+                c.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams(socket.toString()), T);
+                try (LentPtyMaster master = LentPtyMaster.receive(listener, workerPid, 10_000, 1024)) {
+                    byte[] keys = "typed past the worker\r".getBytes(StandardCharsets.UTF_8);
+                    assertThat(master.write(keys, 0, keys.length)).isEqualTo(keys.length);
+                    await().atMost(T).until(() -> seen.toString().contains("typed past the worker"));
+                }
+            } finally {
+                DescriptorPassing.closeListener(listener, socket);
+            }
+            type(c, "lend", "and through it\r");
+            await().atMost(T).until(() -> seen.toString().contains("and through it"));
+            assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).as("the program outlives the lent master").isTrue();
+        }
+    }
+
+    /** Types {@code text} as the daemon does: an INPUT frame numbered after what the worker has written. */
+    static void type(WorkerClient c, String session, String text) {
+        byte[] data = text.getBytes(StandardCharsets.UTF_8);
+        long written = c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).inputEnd();
+        assertThat(c.input(session, written + data.length, data, 0, data.length)).isTrue();
     }
 
     @Test
@@ -141,16 +180,16 @@ class WorkerProcessTest {
     }
 
     @Test
-    void aWorkerOfThePreviousMinorIsServedAtThatMinorAndTakesKeysAsInputRequests() throws Exception {
+    void aWorkerOfThePreviousMinorIsServedAtThatMinorAndTakesKeysAsFrames() throws Exception {
         harness().start("old", TestPrograms.command(EchoLines.class), WorkerRpc.OLDEST_MINOR, 45);
         StringBuffer seen = new StringBuffer();
         try (WorkerClient c = harness.connectAndHello("old")) {
             assertThat(c.helloResult().rpcMinor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
             assertThat(c.minor()).isEqualTo(WorkerRpc.OLDEST_MINOR);
-            assertThat(WorkerRpc.inputFrames(c.minor())).isFalse();
+            assertThat(WorkerRpc.lendsMaster(c.minor())).isFalse();
             c.onFrame(f -> seen.append(new String(f.array(), f.payloadStart(), f.payloadLength(), StandardCharsets.UTF_8)));
             c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(0L, "old", null, null), WorkerPayloads.StreamAttachResult.class, T);
-            c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams("still typed\r".getBytes(StandardCharsets.UTF_8)), T);
+            type(c, "old", "still typed\r");
             await().atMost(T).until(() -> seen.toString().contains("still typed"));
             assertThat(c.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).running()).isTrue();
         }

@@ -51,6 +51,9 @@ class WorkerStreamTest {
         volatile long end = -1;
 
         synchronized void add(Frame f) {
+            if (f.kind() == FrameKind.ACK) {
+                return; // the acknowledgement of keys typed on the same connection
+            }
             long start = f.offset() - f.payloadLength();
             if (end >= 0 && start != end) {
                 errors.add("chunk starts at " + start + " after " + end);
@@ -67,7 +70,7 @@ class WorkerStreamTest {
     /** Waits for GatedFlood's ready marker on the recorded stream, then sends its start byte. */
     static void start(WorkerClient c, StreamRecorder s) {
         await().atMost(T).until(() -> s.text().contains(GatedFlood.READY));
-        c.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(new byte[] {'g'}), T);
+        WorkerProcessTest.type(c, "keys", "g");
     }
 
     @Test
@@ -189,7 +192,7 @@ class WorkerStreamTest {
             // within the socket's buffers before the attach was answered, and never be cut off).
             long atAttach = c.call(WorkerRpc.ATTACH, new WorkerPayloads.AttachParams(null, "stuck", null, holdMillis),
                     WorkerPayloads.StreamAttachResult.class, T).replayEnd();
-            control.call(WorkerRpc.INPUT, new WorkerPayloads.InputParams(new byte[] {'g'}), T);
+            WorkerProcessTest.type(control, "keys", "g");
             long attached = System.nanoTime();
             Thread.sleep(700);
             long held = control.call(WorkerRpc.INFO, null, WorkerPayloads.Info.class, T).endOffset();

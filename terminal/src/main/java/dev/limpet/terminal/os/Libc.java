@@ -303,7 +303,7 @@ public final class Libc {
         return LINKER.defaultLookup().find(name).map(s -> LINKER.downcallHandle(s, FunctionDescriptor.of(result, args)));
     }
 
-    private static MethodHandle errnoCall(String name, MemoryLayout result, MemoryLayout... args) {
+    static MethodHandle errnoCall(String name, MemoryLayout result, MemoryLayout... args) {
         FunctionDescriptor descriptor = args.length == 0 ? FunctionDescriptor.of(result) : FunctionDescriptor.of(result, args);
         return LINKER.downcallHandle(symbol(name), descriptor, Linker.Option.captureCallState("errno"));
     }
@@ -348,6 +348,21 @@ public final class Libc {
             throw new ErrnoException(operation, errno(capture));
         }
         return rc;
+    }
+
+    /** This thread's buffer for the errno of a call bound with {@link #errnoCall}. */
+    static MemorySegment capture() {
+        return CAPTURE.get();
+    }
+
+    /** The errno the last {@link #errnoCall} on this thread left. */
+    static int capturedErrno() {
+        return errno(CAPTURE.get());
+    }
+
+    /** {@code rc}, or the captured errno as an exception when {@code rc} is -1. */
+    static int checkCall(String operation, int rc) throws ErrnoException {
+        return check(operation, rc, CAPTURE.get());
     }
 
     private static int errno(MemorySegment capture) {

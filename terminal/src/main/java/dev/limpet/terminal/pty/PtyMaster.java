@@ -5,12 +5,14 @@ import static java.lang.foreign.ValueLayout.JAVA_INT;
 import static java.lang.foreign.ValueLayout.JAVA_LONG;
 import static java.lang.foreign.ValueLayout.JAVA_SHORT;
 
+import dev.limpet.terminal.os.DescriptorPassing;
 import dev.limpet.terminal.os.Errno;
 import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.os.Libc;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -159,6 +161,22 @@ final class PtyMaster implements AutoCloseable {
             }
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    /**
+     * Sends the master descriptor to the process listening on {@code socket}
+     * ({@link DescriptorPassing}). What it receives shares this descriptor's open file, so its
+     * writes are non-blocking too; and it keeps the terminal open until it is closed.
+     */
+    void lendTo(Path socket) throws IOException {
+        if (!enter()) {
+            throw new IOException("pty is closed");
+        }
+        try {
+            DescriptorPassing.send(socket, fd);
+        } finally {
+            exit();
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.limpet.terminal.pty;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -56,6 +57,18 @@ public interface PtyProcess extends AutoCloseable {
      * @throws IOException when the PTY is closed or the child's side is gone
      */
     void write(byte[] buf, int off, int len) throws IOException;
+
+    /**
+     * Sends the PTY master to another process of this user, listening on {@code socket}, so it
+     * can write the child's input itself. Its writes never block (the master is non-blocking);
+     * the terminal stays open while it holds the master.
+     *
+     * @throws IOException when the PTY is closed, the socket is not ours, or this terminal has no
+     *     master to lend
+     */
+    default void lendMasterTo(Path socket) throws IOException {
+        throw new IOException("this terminal has no master of its own to lend");
+    }
 
     /**
      * Sets the terminal size; the kernel sends SIGWINCH to the foreground process group when it

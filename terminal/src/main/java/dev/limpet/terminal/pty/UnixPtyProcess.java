@@ -4,6 +4,7 @@ import dev.limpet.terminal.os.Errno;
 import dev.limpet.terminal.os.ErrnoException;
 import dev.limpet.terminal.os.Libc;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -42,6 +43,11 @@ final class UnixPtyProcess implements PtyProcess {
     @Override
     public void write(byte[] buf, int off, int len) throws IOException {
         master.write(buf, off, len);
+    }
+
+    @Override
+    public void lendMasterTo(Path socket) throws IOException {
+        master.lendTo(socket);
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.limpet.terminal.pty.ExitStatus;
 import dev.limpet.terminal.pty.PtyProcess;
 import dev.limpet.terminal.pty.Signal;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -440,6 +441,11 @@ public final class PtySession {
     /** Writes {@code data[off, off + len)} to the program's terminal (blocks while the PTY takes no more). */
     public void write(byte[] data, int off, int len) throws IOException {
         pty.write(data, off, len);
+    }
+
+    /** Sends the PTY master to a process of ours listening on {@code socket} (see {@link PtyProcess#lendMasterTo}). */
+    public void lendMasterTo(Path socket) throws IOException {
+        pty.lendMasterTo(socket);
     }
 
     /**

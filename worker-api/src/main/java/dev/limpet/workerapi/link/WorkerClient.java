@@ -248,14 +248,11 @@ public final class WorkerClient implements AutoCloseable {
 
     /**
      * Sends {@code data[off, off + len)} as an INPUT frame of {@code stream} ending at input offset
-     * {@code endOffset} (rpc 1.6; a 1.5 worker takes {@code input} requests). Nothing answers it;
+     * {@code endOffset}. Nothing answers it;
      * the worker's ACK frames say how far the input was written. False when the connection is
      * broken (it is then closed).
      */
     public boolean input(String stream, long endOffset, byte[] data, int off, int len) {
-        if (!WorkerRpc.inputFrames(minor())) {
-            throw new IllegalStateException("input frames need rpc 1.6");
-        }
         try {
             channel.writeFrame(FrameKind.INPUT, stream, endOffset, ByteBuffer.wrap(data, off, len));
             return true;

@@ -1,6 +1,5 @@
 package dev.limpet.workerapi.rpc;
 
-import java.util.Arrays;
 import java.util.List;
 
 /** Parameters, results and event bodies of every worker RPC method (snake_case on the wire; byte arrays as base64). */
@@ -46,21 +45,14 @@ public final class WorkerPayloads {
     /**
      * {@code info} result and the runtime part of an attach reply. {@code exitCode} is -1 and
      * {@code exitSignal} 0 while running (see {@code running}). {@code title}: the screen's
-     * window title, "" when none. {@code inputEnd} (1.6): the end of the input written to the PTY so
-     * far; null from a 1.5 worker.
+     * window title, "" when none. {@code inputEnd}: the end of the input the worker wrote to the PTY
+     * so far (keys the daemon wrote to a lent master are not in it).
      */
     public record Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows,
             long workerPid, long childPid, long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title,
-            Long inputEnd) {
+            long inputEnd) {
         public Info {
             argv = argv == null ? List.of() : List.copyOf(argv);
-        }
-
-        /** An info without the input's end, as a 1.5 worker sends it. */
-        public Info(String sessionId, boolean running, List<String> argv, String cwd, int cols, int rows, long workerPid, long childPid,
-                long endOffset, int exitCode, int exitSignal, String startedAt, int attached, String title) {
-            this(sessionId, running, argv, cwd, cols, rows, workerPid, childPid, endOffset, exitCode, exitSignal, startedAt, attached, title,
-                    null);
         }
     }
 
@@ -89,23 +81,11 @@ public final class WorkerPayloads {
     /** {@code detach} parameters: the stream to end (null: every stream of the connection). */
     public record DetachParams(String stream) {}
 
-    /** {@code input} parameters, the way a 1.5 worker takes keys. */
-    public record InputParams(byte[] data) {
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof InputParams p && Arrays.equals(data, p.data);
-        }
-
-        @Override
-        public int hashCode() {
-            return Arrays.hashCode(data);
-        }
-
-        @Override
-        public String toString() {
-            return "InputParams[" + (data == null ? 0 : data.length) + " bytes]";
-        }
-    }
+    /**
+     * {@code lend_master} parameters: the absolute path of a Unix socket the daemon listens on, in
+     * a directory of its own user, to which the worker sends the session's PTY master.
+     */
+    public record LendMasterParams(String socket) {}
 
     public record ResizeParams(int cols, int rows) {}
 

@@ -19,17 +19,16 @@ import java.util.Set;
  */
 public final class WorkerRpc {
     public static final int RPC_MAJOR = 1;
-    public static final int RPC_MINOR = 6;
+    public static final int RPC_MINOR = 7;
     /** Oldest minor this build still talks to: the previous one. */
     public static final int OLDEST_MINOR = RPC_MINOR - 1;
-    /** From this minor on input travels as INPUT frames, acknowledged by ACK frames (before it: {@code input} requests). */
-    public static final int INPUT_FRAMES_MINOR = 6;
+    /** From this minor on a worker lends its PTY master to the daemon ({@link #LEND_MASTER}). */
+    public static final int LEND_MASTER_MINOR = 7;
 
     public static final String HELLO = "hello";
     public static final String INFO = "info";
     public static final String ATTACH = "attach";
     public static final String DETACH = "detach";
-    public static final String INPUT = "input";
     public static final String RESIZE = "resize";
     public static final String SIGNAL = "signal";
     public static final String REMOVE = "remove";
@@ -37,6 +36,12 @@ public final class WorkerRpc {
     public static final String WATCH = "watch";
     public static final String CAPTURE = "capture";
     public static final String REPLAY = "replay";
+    /**
+     * The worker sends its PTY master to the daemon over a socket the daemon listens on
+     * ({@link WorkerPayloads.LendMasterParams}), so the daemon writes keys to the program without a
+     * hop through the worker; input on the link stays for when the master takes no more.
+     */
+    public static final String LEND_MASTER = "lend_master";
     /** The daemon's proof, right after the hello (never part of {@link #METHODS}). */
     public static final String AUTHENTICATE = "authenticate";
 
@@ -57,17 +62,17 @@ public final class WorkerRpc {
     public static final int MAX_HOST_SESSIONS = 256;
 
     /** Methods a worker serves once the hello is done. */
-    public static final Set<String> METHODS = Set.of(HELLO, INFO, ATTACH, DETACH, INPUT, RESIZE, SIGNAL, REMOVE, HEALTH, WATCH, CAPTURE,
-            REPLAY);
+    public static final Set<String> METHODS = Set.of(HELLO, INFO, ATTACH, DETACH, RESIZE, SIGNAL, REMOVE, HEALTH, WATCH, CAPTURE,
+            REPLAY, LEND_MASTER);
 
     private WorkerRpc() {}
 
-    /** Whether input on a connection that agreed on {@code minor} goes as INPUT frames (else {@code input} requests). */
-    public static boolean inputFrames(int minor) {
-        return minor >= INPUT_FRAMES_MINOR;
+    /** Whether a worker on a connection that agreed on {@code minor} lends its PTY master. */
+    public static boolean lendsMaster(int minor) {
+        return minor >= LEND_MASTER_MINOR;
     }
 
-    /** The versions this build speaks, as its refusals name them: {@code 1.5–1.6}. */
+    /** The versions this build speaks, as its refusals name them: {@code 1.6–1.7}. */
     public static String window() {
         return RPC_MAJOR + "." + OLDEST_MINOR + "–" + RPC_MAJOR + "." + RPC_MINOR;
     }

@@ -13,7 +13,7 @@ import dev.limpet.workerapi.rpc.WorkerPayloads.HealthResult;
 import dev.limpet.workerapi.rpc.WorkerPayloads.Hello;
 import dev.limpet.workerapi.rpc.WorkerPayloads.HelloResult;
 import dev.limpet.workerapi.rpc.WorkerPayloads.Info;
-import dev.limpet.workerapi.rpc.WorkerPayloads.InputParams;
+import dev.limpet.workerapi.rpc.WorkerPayloads.LendMasterParams;
 import dev.limpet.workerapi.rpc.WorkerPayloads.ReplayParams;
 import dev.limpet.workerapi.rpc.WorkerPayloads.ReplayResult;
 import dev.limpet.workerapi.rpc.WorkerPayloads.ResizeParams;
@@ -32,7 +32,7 @@ import java.util.List;
 class WorkerCodecFuzzTest {
     static final List<Class<?>> PAYLOADS = List.of(Hello.class, HelloResult.class, Info.class, AttachParams.class,
             StreamAttachResult.class, ReplayParams.class, ReplayResult.class, DetachParams.class,
-            InputParams.class, ResizeParams.class, SignalParams.class, CaptureResult.class, HealthResult.class, Empty.class,
+            LendMasterParams.class, ResizeParams.class, SignalParams.class, CaptureResult.class, HealthResult.class, Empty.class,
             ExitEvent.class, StateEvent.class, WorkerLaunch.class);
 
     @FuzzTest

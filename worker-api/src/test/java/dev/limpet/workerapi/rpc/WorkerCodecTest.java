@@ -11,11 +11,10 @@ import dev.limpet.workerapi.rpc.WorkerPayloads.HealthResult;
 import dev.limpet.workerapi.rpc.WorkerPayloads.Hello;
 import dev.limpet.workerapi.rpc.WorkerPayloads.HelloResult;
 import dev.limpet.workerapi.rpc.WorkerPayloads.Info;
-import dev.limpet.workerapi.rpc.WorkerPayloads.InputParams;
+import dev.limpet.workerapi.rpc.WorkerPayloads.LendMasterParams;
 import dev.limpet.workerapi.rpc.WorkerPayloads.ResizeParams;
 import dev.limpet.workerapi.rpc.WorkerPayloads.SignalParams;
 import dev.limpet.workerapi.rpc.WorkerPayloads.StateEvent;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -34,7 +33,7 @@ class WorkerCodecTest {
                 new HelloResult("0.1.0", 1, 5, "d-0123456789abcdef", "k3x9q2").withProof("ef".repeat(32), "01".repeat(32)),
                 INFO,
                 new AttachParams(-1L, "k3x9q2", 1L << 20, 2000L),
-                new InputParams(new byte[] {0, 1, (byte) 0xff}),
+                new LendMasterParams("/run/limpet/sock/m-0123.sock"),
                 new ResizeParams(132, 43),
                 new SignalParams("HUP"),
                 new CaptureResult("$ ls\n"),
@@ -43,7 +42,7 @@ class WorkerCodecTest {
                 new ExitEvent(-1, 9, 1234),
                 new StateEvent(INFO),
                 new StateEvent(new Info("k3x9q2", true, List.of("claude"), "/tmp", 80, 24, 100, 101, 42, -1, 0,
-                        "2026-11-25T22:10:00Z", 0, "⠋ Refactoring")),
+                        "2026-11-25T22:10:00Z", 0, "⠋ Refactoring", 0)),
                 new WorkerLaunch(1, "d-1", "k3x9q2", List.of("sh"), Map.of("A", "b"), "/tmp", 80, 24, 1 << 20, "/r/x.json",
                         "/s/x.sock", "tok", 5, "2026-11-25T22:10:00Z", "n", 45, 86400, false, WorkerRpc.OLDEST_MINOR));
     }
@@ -66,26 +65,9 @@ class WorkerCodecTest {
     }
 
     @Test
-    void anInfoFromAWorkerOfThePreviousMinorHasNoInputEnd() {
-        String previous = "{\"session_id\":\"k3x9q2\",\"running\":true,\"argv\":[\"sh\"],\"cwd\":\"/tmp\",\"cols\":80,\"rows\":24,"
-                + "\"worker_pid\":1,\"child_pid\":2,\"end_offset\":3,\"exit_code\":-1,\"exit_signal\":0,\"started_at\":null,\"attached\":0,"
-                + "\"title\":\"\"}";
-        Info info;
-        try {
-            info = WorkerCodec.read(new com.fasterxml.jackson.databind.ObjectMapper().readTree(previous), Info.class);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new AssertionError(e);
-        }
-        assertThat(info.inputEnd()).isNull();
-        assertThat(info.endOffset()).isEqualTo(3);
-        assertThat(WorkerRpc.inputFrames(WorkerRpc.INPUT_FRAMES_MINOR - 1)).isFalse();
-        assertThat(WorkerRpc.inputFrames(WorkerRpc.RPC_MINOR)).isTrue();
-    }
-
-    @Test
     void wireFormatIsSnakeCaseJsonWithBase64Bytes() {
-        String input = WorkerCodec.encode(WorkerCodec.request(2, WorkerRpc.INPUT, new InputParams("hi".getBytes(StandardCharsets.UTF_8))));
-        assertThat(input).isEqualTo("{\"type\":\"req\",\"id\":2,\"method\":\"input\",\"params\":{\"data\":\"aGk=\"}}");
+        String lend = WorkerCodec.encode(WorkerCodec.request(2, WorkerRpc.LEND_MASTER, new LendMasterParams("/s/m.sock")));
+        assertThat(lend).isEqualTo("{\"type\":\"req\",\"id\":2,\"method\":\"lend_master\",\"params\":{\"socket\":\"/s/m.sock\"}}");
         String hello = WorkerCodec.encode(WorkerCodec.request(1, WorkerRpc.HELLO, new Hello(1, 6, "d-1", null, null, null, null,
                 "ab".repeat(32))));
         assertThat(hello).startsWith("{\"type\":\"req\",\"id\":1,\"method\":\"hello\",\"params\":{\"rpc_major\":1,\"rpc_minor\":6,"
@@ -130,7 +112,7 @@ class WorkerCodecTest {
     @Test
     void compatibilityWindowIsTheCurrentMinorAndThePreviousOneOfTheSameMajor() {
         assertThat(WorkerRpc.OLDEST_MINOR).isEqualTo(WorkerRpc.RPC_MINOR - 1);
-        assertThat(WorkerRpc.window()).as("as docs/protocol.md names it").isEqualTo("1.5–1.6");
+        assertThat(WorkerRpc.window()).as("as docs/protocol.md names it").isEqualTo("1.6–1.7");
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR - 1)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.RPC_MINOR)).isTrue();
         assertThat(WorkerRpc.compatible(WorkerRpc.RPC_MAJOR, WorkerRpc.OLDEST_MINOR)).isTrue();
@@ -143,7 +125,7 @@ class WorkerCodecTest {
 
     @Test
     void theAuthenticateProofIsNoMethodAWorkerServesAfterTheHello() {
-        assertThat(WorkerRpc.METHODS).contains(WorkerRpc.WATCH, WorkerRpc.CAPTURE, WorkerRpc.REPLAY, WorkerRpc.INPUT)
+        assertThat(WorkerRpc.METHODS).contains(WorkerRpc.WATCH, WorkerRpc.CAPTURE, WorkerRpc.REPLAY, WorkerRpc.LEND_MASTER)
                 .doesNotContain(WorkerRpc.AUTHENTICATE);
     }
 

@@ -16,6 +16,7 @@ import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -158,15 +159,31 @@ public final class ServerConnection implements ServedSession.Watcher {
                 return null;
             }
             case INPUT -> {
-                if (!handshake.authenticated() || !WorkerRpc.inputFrames(handshake.minor())) {
-                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated connection of rpc "
-                            + WorkerRpc.RPC_MAJOR + "." + WorkerRpc.INPUT_FRAMES_MINOR);
+                if (!handshake.authenticated()) {
+                    throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "input frames need an authenticated connection");
                 }
                 input(f);
                 return null;
             }
             default -> throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "a daemon may not send " + f.kind() + " frames");
         }
+    }
+
+    /**
+     * Sends the PTY master to the daemon's socket. Only to a connection of the minor that asks for
+     * it, and only to an absolute socket path that a process of our own user listens on
+     * ({@code DescriptorPassing} checks the listener); the send never waits.
+     */
+    private void lendMaster(WorkerPayloads.LendMasterParams p) throws IOException {
+        if (!WorkerRpc.lendsMaster(handshake.minor())) {
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "lend_master needs rpc " + WorkerRpc.RPC_MAJOR + "."
+                    + WorkerRpc.LEND_MASTER_MINOR);
+        }
+        if (p.socket() == null || !Path.of(p.socket()).isAbsolute()) {
+            throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "lend_master needs the absolute path of a socket");
+        }
+        running().lendMasterTo(Path.of(p.socket()));
+        WorkerLog.info("connection {}: lent the PTY master to the daemon", name);
     }
 
     /**
@@ -222,9 +239,8 @@ public final class ServerConnection implements ServedSession.Watcher {
                     detach(WorkerCodec.read(req.params(), WorkerPayloads.DetachParams.class).stream(), false);
                     answer(req, new WorkerPayloads.Empty());
                 }
-                case WorkerRpc.INPUT -> {
-                    byte[] data = WorkerCodec.read(req.params(), WorkerPayloads.InputParams.class).data();
-                    running().write(data == null ? new byte[0] : data);
+                case WorkerRpc.LEND_MASTER -> {
+                    lendMaster(WorkerCodec.read(req.params(), WorkerPayloads.LendMasterParams.class));
                     answer(req, new WorkerPayloads.Empty());
                 }
                 case WorkerRpc.RESIZE -> {

@@ -22,6 +22,11 @@ import java.util.Map;
  * offer is refused whole (never cut), except that an empty queue takes one offer of any size (a
  * paste larger than the limit still goes when nothing waits before it).
  *
+ * <p>When the worker lent the session's PTY master, keys are written to it ({@link #nextDirect},
+ * {@link #wroteDirect}) and arrive as they are written. What the master does not take goes on the
+ * link, and keys go to the master again only when everything on the link is acknowledged: the two
+ * ways never reorder keys.
+ *
  * <p>Whoever typed is told when its keys have waited longer than a moment ({@link #overdue}) and
  * again when they arrived ({@link #acked}), and, when the session ends, how many never will
  * ({@link #drain}).
@@ -49,9 +54,6 @@ final class InputQueue {
 
     /** What one origin is to be told: sends and bytes of its keys still waiting (0: all arrived), or never delivered. */
     record Notice(InputOrigin origin, int keys, long bytes) {}
-
-    /** What a new link changed: origins whose keys arrived meanwhile, and keys whose fate is unknown (a 1.5 worker). */
-    record Relink(List<Notice> waiting, List<Notice> lost) {}
 
     private static final class Chunk {
         final long end;
@@ -181,27 +183,14 @@ final class InputQueue {
     }
 
     /**
-     * A new link to the worker. {@code workerEnd}: where the worker's input stands (rpc 1.6); what
-     * it wrote arrived, everything after it is sent again. Null: a 1.5 worker, which cannot say,
-     * so the keys that were on the broken link are of unknown fate: they are taken out and
-     * reported, never typed twice; the keys not yet sent stay.
+     * A new link to the worker. {@code workerEnd}: where the worker's input stands; what it wrote
+     * arrived, everything after it is sent again. Keys written to a lent master are acknowledged
+     * here and never seen by the worker, so its end may lag behind ours: ours stands.
      */
-    Relink relinked(Long workerEnd) {
+    List<Notice> relinked(long workerEnd) {
         inFlight.clear();
-        List<Notice> lost = List.of();
-        if (workerEnd == null) {
-            lost = counts(sentChunks);
-            sentChunks.clear();
-            Chunk partial = unsent.peekFirst();
-            if (partial != null && partial.start() < sent) {
-                lost = merge(lost, counts(List.of(partial)));
-                unsent.removeFirst();
-            }
-            acked = unsent.isEmpty() ? end : unsent.peekFirst().start();
-            sent = acked;
-            forgetTold(lost);
-        } else if (isEmpty()) {
-            acked = sent = end = workerEnd;
+        if (isEmpty()) {
+            acked = sent = end = Math.max(end, workerEnd);
         } else {
             acked = Math.max(acked, Math.min(workerEnd, end));
             dropDelivered();
@@ -210,7 +199,36 @@ final class InputQueue {
             }
             sent = acked;
         }
-        return new Relink(told.isEmpty() ? List.of() : changedForTold(), lost);
+        return told.isEmpty() ? List.of() : changedForTold();
+    }
+
+    /** Whether every key sent on the link was acknowledged (keys may then go to a lent master without passing them). */
+    boolean linkIdle() {
+        return sent == acked;
+    }
+
+    /**
+     * The keys to write to a lent master next: the rest of the oldest offer, at most
+     * {@link #MAX_FRAME} bytes (an offer is never joined to the next, as on the link); null when
+     * nothing waits or keys are on the link still.
+     */
+    Send nextDirect() {
+        if (sent == end || !linkIdle()) {
+            return null;
+        }
+        Chunk first = unsent.peekFirst();
+        int skip = (int) (sent - first.start());
+        int len = Math.min(MAX_FRAME, first.data.length - skip);
+        return new Send(sent + len, first.data, skip, len);
+    }
+
+    /** {@code n} bytes of {@link #nextDirect} reached the PTY through the lent master: they arrived. */
+    List<Notice> wroteDirect(int n) {
+        if (n <= 0) {
+            return List.of();
+        }
+        advance(n);
+        return acked(sent);
     }
 
     /**
@@ -265,12 +283,6 @@ final class InputQueue {
         return out;
     }
 
-    private void forgetTold(List<Notice> lost) {
-        for (Notice n : lost) {
-            told.remove(n.origin());
-        }
-    }
-
     private List<Chunk> all() {
         List<Chunk> all = new ArrayList<>(sentChunks.size() + unsent.size());
         all.addAll(sentChunks);
@@ -298,28 +310,5 @@ final class InputQueue {
             out.add(new Notice(o, (int) n[0], n[1]));
         }
         return out;
-    }
-
-    private static List<Notice> merge(List<Notice> a, List<Notice> b) {
-        List<Notice> out = new ArrayList<>(a);
-        for (Notice n : b) {
-            int i = indexOf(out, n.origin());
-            if (i < 0) {
-                out.add(n);
-            } else {
-                Notice m = out.get(i);
-                out.set(i, new Notice(m.origin(), m.keys() + n.keys(), m.bytes() + n.bytes()));
-            }
-        }
-        return out;
-    }
-
-    private static int indexOf(List<Notice> notices, InputOrigin origin) {
-        for (int i = 0; i < notices.size(); i++) {
-            if (notices.get(i).origin() == origin) {
-                return i;
-            }
-        }
-        return -1;
     }
 }

@@ -3,12 +3,12 @@ package dev.limpet.daemon.backend.worker;
 import dev.limpet.daemon.backend.BackendException;
 import dev.limpet.daemon.backend.InputOrigin;
 import dev.limpet.protocol.ErrorCode;
+import dev.limpet.terminal.pty.LentPtyMaster;
 import dev.limpet.workerapi.link.WorkerClient;
 import dev.limpet.workerapi.rpc.WorkerPayloads;
-import dev.limpet.workerapi.rpc.WorkerRpc;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
@@ -19,17 +19,18 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One session's keys on the daemon's side of its worker link: offered by whoever typed, queued
- * ({@link InputQueue}), written as INPUT frames on the session's control link with no answer to
- * wait for (to a worker of the previous minor, which takes no INPUT frames, as {@code input}
- * requests whose answers nobody awaits), and forgotten once the worker's ACK (or the request's
- * answer) says they reached the PTY. While the link is down, or the worker
- * takes nothing, keys wait here; whoever typed them is told after {@link #OVERDUE}, and told again
- * when they arrive or, should the session end first, that they never will.
+ * ({@link InputQueue}), and written to the session's PTY master when the worker lent it
+ * ({@link #lent}), else as INPUT frames on the session's control link with no answer to wait for,
+ * forgotten once the worker's ACK says they reached the PTY. Keys the master does not take now go
+ * on the link. While the link is down, or the worker takes nothing, keys wait here; whoever typed
+ * them is told after {@link #OVERDUE}, and told again when they arrive or, should the session end
+ * first, that they never will.
  *
  * <p>Threads: offers come from clients' read loops, acknowledgements from the link's reader, the
- * overdue check from the backend's timer. State changes under this object's lock; frames are
- * written outside it, by one writer at a time and in order, and never block (the queue's window
- * fits the socket's buffer).
+ * overdue check from the backend's timer. State changes under this object's lock; keys are
+ * written outside it, by one writer at a time and in order, and never block (a lent master is
+ * non-blocking; the queue's window fits the socket's buffer). The master is closed only when no
+ * write runs.
  */
 final class SessionKeys {
     private static final Logger LOG = LoggerFactory.getLogger(SessionKeys.class);
@@ -37,7 +38,6 @@ final class SessionKeys {
     static final Duration OVERDUE = Duration.ofMillis(250);
     static final String SESSION_ENDED = "session_ended";
     static final String SESSION_REMOVED = "session_removed";
-    static final String LINK_LOST = "link_lost";
     static final String DAEMON_STOPPING = "daemon_stopping";
 
     private final String sessionId;
@@ -45,7 +45,11 @@ final class SessionKeys {
     private final ScheduledExecutorService timer;
     private final Clock clock;
     private WorkerClient link;
-    private boolean frames;
+    private LentPtyMaster master;
+    /** The master took less than it was given: keys go on the link until the link's are all acknowledged. */
+    private boolean masterFull;
+    /** A master given up while a write ran, closed when the write returns. */
+    private LentPtyMaster retired;
     private boolean writing;
     private String ended;
     private ScheduledFuture<?> check;
@@ -78,41 +82,73 @@ final class SessionKeys {
         pump();
     }
 
-    /** The worker wrote the input up to {@code offset} (an ACK frame, or the answer to an {@code input} request). */
+    /** The worker wrote the input up to {@code offset} (an ACK frame). */
     void acked(long offset) {
         List<InputQueue.Notice> notices;
         synchronized (this) {
             notices = queue.acked(offset);
+            if (queue.linkIdle()) {
+                masterFull = false;
+            }
         }
         tellWaiting(notices);
         pump();
     }
 
     /**
-     * A (new) control link passed hello: keys go on it from now. {@code workerEnd}: where the
-     * worker's input stands ({@code info.input_end}; a 1.5 worker does not say); the keys after it
-     * are sent again.
+     * A (new) control link passed hello: keys go on it from now. {@code info.input_end} says where
+     * the worker's input stands; the keys after it are sent again.
      */
     void linked(WorkerClient client, WorkerPayloads.Info info) {
-        boolean inputFrames = WorkerRpc.inputFrames(client.minor());
-        InputQueue.Relink r;
+        List<InputQueue.Notice> waiting;
         synchronized (this) {
             if (ended != null) {
                 return;
             }
+            retireMaster();
             link = client;
-            frames = inputFrames;
-            r = queue.relinked(inputFrames ? (info.inputEnd() == null ? 0L : info.inputEnd()) : null);
+            waiting = queue.relinked(info.inputEnd());
         }
-        tellWaiting(r.waiting());
-        tellUndelivered(r.lost(), LINK_LOST);
+        tellWaiting(waiting);
         pump();
     }
 
-    /** The control link broke: keys wait for the next one. */
+    /** The worker on link {@code over} lent the session's PTY master: keys go to it from now, unless that link is gone. */
+    void lent(WorkerClient over, LentPtyMaster m) {
+        synchronized (this) {
+            if (ended != null || link != over) {
+                m.close();
+                return;
+            }
+            retireMaster();
+            master = m;
+            masterFull = false;
+        }
+        pump();
+    }
+
+    /** Whether keys go to a lent master (for status and tests). */
+    synchronized boolean direct() {
+        return master != null;
+    }
+
+    /** The control link broke: keys wait for the next one, and the master lent over it is given back. */
     synchronized void unlinked(WorkerClient lost) {
         if (link == lost) {
             link = null;
+            retireMaster();
+        }
+    }
+
+    /** Closes the lent master now, or when the write that uses it returns. Under the lock. */
+    private void retireMaster() {
+        if (master != null) {
+            if (writing) {
+                retired = master;
+            } else {
+                master.close();
+            }
+            master = null;
         }
     }
 
@@ -125,6 +161,7 @@ final class SessionKeys {
             }
             ended = reason;
             link = null;
+            retireMaster();
             lost = queue.drain();
             if (check != null) {
                 check.cancel(false);
@@ -142,52 +179,84 @@ final class SessionKeys {
         return queue.waitingBytes();
     }
 
-    /** Writes what the window allows, on this thread, unless another thread is writing (it then takes these too). */
+    /**
+     * Writes what can go now, on this thread, unless another thread is writing (it then takes these
+     * too): to the lent master while it takes everything and nothing is on the link, else as frames
+     * within the link's window.
+     */
     private void pump() {
         while (true) {
-            List<InputQueue.Send> batch;
+            InputQueue.Send direct = null;
+            List<InputQueue.Send> batch = List.of();
+            LentPtyMaster m;
             WorkerClient l;
-            boolean useFrames;
             synchronized (this) {
                 if (writing || link == null) {
                     return;
                 }
-                batch = queue.take();
-                if (batch.isEmpty()) {
-                    return;
+                m = masterFull ? null : master;
+                if (m != null && queue.linkIdle()) {
+                    direct = queue.nextDirect();
+                    if (direct == null) {
+                        return;
+                    }
+                } else {
+                    batch = queue.take();
+                    if (batch.isEmpty()) {
+                        return;
+                    }
                 }
                 writing = true;
                 l = link;
-                useFrames = frames;
+            }
+            if (direct != null) {
+                writeDirect(m, direct);
+                continue;
             }
             try {
                 for (InputQueue.Send s : batch) {
-                    if (!write(l, useFrames, s)) {
+                    if (!l.input(sessionId, s.end(), s.data(), s.offset(), s.length())) {
                         break; // the link broke: the next one resends from where the worker stands
                     }
                 }
             } finally {
                 synchronized (this) {
                     writing = false;
+                    closeRetired();
                 }
             }
         }
     }
 
-    private boolean write(WorkerClient l, boolean useFrames, InputQueue.Send s) {
-        if (useFrames) {
-            return l.input(sessionId, s.end(), s.data(), s.offset(), s.length());
+    private void writeDirect(LentPtyMaster m, InputQueue.Send s) {
+        int n = 0;
+        IOException failed = null;
+        try {
+            n = m.write(s.data(), s.offset(), s.length());
+        } catch (IOException e) {
+            failed = e;
         }
-        byte[] bytes = s.offset() == 0 && s.length() == s.data().length ? s.data()
-                : Arrays.copyOfRange(s.data(), s.offset(), s.offset() + s.length());
-        l.callAsync(WorkerRpc.INPUT, new WorkerPayloads.InputParams(bytes)).whenComplete((ok, failure) -> {
-            if (failure == null) {
-                acked(s.end());
-            } else {
-                LOG.debug("session {}: input request failed: {}", sessionId, failure.toString());
+        List<InputQueue.Notice> notices;
+        synchronized (this) {
+            writing = false;
+            notices = queue.wroteDirect(n);
+            if (failed != null && master == m) {
+                // The program's side is gone: the worker reports the end; what is left goes on the link meanwhile.
+                LOG.info("session {}: its lent pty master takes no more ({}); keys go through the worker", sessionId, failed.toString());
+                retireMaster();
+            } else if (n < s.length()) {
+                masterFull = true;
             }
-        });
-        return true;
+            closeRetired();
+        }
+        tellWaiting(notices);
+    }
+
+    private void closeRetired() {
+        if (retired != null) {
+            retired.close();
+            retired = null;
+        }
     }
 
     private void scheduleCheck() {

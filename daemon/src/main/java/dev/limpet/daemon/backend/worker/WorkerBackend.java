@@ -202,7 +202,8 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
     }
 
     private WorkerHandle handle(String id, Path socket, String token, long workerPid) {
-        return new WorkerHandle(id, socket, token, workerPid, launcher, forwarding, timer, settings.rpcTimeout(), os, clock);
+        return new WorkerHandle(id, socket, token, workerPid, launcher, forwarding, timer, settings.rpcTimeout(), settings.lendMaster(), os,
+                clock);
     }
 
     /** Hands every event to the listener {@link #start} set, read when the event comes (handles outlive no start). */

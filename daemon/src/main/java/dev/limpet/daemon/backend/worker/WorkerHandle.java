@@ -7,7 +7,9 @@ import dev.limpet.daemon.backend.OutputListener;
 import dev.limpet.daemon.backend.RuntimeInfo;
 import dev.limpet.protocol.ErrorCode;
 import dev.limpet.protocol.frame.FrameKind;
+import dev.limpet.terminal.os.DescriptorPassing;
 import dev.limpet.terminal.pty.ExitStatus;
+import dev.limpet.terminal.pty.LentPtyMaster;
 import dev.limpet.workerapi.link.WorkerClient;
 import dev.limpet.workerapi.rpc.WorkerCodec;
 import dev.limpet.workerapi.rpc.WorkerEnvelope;
@@ -19,6 +21,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +41,7 @@ final class WorkerHandle {
     private final WorkerLauncher launcher;
     private final BackendListener listener;
     private final Duration rpcTimeout;
+    private final boolean lendMaster;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
     private volatile boolean lostWithItsWorker;
@@ -51,7 +55,7 @@ final class WorkerHandle {
     final SessionKeys keys;
 
     WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
-            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, WorkerOs os, Clock clock) {
+            BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, boolean lendMaster, WorkerOs os, Clock clock) {
         this.sessionId = sessionId;
         this.socket = socket;
         this.controlToken = controlToken;
@@ -59,6 +63,7 @@ final class WorkerHandle {
         this.launcher = launcher;
         this.listener = listener;
         this.rpcTimeout = rpcTimeout;
+        this.lendMaster = lendMaster;
         this.os = os;
         this.keys = new SessionKeys(sessionId, InputQueue.DEFAULT_LIMIT, timer, clock);
     }
@@ -76,6 +81,32 @@ final class WorkerHandle {
         update(first);
         keys.linked(client, first);
         client.closed().thenRun(() -> Thread.ofVirtual().start(() -> controlLost(client)));
+        if (lendMaster && WorkerRpc.lendsMaster(client.minor())) {
+            Thread.ofVirtual().name("borrow-master-" + sessionId).start(() -> borrowMaster(client));
+        }
+    }
+
+    /**
+     * Asks the worker on {@code link} for the session's PTY master, through a socket beside the
+     * worker's own (a directory only we can enter) on which only the worker's pid is taken. Keys
+     * cross the worker until it arrives; should it not, they go on doing so, and the log says why.
+     */
+    private void borrowMaster(WorkerClient link) {
+        Path at = socket.resolveSibling("m-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".sock");
+        try {
+            int listener = DescriptorPassing.listen(at);
+            try {
+                link.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams(at.toString()), WorkerPayloads.Empty.class, rpcTimeout);
+                keys.lent(link, LentPtyMaster.receive(listener, workerPid, (int) rpcTimeout.toMillis(), InputQueue.MAX_FRAME));
+            } finally {
+                DescriptorPassing.closeListener(listener, at);
+            }
+        } catch (IOException | RuntimeException e) {
+            if (!link.closed().isDone() && exit == null) {
+                LOG.warn("session {}: its worker did not lend its pty master ({}); every key goes through the worker, a hop slower",
+                        sessionId, e.toString());
+            }
+        }
     }
 
     WorkerClient control() {

@@ -21,9 +21,11 @@ import java.util.List;
  * @param standby      pre-started worker JVMs kept waiting for the next spawn (0 or 1)
  * @param hostSessions N (the default {@value #DEFAULT_HOST_SESSIONS}): dense mode, one host process serves up to N
  *                     sessions; 0: a worker process per session ({@code --worker-mode isolated})
+ * @param lendMaster   whether the daemon asks each worker for its PTY master and writes keys to it
+ *                     (else every key crosses the worker); off with {@code LIMPET_WORKER_LEND_MASTER=0}
  */
 public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl, Duration rpcTimeout, Duration startTimeout,
-        List<String> jvmFlags, Integer rpcMinor, int standby, int hostSessions) {
+        List<String> jvmFlags, Integer rpcMinor, int standby, int hostSessions, boolean lendMaster) {
 
     /**
      * Sessions per host unless told otherwise: small enough that a host's crash takes a handful of
@@ -82,7 +84,8 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
     /**
      * Defaults; {@code LIMPET_WORKER_ORPHAN_TTL} (seconds) overrides the orphan TTL and
      * {@code LIMPET_WORKER_JVM_FLAGS} (space-separated) adds worker JVM flags and
-     * {@code LIMPET_WORKER_STANDBY=0} turns the standby worker off (default 1).
+     * {@code LIMPET_WORKER_STANDBY=0} turns the standby worker off (default 1) and
+     * {@code LIMPET_WORKER_LEND_MASTER=0} sends every key through the worker.
      */
     public static WorkerSettings defaults(int ringBytes) {
         Duration orphan = ORPHAN_TTL;
@@ -97,16 +100,22 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
             flags.addAll(List.of(extra.trim().split("\\s+")));
         }
         int standby = "0".equals(System.getenv("LIMPET_WORKER_STANDBY")) ? 0 : 1;
+        boolean lendMaster = !"0".equals(System.getenv("LIMPET_WORKER_LEND_MASTER"));
         return new WorkerSettings(ringBytes, EXIT_TTL, orphan, Duration.ofSeconds(5), Duration.ofSeconds(20), flags, null, standby,
-                DEFAULT_HOST_SESSIONS);
+                DEFAULT_HOST_SESSIONS, lendMaster);
     }
 
     public WorkerSettings withRpcMinor(Integer minor) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor, standby, hostSessions);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, minor, standby, hostSessions, lendMaster);
     }
 
     public WorkerSettings withStandby(int count) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count, hostSessions);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, count, hostSessions, lendMaster);
+    }
+
+    /** Keys to a lent PTY master ({@code true}), or every key through the worker. */
+    public WorkerSettings withLendMaster(boolean lend) {
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, standby, hostSessions, lend);
     }
 
     /** A worker process per session ({@code --worker-mode isolated}). */
@@ -116,6 +125,6 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
 
     /** Dense mode with {@code sessions} per host; 0 is a process per session. */
     public WorkerSettings withHostSessions(int sessions) {
-        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, standby, sessions);
+        return new WorkerSettings(ringBytes, exitTtl, orphanTtl, rpcTimeout, startTimeout, jvmFlags, rpcMinor, standby, sessions, lendMaster);
     }
 }

@@ -193,7 +193,7 @@ class DenseHostsTest {
     void aHostThatCannotStartFailsTheSpawnWithItsOwnWords() throws Exception {
         // A host JVM that cannot start: the heap flag is refused at once.
         WorkerBackend b = backends.start(tmp, new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL,
-                Duration.ofSeconds(5), Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 4));
+                Duration.ofSeconds(5), Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 4, true));
         assertThatThrownBy(() -> b.spawn(echo("a"))).isInstanceOfSatisfying(BackendException.class, e -> {
             assertThat(e.code()).isEqualTo(ErrorCode.SPAWN_FAILED);
             assertThat(e.getMessage()).contains("host exited with status").containsIgnoringCase("heap").contains("host-");

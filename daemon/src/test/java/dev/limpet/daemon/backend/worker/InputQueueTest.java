@@ -120,14 +120,69 @@ class InputQueueTest {
     }
 
     @Test
-    void aWorkerThatCannotSayWhereItsInputStandsGetsNothingTwice_WhatWasOnTheBrokenLinkIsReported() {
+    void keysGoToALentMasterOneOfferAtATimeAndArriveAsTheyAreWritten() {
         InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
-        q.offer(b("ab"), ALICE, 0);
+        q.offer(b("abc"), ALICE, 0);
+        q.offer(b("de"), BOB, 0);
+        Send first = q.nextDirect();
+        assertThat(text(List.of(first))).isEqualTo("abc");
+        assertThat(first.end()).isEqualTo(3);
+        assertThat(q.nextDirect()).as("the same keys until they are written").isEqualTo(first);
+        q.wroteDirect(3);
+        assertThat(text(List.of(q.nextDirect()))).as("never joined to the next offer").isEqualTo("de");
+        q.wroteDirect(2);
+        assertThat(q.isEmpty()).isTrue();
+        assertThat(q.nextDirect()).isNull();
+    }
+
+    @Test
+    void whatTheMasterDoesNotTakeGoesOnTheLinkAndTheMasterWaitsUntilTheLinkIsAcknowledged() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("abcdef"), ALICE, 0);
+        q.offer(b("g"), BOB, 0);
+        q.nextDirect();
+        q.wroteDirect(2);
+        List<Send> link = q.take();
+        assertThat(link).extracting(Send::end).containsExactly(6L, 7L);
+        assertThat(text(link)).isEqualTo("cdefg");
+        q.offer(b("h"), ALICE, 0);
+        assertThat(q.linkIdle()).isFalse();
+        assertThat(q.nextDirect()).as("keys may not overtake those on the link").isNull();
+        q.acked(6);
+        assertThat(q.nextDirect()).isNull();
+        q.acked(7);
+        assertThat(q.linkIdle()).isTrue();
+        Send h = q.nextDirect();
+        assertThat(text(List.of(h))).isEqualTo("h");
+        assertThat(h.end()).isEqualTo(8);
+    }
+
+    @Test
+    void aNewLinkResendsNothingThatWentToTheMaster_theWorkersEndLagsBehindIt() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("abc"), ALICE, 0);
+        q.nextDirect();
+        q.wroteDirect(3);
+        q.offer(b("d"), BOB, 0);
         q.take();
-        q.offer(b("cd"), BOB, 0);
-        InputQueue.Relink r = q.relinked(null);
-        assertThat(r.lost()).containsExactly(new Notice(ALICE, 1, 2));
-        assertThat(text(q.take())).isEqualTo("cd");
+        // The worker never saw "abc" (it went to the master) and the link broke before "d" was written.
+        q.relinked(0);
+        List<Send> again = q.take();
+        assertThat(text(again)).isEqualTo("d");
+        assertThat(again.getFirst().end()).isEqualTo(4);
+        q.acked(4);
+        q.relinked(0);
+        q.offer(b("e"), ALICE, 0);
+        assertThat(q.take().getFirst().end()).as("the numbering goes on from ours").isEqualTo(5);
+    }
+
+    @Test
+    void whoeverWaitedIsToldWhenTheMasterTookTheirKeys() {
+        InputQueue q = new InputQueue(0, InputQueue.DEFAULT_LIMIT);
+        q.offer(b("ab"), ALICE, 1_000);
+        assertThat(q.overdue(1_300, 250)).containsExactly(new Notice(ALICE, 1, 2));
+        q.nextDirect();
+        assertThat(q.wroteDirect(2)).containsExactly(new Notice(ALICE, 0, 0));
     }
 
     @Test

@@ -98,7 +98,7 @@ class RegistryRecoveryTest {
                 @Override
                 public WorkerPayloads.Info info(Duration timeout) {
                     return new WorkerPayloads.Info("x", true, List.of("sh"), "/tmp/project", 80, 24, s.workerPid(), 11, 99, -1, 0, null, 0,
-                            "");
+                            "", 0);
                 }
 
                 @Override

@@ -64,6 +64,16 @@ class WorkerBackendTest {
         return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(rpcMinor).withStandby(standby));
     }
 
+    /** Every key through the worker (no lent master), for what the link does with keys a worker does not take. */
+    WorkerBackend keysThroughTheWorker() throws Exception {
+        return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withLendMaster(false));
+    }
+
+    /** Waits until the worker lent the session's PTY master to the daemon. */
+    static void awaitLent(WorkerBackend b, String id) {
+        await().atMost(T).until(() -> b.handle(id).keys.direct());
+    }
+
     static SpawnSpec spec(String id, List<String> argv) {
         return new SpawnSpec(id, argv, Map.of("PATH", System.getenv("PATH"), "TERM", "xterm-256color"), Path.of("/tmp"), 80, 24);
     }
@@ -422,7 +432,7 @@ class WorkerBackendTest {
     void aProbeThatFailsAfterRecoveryRefusesSpawnsWithItsReason() throws Exception {
         // A worker JVM that cannot start: the heap flag is refused at once.
         WorkerSettings broken = new WorkerSettings(1 << 16, WorkerSettings.EXIT_TTL, WorkerSettings.ORPHAN_TTL, Duration.ofSeconds(5),
-                Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 0);
+                Duration.ofSeconds(20), List.of("-Xmx1k"), null, 0, 0, true);
         WorkerBackend b = backends.start(tmp, broken);
         var probe = b.probeAfterRecovery();
         assertThat(b.recover().recovered()).isEmpty();
@@ -523,7 +533,7 @@ class WorkerBackendTest {
 
     @Test
     void keysOnALinkThatBrokeArriveExactlyOnceOverTheNextLink() throws Exception {
-        WorkerBackend b = backend(null);
+        WorkerBackend b = keysThroughTheWorker();
         b.spawn(spec("relink", TestPrograms.command(RawEcho.class)));
         Collect out = new Collect();
         // From offset 0, so the output comes as bytes (an attach with nothing would get a screen snapshot).
@@ -545,6 +555,83 @@ class WorkerBackendTest {
             assertThat(out.text()).isEqualTo("ready\r\nabcde");
             assertThat(told.said).noneMatch(x -> x.startsWith("undelivered"));
         }
+    }
+
+    @Test
+    void keysGoToTheLentMasterSoAStoppedWorkerDelaysNoKeyOfItsProgram() throws Exception {
+        WorkerBackend b = backend(null);
+        Path typed = tmp.resolve("typed.txt");
+        b.spawn(spec("lent", List.of("sh", "-c", "stty raw -echo; printf ready; exec cat > " + typed)));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("lent", 0, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("ready"));
+        }
+        awaitLent(b, "lent");
+        long worker = b.handle("lent").workerPid;
+        StoppedProcess.stop(worker);
+        try {
+            Told told = new Told();
+            b.input("lent", "abc".getBytes(StandardCharsets.UTF_8), told);
+            b.input("lent", "def".getBytes(StandardCharsets.UTF_8), told);
+            await().atMost(T).until(() -> Files.readString(typed).equals("abcdef"));
+            assertThat(StoppedProcess.state(Path.of("/proc", Long.toString(worker), "stat"))).as("the worker never ran").isEqualTo('T');
+            Thread.sleep(2 * SessionKeys.OVERDUE.toMillis());
+            assertThat(told.said).as("nothing waited").isEmpty();
+        } finally {
+            Posix.kill(worker, Signal.CONT);
+        }
+        b.input("lent", "g".getBytes(StandardCharsets.UTF_8), new Told());
+        await().atMost(T).until(() -> Files.readString(typed).equals("abcdefg"));
+    }
+
+    @Test
+    void keysTheTerminalCannotTakeGoThroughTheWorkerAndAllArriveInOrder() throws Exception {
+        WorkerBackend b = backend(null);
+        Path typed = tmp.resolve("typed.txt");
+        b.spawn(spec("full", List.of("sh", "-c", "stty raw -echo; printf ready; exec cat > " + typed)));
+        Collect out = new Collect();
+        try (Attachment a = b.attach("full", 0, Long.MAX_VALUE, out)) {
+            out.prime(a.info());
+            await().atMost(T).until(() -> out.text().contains("ready"));
+        }
+        awaitLent(b, "full");
+        long program = b.handle("full").info().childPid();
+        StoppedProcess.stop(program);
+        StringBuilder expected = new StringBuilder();
+        Told told = new Told();
+        try {
+            // Far more than a terminal's input buffers: the master takes what fits, the rest waits on the link.
+            for (int i = 0; i < 12; i++) {
+                String paste = String.valueOf((char) ('a' + i)).repeat(16_000);
+                expected.append(paste);
+                b.input("full", paste.getBytes(StandardCharsets.UTF_8), told);
+            }
+            await().atMost(T).until(() -> told.said.stream().anyMatch(x -> x.startsWith("waiting")));
+            for (int i = 0; i < 3; i++) {
+                String key = String.valueOf(i);
+                expected.append(key);
+                b.input("full", key.getBytes(StandardCharsets.UTF_8), told);
+            }
+        } finally {
+            Posix.kill(program, Signal.CONT);
+        }
+        await().atMost(T).until(() -> Files.size(typed) >= expected.length());
+        assertThat(Files.readString(typed)).isEqualTo(expected.toString());
+        await().atMost(T).until(() -> told.said.getLast().equals("waiting 0/0"));
+        assertThat(b.handle("full").keys.direct()).as("keys go to the master again once the link's are written").isTrue();
+    }
+
+    @Test
+    void aWorkerKilledWhileItsMasterIsLentStillHangsItsProgramUp() throws Exception {
+        WorkerBackend b = backend(null);
+        b.spawn(spec("hangup", List.of("sleep", "600")));
+        awaitLent(b, "hangup");
+        long program = b.handle("hangup").info().childPid();
+        Posix.kill(b.handle("hangup").workerPid, Signal.KILL);
+        // The daemon gives the master back when the link ends: the terminal closes, and the kernel hangs the program up.
+        await().atMost(T).until(() -> !Posix.isAlive(program));
+        await().atMost(T).until(() -> backends.lost.containsKey("hangup"));
     }
 
     @Test
@@ -570,7 +657,7 @@ class WorkerBackendTest {
 
     @Test
     void aSessionThatEndsWithKeysWaitingTellsWhoeverTypedThemHowManyNeverArrived() throws Exception {
-        WorkerBackend b = backend(null);
+        WorkerBackend b = keysThroughTheWorker();
         b.spawn(spec("lost", TestPrograms.command(RawEcho.class)));
         // The worker stops once it serves the session (its program drew), as a worker stuck later would.
         Collect out = new Collect();
