@@ -127,7 +127,7 @@ export type ServerEvent =
   | PtyDesync
   /** Keys this page typed into the session wait in the daemon (its program's side is slow or stopped); 0: all arrived. */
   | { type: 'input_waiting'; session_id: string; keys: number; bytes: number }
-  /** Keys this page typed into the session will never arrive (`session_ended`, `session_removed`, `link_lost`). */
+  /** Keys this page typed into the session will never arrive (`session_ended`, `session_removed`, `daemon_stopping`). */
   | { type: 'input_undelivered'; session_id: string; keys: number; bytes: number; reason: string }
   | SessionResized
   | { type: 'session_exited'; session_id: string; exit_code: number | null; exit_signal: string | null }
