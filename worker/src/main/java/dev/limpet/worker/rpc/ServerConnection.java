@@ -16,6 +16,7 @@ import dev.limpet.workerapi.rpc.WorkerRpcException;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -179,10 +180,16 @@ public final class ServerConnection implements ServedSession.Watcher {
             throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "lend_master needs rpc " + WorkerRpc.RPC_MAJOR + "."
                     + WorkerRpc.LEND_MASTER_MINOR);
         }
-        if (p.socket() == null || !Path.of(p.socket()).isAbsolute()) {
+        Path socket;
+        try {
+            socket = p.socket() == null ? null : Path.of(p.socket());
+        } catch (InvalidPathException e) {
+            socket = null;
+        }
+        if (socket == null || !socket.isAbsolute()) {
             throw new WorkerRpcException(WorkerErrorCode.BAD_REQUEST, "lend_master needs the absolute path of a socket");
         }
-        running().lendMasterTo(Path.of(p.socket()));
+        running().lendMasterTo(socket);
         WorkerLog.info("connection {}: lent the PTY master to the daemon", name);
     }
 

@@ -48,7 +48,9 @@ final class SessionKeys {
     private LentPtyMaster master;
     /** The master took less than it was given: keys go on the link until the link's are all acknowledged. */
     private boolean masterFull;
-    /** A master given up while a write ran, closed when the write returns. */
+    /** The master a write runs on now (outside the lock), if any. */
+    private LentPtyMaster writingTo;
+    /** That master, given up while the write ran: closed when it returns. */
     private LentPtyMaster retired;
     private boolean writing;
     private String ended;
@@ -127,7 +129,7 @@ final class SessionKeys {
         pump();
     }
 
-    /** Whether keys go to a lent master (for status and tests). */
+    /** Whether keys go to a lent master now. */
     synchronized boolean direct() {
         return master != null;
     }
@@ -143,7 +145,7 @@ final class SessionKeys {
     /** Closes the lent master now, or when the write that uses it returns. Under the lock. */
     private void retireMaster() {
         if (master != null) {
-            if (writing) {
+            if (master == writingTo) {
                 retired = master;
             } else {
                 master.close();
@@ -207,6 +209,7 @@ final class SessionKeys {
                     }
                 }
                 writing = true;
+                writingTo = direct != null ? m : null;
                 l = link;
             }
             if (direct != null) {
@@ -239,6 +242,7 @@ final class SessionKeys {
         List<InputQueue.Notice> notices;
         synchronized (this) {
             writing = false;
+            writingTo = null;
             notices = queue.wroteDirect(n);
             if (failed != null && master == m) {
                 // The program's side is gone: the worker reports the end; what is left goes on the link meanwhile.

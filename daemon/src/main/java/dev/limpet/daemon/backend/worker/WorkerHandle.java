@@ -97,7 +97,8 @@ final class WorkerHandle {
             int listener = DescriptorPassing.listen(at);
             try {
                 link.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams(at.toString()), WorkerPayloads.Empty.class, rpcTimeout);
-                keys.lent(link, LentPtyMaster.receive(listener, workerPid, (int) rpcTimeout.toMillis(), InputQueue.MAX_FRAME));
+                // The worker sends before it answers, and a Unix socket queues both at once: the wait is a bound, not a delay.
+                keys.lent(link, LentPtyMaster.receive(listener, workerPid, 1000, InputQueue.MAX_FRAME));
             } finally {
                 DescriptorPassing.closeListener(listener, at);
             }
