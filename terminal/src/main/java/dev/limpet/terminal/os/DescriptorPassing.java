@@ -66,15 +66,12 @@ public final class DescriptorPassing {
             MemorySegment address = address(arena, path);
             int fd = socket(SOCK_NONBLOCK);
             try {
-                Libc.checkCall("bind " + path, (int) Calls.BIND.invokeExact(Libc.capture(), fd, address, (int) SOCKADDR_UN_SIZE));
-                Libc.checkCall("listen " + path, (int) Calls.LISTEN.invokeExact(Libc.capture(), fd, 4));
+                call("bind " + path, () -> (int) Calls.BIND.invokeExact(Libc.capture(), fd, address, (int) SOCKADDR_UN_SIZE));
+                call("listen " + path, () -> (int) Calls.LISTEN.invokeExact(Libc.capture(), fd, 4));
                 return fd;
             } catch (IOException | RuntimeException e) {
                 closeQuietly(fd);
                 throw e;
-            } catch (Throwable t) {
-                closeQuietly(fd);
-                throw Libc.unexpected(t);
             }
         }
     }
@@ -94,25 +91,15 @@ public final class DescriptorPassing {
     public static Received receive(int listener, int waitMillis) throws IOException {
         long deadline = System.nanoTime() + waitMillis * 1_000_000L;
         awaitReadable(listener, deadline, "a connection");
-        int socket;
-        try {
-            socket = Libc.checkCall("accept", (int) Calls.ACCEPT4.invokeExact(Libc.capture(), listener, MemorySegment.NULL,
-                    MemorySegment.NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw Libc.unexpected(t);
-        }
+        int socket = call("accept", () -> (int) Calls.ACCEPT4.invokeExact(Libc.capture(), listener, MemorySegment.NULL,
+                MemorySegment.NULL, SOCK_CLOEXEC | SOCK_NONBLOCK));
         try (Arena arena = Arena.ofConfined()) {
             Peer peer = peer(socket, arena);
             awaitReadable(socket, deadline, "the descriptor");
             MemorySegment data = arena.allocate(1);
             MemorySegment control = arena.allocate(CMSG_SPACE_ONE_FD, 8);
             MemorySegment message = message(arena, data, control);
-            long n = (long) Calls.RECVMSG.invokeExact(Libc.capture(), socket, message, MSG_CMSG_CLOEXEC);
-            if (n < 0) {
-                throw new ErrnoException("recvmsg", Libc.capturedErrno());
-            }
+            call("recvmsg", () -> (int) (long) Calls.RECVMSG.invokeExact(Libc.capture(), socket, message, MSG_CMSG_CLOEXEC));
             int fd = control.get(JAVA_LONG, 0) == CMSG_LEN_ONE_FD && control.get(JAVA_INT, 8) == SOL_SOCKET
                     && control.get(JAVA_INT, 12) == SCM_RIGHTS ? control.get(JAVA_INT, 16) : -1;
             if ((message.get(JAVA_INT, 48) & MSG_CTRUNC) != 0 || fd < 0) {
@@ -120,10 +107,6 @@ public final class DescriptorPassing {
                 throw new IOException("the peer (pid " + peer.pid() + ") sent no descriptor, or more than one");
             }
             return new Received(fd, peer);
-        } catch (IOException | RuntimeException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw Libc.unexpected(t);
         } finally {
             closeQuietly(socket);
         }
@@ -141,7 +124,7 @@ public final class DescriptorPassing {
             MemorySegment address = address(arena, path);
             int socket = socket(SOCK_NONBLOCK);
             try {
-                Libc.checkCall("connect " + path, (int) Calls.CONNECT.invokeExact(Libc.capture(), socket, address, (int) SOCKADDR_UN_SIZE));
+                call("connect " + path, () -> (int) Calls.CONNECT.invokeExact(Libc.capture(), socket, address, (int) SOCKADDR_UN_SIZE));
                 Peer listener = peer(socket, arena);
                 if (listener.uid() != Libc.getuid()) {
                     throw new IOException(path + " is listened on by uid " + listener.uid() + ", not ours");
@@ -152,34 +135,40 @@ public final class DescriptorPassing {
                 control.set(JAVA_INT, 8, SOL_SOCKET);
                 control.set(JAVA_INT, 12, SCM_RIGHTS);
                 control.set(JAVA_INT, 16, fd);
-                long n = (long) Calls.SENDMSG.invokeExact(Libc.capture(), socket, message(arena, data, control), MSG_NOSIGNAL);
-                if (n != 1) {
-                    throw new ErrnoException("sendmsg to " + path, n < 0 ? Libc.capturedErrno() : Errno.EIO);
+                MemorySegment message = message(arena, data, control);
+                if (call("sendmsg to " + path, () -> (int) (long) Calls.SENDMSG.invokeExact(Libc.capture(), socket, message, MSG_NOSIGNAL)) != 1) {
+                    throw new IOException("sendmsg to " + path + " sent no byte");
                 }
-            } catch (IOException | RuntimeException e) {
-                throw e;
-            } catch (Throwable t) {
-                throw Libc.unexpected(t);
             } finally {
                 closeQuietly(socket);
             }
         }
     }
 
-    private static int socket(int flags) throws IOException {
+    /** A downcall bound with errno captured, returning -1 on failure. */
+    private interface Downcall {
+        int invoke() throws Throwable;
+    }
+
+    /** Runs {@code c}: its result, or the errno it left as an exception. */
+    private static int call(String operation, Downcall c) throws ErrnoException {
+        int rc;
         try {
-            return Libc.checkCall("socket", (int) Calls.SOCKET.invokeExact(Libc.capture(), AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0));
-        } catch (IOException | RuntimeException e) {
-            throw e;
+            rc = c.invoke();
         } catch (Throwable t) {
             throw Libc.unexpected(t);
         }
+        return Libc.checkCall(operation, rc);
     }
 
-    private static Peer peer(int socket, Arena arena) throws Throwable {
+    private static int socket(int flags) throws IOException {
+        return call("socket", () -> (int) Calls.SOCKET.invokeExact(Libc.capture(), AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | flags, 0));
+    }
+
+    private static Peer peer(int socket, Arena arena) throws IOException {
         MemorySegment cred = arena.allocate(12, 4);
         MemorySegment len = arena.allocateFrom(JAVA_INT, 12);
-        Libc.checkCall("getsockopt SO_PEERCRED", (int) Calls.GETSOCKOPT.invokeExact(Libc.capture(), socket, SOL_SOCKET, SO_PEERCRED, cred, len));
+        call("getsockopt SO_PEERCRED", () -> (int) Calls.GETSOCKOPT.invokeExact(Libc.capture(), socket, SOL_SOCKET, SO_PEERCRED, cred, len));
         return new Peer(cred.get(JAVA_INT, 0), cred.get(JAVA_INT, 4));
     }
 

@@ -69,11 +69,6 @@ class WorkerBackendTest {
         return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withLendMaster(false));
     }
 
-    /** Waits until the worker lent the session's PTY master to the daemon. */
-    static void awaitLent(WorkerBackend b, String id) {
-        await().atMost(T).until(() -> b.handle(id).keys.direct());
-    }
-
     static SpawnSpec spec(String id, List<String> argv) {
         return new SpawnSpec(id, argv, Map.of("PATH", System.getenv("PATH"), "TERM", "xterm-256color"), Path.of("/tmp"), 80, 24);
     }
@@ -555,83 +550,6 @@ class WorkerBackendTest {
             assertThat(out.text()).isEqualTo("ready\r\nabcde");
             assertThat(told.said).noneMatch(x -> x.startsWith("undelivered"));
         }
-    }
-
-    @Test
-    void keysGoToTheLentMasterSoAStoppedWorkerDelaysNoKeyOfItsProgram() throws Exception {
-        WorkerBackend b = backend(null);
-        Path typed = tmp.resolve("typed.txt");
-        b.spawn(spec("lent", List.of("sh", "-c", "stty raw -echo; printf ready; exec cat > " + typed)));
-        Collect out = new Collect();
-        try (Attachment a = b.attach("lent", 0, Long.MAX_VALUE, out)) {
-            out.prime(a.info());
-            await().atMost(T).until(() -> out.text().contains("ready"));
-        }
-        awaitLent(b, "lent");
-        long worker = b.handle("lent").workerPid;
-        StoppedProcess.stop(worker);
-        try {
-            Told told = new Told();
-            b.input("lent", "abc".getBytes(StandardCharsets.UTF_8), told);
-            b.input("lent", "def".getBytes(StandardCharsets.UTF_8), told);
-            await().atMost(T).until(() -> Files.readString(typed).equals("abcdef"));
-            assertThat(StoppedProcess.state(Path.of("/proc", Long.toString(worker), "stat"))).as("the worker never ran").isEqualTo('T');
-            Thread.sleep(2 * SessionKeys.OVERDUE.toMillis());
-            assertThat(told.said).as("nothing waited").isEmpty();
-        } finally {
-            Posix.kill(worker, Signal.CONT);
-        }
-        b.input("lent", "g".getBytes(StandardCharsets.UTF_8), new Told());
-        await().atMost(T).until(() -> Files.readString(typed).equals("abcdefg"));
-    }
-
-    @Test
-    void keysTheTerminalCannotTakeGoThroughTheWorkerAndAllArriveInOrder() throws Exception {
-        WorkerBackend b = backend(null);
-        Path typed = tmp.resolve("typed.txt");
-        b.spawn(spec("full", List.of("sh", "-c", "stty raw -echo; printf ready; exec cat > " + typed)));
-        Collect out = new Collect();
-        try (Attachment a = b.attach("full", 0, Long.MAX_VALUE, out)) {
-            out.prime(a.info());
-            await().atMost(T).until(() -> out.text().contains("ready"));
-        }
-        awaitLent(b, "full");
-        long program = b.handle("full").info().childPid();
-        StoppedProcess.stop(program);
-        StringBuilder expected = new StringBuilder();
-        Told told = new Told();
-        try {
-            // Far more than a terminal's input buffers: the master takes what fits, the rest waits on the link.
-            for (int i = 0; i < 12; i++) {
-                String paste = String.valueOf((char) ('a' + i)).repeat(16_000);
-                expected.append(paste);
-                b.input("full", paste.getBytes(StandardCharsets.UTF_8), told);
-            }
-            await().atMost(T).until(() -> told.said.stream().anyMatch(x -> x.startsWith("waiting")));
-            for (int i = 0; i < 3; i++) {
-                String key = String.valueOf(i);
-                expected.append(key);
-                b.input("full", key.getBytes(StandardCharsets.UTF_8), told);
-            }
-        } finally {
-            Posix.kill(program, Signal.CONT);
-        }
-        await().atMost(T).until(() -> Files.size(typed) >= expected.length());
-        assertThat(Files.readString(typed)).isEqualTo(expected.toString());
-        await().atMost(T).until(() -> told.said.getLast().equals("waiting 0/0"));
-        assertThat(b.handle("full").keys.direct()).as("keys go to the master again once the link's are written").isTrue();
-    }
-
-    @Test
-    void aWorkerKilledWhileItsMasterIsLentStillHangsItsProgramUp() throws Exception {
-        WorkerBackend b = backend(null);
-        b.spawn(spec("hangup", List.of("sleep", "600")));
-        awaitLent(b, "hangup");
-        long program = b.handle("hangup").info().childPid();
-        Posix.kill(b.handle("hangup").workerPid, Signal.KILL);
-        // The daemon gives the master back when the link ends: the terminal closes, and the kernel hangs the program up.
-        await().atMost(T).until(() -> !Posix.isAlive(program));
-        await().atMost(T).until(() -> backends.lost.containsKey("hangup"));
     }
 
     @Test
