@@ -14,13 +14,14 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One session's keys on the daemon's side of its worker link: offered by whoever typed, queued
- * ({@link InputQueue}), and written to the session's PTY master when the worker lent it
- * ({@link #lent}), else as INPUT frames on the session's control link with no answer to wait for,
+ * ({@link InputQueue}), and written to the session's PTY master once the worker lent it
+ * ({@link #lent}: asked for at the first key), else as INPUT frames on the session's control link with no answer to wait for,
  * forgotten once the worker's ACK says they reached the PTY. Keys the master does not take now go
  * on the link. While the link is down, or the worker takes nothing, keys wait here; whoever typed
  * them is told after {@link #OVERDUE}, and told again when they arrive or, should the session end
@@ -44,7 +45,10 @@ final class SessionKeys {
     private final InputQueue queue;
     private final ScheduledExecutorService timer;
     private final Clock clock;
+    private final Consumer<WorkerClient> borrow;
     private WorkerClient link;
+    /** Whether the worker on {@link #link} was asked for its master. */
+    private boolean borrowAsked;
     private LentPtyMaster master;
     /** The master took less than it was given: keys go on the link until the link's are all acknowledged. */
     private boolean masterFull;
@@ -56,11 +60,18 @@ final class SessionKeys {
     private String ended;
     private ScheduledFuture<?> check;
 
-    SessionKeys(String sessionId, long limit, ScheduledExecutorService timer, Clock clock) {
+    /**
+     * @param borrow asks the worker on a link for the session's master (its answer comes to
+     *               {@link #lent}); called once per link, at the first key typed over it, so a
+     *               session nobody types into holds no master and costs its link nothing more;
+     *               null: keys always cross the worker
+     */
+    SessionKeys(String sessionId, long limit, ScheduledExecutorService timer, Clock clock, Consumer<WorkerClient> borrow) {
         this.sessionId = sessionId;
         this.queue = new InputQueue(0, limit);
         this.timer = timer;
         this.clock = clock;
+        this.borrow = borrow;
     }
 
     /**
@@ -70,6 +81,7 @@ final class SessionKeys {
      *     the limit (nothing of {@code data} is queued); {@code session_not_running} after the end
      */
     void offer(byte[] data, InputOrigin origin) {
+        WorkerClient askMasterOver = null;
         synchronized (this) {
             if (ended != null) {
                 throw BackendException.notRunning(sessionId);
@@ -80,6 +92,13 @@ final class SessionKeys {
                         + " KiB); these " + data.length + " bytes were not queued");
             }
             scheduleCheck();
+            if (borrow != null && link != null && master == null && !borrowAsked) {
+                borrowAsked = true;
+                askMasterOver = link;
+            }
+        }
+        if (askMasterOver != null) {
+            borrow.accept(askMasterOver);
         }
         pump();
     }
@@ -109,6 +128,7 @@ final class SessionKeys {
             }
             retireMaster();
             link = client;
+            borrowAsked = false;
             waiting = queue.relinked(info.inputEnd());
         }
         tellWaiting(waiting);

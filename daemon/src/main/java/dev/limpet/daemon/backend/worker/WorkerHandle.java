@@ -41,7 +41,6 @@ final class WorkerHandle {
     private final WorkerLauncher launcher;
     private final BackendListener listener;
     private final Duration rpcTimeout;
-    private final boolean lendMaster;
     private final WorkerOs os;
     private final AtomicBoolean exitReported = new AtomicBoolean();
     private volatile boolean lostWithItsWorker;
@@ -63,9 +62,8 @@ final class WorkerHandle {
         this.launcher = launcher;
         this.listener = listener;
         this.rpcTimeout = rpcTimeout;
-        this.lendMaster = lendMaster;
         this.os = os;
-        this.keys = new SessionKeys(sessionId, InputQueue.DEFAULT_LIMIT, timer, clock);
+        this.keys = new SessionKeys(sessionId, InputQueue.DEFAULT_LIMIT, timer, clock, lendMaster ? this::borrowMaster : null);
     }
 
     /** Takes over a connection that already passed hello and starts following the worker's lifecycle. */
@@ -81,8 +79,12 @@ final class WorkerHandle {
         update(first);
         keys.linked(client, first);
         client.closed().thenRun(() -> Thread.ofVirtual().start(() -> controlLost(client)));
-        if (lendMaster && WorkerRpc.lendsMaster(client.minor())) {
-            Thread.ofVirtual().name("borrow-master-" + sessionId).start(() -> borrowMaster(client));
+    }
+
+    /** Asks the worker on {@code link} for the session's PTY master, off the caller's thread (a client's read loop). */
+    private void borrowMaster(WorkerClient link) {
+        if (WorkerRpc.lendsMaster(link.minor())) {
+            Thread.ofVirtual().name("borrow-master-" + sessionId).start(() -> receiveMaster(link));
         }
     }
 
@@ -91,7 +93,7 @@ final class WorkerHandle {
      * worker's own (a directory only we can enter) on which only the worker's pid is taken. Keys
      * cross the worker until it arrives; should it not, they go on doing so, and the log says why.
      */
-    private void borrowMaster(WorkerClient link) {
+    private void receiveMaster(WorkerClient link) {
         Path at = socket.resolveSibling("m-" + Long.toHexString(ThreadLocalRandom.current().nextLong()) + ".sock");
         try {
             int listener = DescriptorPassing.listen(at);

@@ -38,7 +38,10 @@ class SessionKeysTest {
         return backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated());
     }
 
-    /** A session whose program writes what it is typed into {@code typed}, once its worker lent the daemon its master. */
+    /**
+     * A session whose program writes what it is typed into {@code typed}; its first key ("0") asks
+     * the worker for the master, which the daemon holds from then on.
+     */
     static void spawnTypist(WorkerBackend b, String id, Path typed) throws Exception {
         b.spawn(WorkerBackendTest.spec(id, List.of("sh", "-c", "stty raw -echo; printf ready; exec cat > " + typed)));
         Collect out = new Collect();
@@ -46,6 +49,9 @@ class SessionKeysTest {
             out.prime(a.info());
             await().atMost(T).until(() -> out.text().contains("ready"));
         }
+        assertThat(b.handle(id).keys.direct()).as("a session nobody typed into holds no master").isFalse();
+        b.input(id, "0".getBytes(StandardCharsets.UTF_8), new Told());
+        await().atMost(T).until(() -> Files.readString(typed).equals("0"));
         await().atMost(T).until(() -> b.handle(id).keys.direct());
     }
 
@@ -60,7 +66,7 @@ class SessionKeysTest {
             Told told = new Told();
             b.input("lent", "abc".getBytes(StandardCharsets.UTF_8), told);
             b.input("lent", "def".getBytes(StandardCharsets.UTF_8), told);
-            await().atMost(T).until(() -> Files.readString(typed).equals("abcdef"));
+            await().atMost(T).until(() -> Files.readString(typed).equals("0abcdef"));
             assertThat(StoppedProcess.state(Path.of("/proc", Long.toString(worker), "stat"))).as("the worker never ran").isEqualTo('T');
             Thread.sleep(2 * SessionKeys.OVERDUE.toMillis());
             assertThat(told.said).as("nothing waited").isEmpty();
@@ -68,7 +74,7 @@ class SessionKeysTest {
             Posix.kill(worker, Signal.CONT);
         }
         b.input("lent", "g".getBytes(StandardCharsets.UTF_8), new Told());
-        await().atMost(T).until(() -> Files.readString(typed).equals("abcdefg"));
+        await().atMost(T).until(() -> Files.readString(typed).equals("0abcdefg"));
     }
 
     @Test
@@ -78,7 +84,7 @@ class SessionKeysTest {
         spawnTypist(b, "full", typed);
         long program = b.handle("full").info().childPid();
         StoppedProcess.stop(program);
-        StringBuilder expected = new StringBuilder();
+        StringBuilder expected = new StringBuilder("0");
         Told told = new Told();
         try {
             // Far more than a terminal's input buffers: the master takes what fits, the rest waits on the link.
@@ -106,6 +112,7 @@ class SessionKeysTest {
     void aWorkerKilledWhileItsMasterIsLentStillHangsItsProgramUp() throws Exception {
         WorkerBackend b = backend();
         b.spawn(WorkerBackendTest.spec("hangup", List.of("sleep", "600")));
+        b.input("hangup", "x".getBytes(StandardCharsets.UTF_8), new Told());
         await().atMost(T).until(() -> b.handle("hangup").keys.direct());
         long program = b.handle("hangup").info().childPid();
         Posix.kill(b.handle("hangup").workerPid, Signal.KILL);
