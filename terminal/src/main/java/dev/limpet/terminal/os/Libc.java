@@ -355,11 +355,6 @@ public final class Libc {
         return CAPTURE.get();
     }
 
-    /** The errno the last {@link #errnoCall} on this thread left. */
-    static int capturedErrno() {
-        return errno(CAPTURE.get());
-    }
-
     /** {@code rc}, or the captured errno as an exception when {@code rc} is -1. */
     static int checkCall(String operation, int rc) throws ErrnoException {
         return check(operation, rc, CAPTURE.get());
