@@ -133,14 +133,21 @@ final class BackendSelection {
         return backend;
     }
 
-    /** What is degraded: decided at selection, and a problem found after it (a probe that ran after recovery). */
+    /**
+     * What is degraded: decided at selection, a problem found after it (a probe that ran after
+     * recovery), and what the backend finds while it runs.
+     */
     List<String> degraded() {
         String late = lateProblem;
-        if (late == null) {
+        List<String> running = backend.degraded();
+        if (late == null && running.isEmpty()) {
             return degraded;
         }
         List<String> all = new ArrayList<>(degraded);
-        all.add(late);
+        if (late != null) {
+            all.add(late);
+        }
+        all.addAll(running);
         return List.copyOf(all);
     }
 

@@ -78,4 +78,9 @@ public interface Backend {
 
     /** True when sessions outlive the daemon process. */
     boolean survivesRestart();
+
+    /** Lines for {@code limpet status} and the UI about what runs degraded now (none by default). */
+    default List<String> degraded() {
+        return List.of();
+    }
 }

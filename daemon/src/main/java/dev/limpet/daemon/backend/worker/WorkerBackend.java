@@ -26,6 +26,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -123,6 +124,35 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
             return "isolated: a process per session";
         }
         return "dense: up to " + settings.hostSessions() + " sessions per process, " + launcher.hostPids().size() + " host(s) taking sessions";
+    }
+
+    /** Most sessions a degraded line names. */
+    static final int NAMED_SESSIONS = 3;
+
+    /**
+     * Keys that cross a worker instead of going to its lent PTY master: every session's when told
+     * so, else the sessions whose worker could not lend it (one a minor behind, a failed handover).
+     */
+    @Override
+    public List<String> degraded() {
+        if (!settings.lendMaster()) {
+            return List.of("keys cross each session's worker, a hop slower (LIMPET_WORKER_LEND_MASTER=0)");
+        }
+        List<String> slow = new ArrayList<>();
+        sessions.forEach((id, h) -> {
+            String why = h.keysThroughWorker();
+            if (why != null) {
+                slow.add(id + ": " + why);
+            }
+        });
+        if (slow.isEmpty()) {
+            return List.of();
+        }
+        slow.sort(null);
+        String named = String.join("; ", slow.subList(0, Math.min(NAMED_SESSIONS, slow.size())));
+        String more = slow.size() > NAMED_SESSIONS ? "; and " + (slow.size() - NAMED_SESSIONS) + " more" : "";
+        return List.of(slow.size() == 1 ? "1 session takes keys through its worker, a hop slower (" + named + ")"
+                : slow.size() + " sessions take keys through their workers, a hop slower (" + named + more + ")");
     }
 
     /** The pids of the dense hosts this daemon feeds; empty in process-per-session mode. */

@@ -52,6 +52,7 @@ final class WorkerHandle {
     private SessionFeed feed;
     /** The session's keys on their way to the worker. */
     final SessionKeys keys;
+    private volatile String keysThroughWorker;
 
     WorkerHandle(String sessionId, Path socket, String controlToken, long workerPid, WorkerLauncher launcher,
             BackendListener listener, ScheduledExecutorService timer, Duration rpcTimeout, boolean lendMaster, WorkerOs os, Clock clock) {
@@ -85,7 +86,14 @@ final class WorkerHandle {
     private void borrowMaster(WorkerClient link) {
         if (WorkerRpc.lendsMaster(link.minor())) {
             Thread.ofVirtual().name("borrow-master-" + sessionId).start(() -> receiveMaster(link));
+        } else {
+            keysThroughWorker = "its worker speaks rpc " + WorkerRpc.RPC_MAJOR + "." + link.minor() + ", which lends no pty master";
         }
+    }
+
+    /** Why this session's keys cross its worker though the daemon asked for its master; null while they do not. */
+    String keysThroughWorker() {
+        return keys.direct() ? null : keysThroughWorker;
     }
 
     /**
@@ -101,13 +109,14 @@ final class WorkerHandle {
                 link.call(WorkerRpc.LEND_MASTER, new WorkerPayloads.LendMasterParams(at.toString()), WorkerPayloads.Empty.class, rpcTimeout);
                 // The worker sends before it answers, and a Unix socket queues both at once: the wait is a bound, not a delay.
                 keys.lent(link, LentPtyMaster.receive(listener, workerPid, 1000, InputQueue.MAX_FRAME));
+                keysThroughWorker = null;
             } finally {
                 DescriptorPassing.closeListener(listener, at);
             }
         } catch (IOException | RuntimeException e) {
             if (!link.closed().isDone() && exit == null) {
-                LOG.warn("session {}: its worker did not lend its pty master ({}); every key goes through the worker, a hop slower",
-                        sessionId, e.toString());
+                keysThroughWorker = "its worker did not lend its pty master (" + e.getMessage() + ")";
+                LOG.warn("session {}: {}; every key goes through the worker, a hop slower", sessionId, keysThroughWorker);
             }
         }
     }

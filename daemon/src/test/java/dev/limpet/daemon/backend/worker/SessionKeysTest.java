@@ -9,6 +9,7 @@ import dev.limpet.daemon.backend.worker.WorkerBackendTest.Told;
 import dev.limpet.daemon.testing.StoppedProcess;
 import dev.limpet.terminal.os.Posix;
 import dev.limpet.terminal.pty.Signal;
+import dev.limpet.workerapi.rpc.WorkerRpc;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,5 +120,31 @@ class SessionKeysTest {
         // The daemon gives the master back when the link ends: the terminal closes, and the kernel hangs the program up.
         await().atMost(T).until(() -> !Posix.isAlive(program));
         await().atMost(T).until(() -> backends.lost.containsKey("hangup"));
+    }
+
+    @Test
+    void aSessionWhoseWorkerLendsNoMasterIsSaidToBeDegradedOnceItIsTypedInto() throws Exception {
+        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(WorkerRpc.LEND_MASTER_MINOR - 1));
+        Path typed = tmp.resolve("typed.txt");
+        b.spawn(WorkerBackendTest.spec("older", List.of("sh", "-c", "stty raw -echo; exec cat > " + typed)));
+        assertThat(b.degraded()).as("nobody typed yet").isEmpty();
+        b.input("older", "k".getBytes(StandardCharsets.UTF_8), new Told());
+        await().atMost(T).until(() -> Files.exists(typed) && Files.readString(typed).equals("k"));
+        assertThat(b.degraded()).singleElement().asString()
+                .startsWith("1 session takes keys through its worker")
+                .contains("older: its worker speaks rpc 1." + (WorkerRpc.LEND_MASTER_MINOR - 1));
+    }
+
+    @Test
+    void aSessionWhoseMasterIsLentIsNotDegraded() throws Exception {
+        WorkerBackend b = backend();
+        spawnTypist(b, "lent", tmp.resolve("typed.txt"));
+        assertThat(b.degraded()).isEmpty();
+    }
+
+    @Test
+    void keysToldToCrossTheWorkerAreSaidToBeDegraded() throws Exception {
+        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withLendMaster(false));
+        assertThat(b.degraded()).singleElement().asString().contains("LIMPET_WORKER_LEND_MASTER=0");
     }
 }
