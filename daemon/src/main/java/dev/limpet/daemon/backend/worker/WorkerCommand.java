@@ -30,6 +30,8 @@ final class WorkerCommand {
     List<String> line(boolean standbyMode) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        // Before the flags: an -Xmx among them (a person's own) wins.
+        cmd.add("-Xmx" + settings.maxHeapMiB() + "m");
         cmd.addAll(settings.jvmFlags());
         Path cache = RuntimeJar.workerCache(classPath());
         if (cache != null) {

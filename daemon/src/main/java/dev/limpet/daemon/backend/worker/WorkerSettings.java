@@ -15,8 +15,9 @@ import java.util.List;
  *                     is not coming back); long by default
  * @param rpcTimeout   deadline of one RPC call
  * @param startTimeout how long a new worker may take to listen
- * @param jvmFlags     flags of the worker JVM (small heap, serial GC, C1 only, native heap trimmed: see
- *                     "Worker memory" in docs/operations.md)
+ * @param jvmFlags     flags of the worker JVM (serial GC, C1 only, native heap trimmed: see "Worker
+ *                     memory" in docs/operations.md); the heap's cap comes first ({@link #maxHeapMiB}),
+ *                     so an {@code -Xmx} here overrides it
  * @param rpcMinor     RPC minor new workers speak; null is the current one (tests use the previous)
  * @param standby      pre-started worker JVMs kept waiting for the next spawn (0 or 1)
  * @param hostSessions N (the default {@value #DEFAULT_HOST_SESSIONS}): dense mode, one host process serves up to N
@@ -38,7 +39,7 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
 
     /** Every worker's flags (a person's own from LIMPET_WORKER_JVM_FLAGS follow them). */
     public static final List<String> JVM_FLAGS = List.of("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss256k", "-Xms2m",
-            "-Xmx64m", "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:-UsePerfData", "-Xshare:auto",
+            "-XX:MaxMetaspaceSize=64m", "-XX:ReservedCodeCacheSize=16m", "-XX:-UsePerfData", "-Xshare:auto",
             "-XX:+IgnoreUnrecognizedVMOptions", "--enable-native-access=ALL-UNNAMED",
             // The worker logs its own lines to stderr; SLF4J without a backend saves ~5 MB per worker.
             "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
@@ -74,6 +75,29 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
             throw new IllegalArgumentException("sessions per worker host must be 1 to " + WorkerRpc.MAX_HOST_SESSIONS
                     + ", not " + hostSessions);
         }
+    }
+
+    /** Heap a worker needs besides its sessions': its own objects, its links' buffers. */
+    static final int BASE_HEAP_MIB = 32;
+    /**
+     * Heap a session may need besides its ring: the journal's staging while the disk lags (up to
+     * 8 MiB), its link's queue (up to 1 MiB), its screen model (about 13 bytes a cell over the
+     * scrollback and the screen: 1 MiB at 80 columns, 3 MiB at 200) and its read buffers.
+     */
+    static final int SESSION_HEAP_MIB = 16;
+    /** The least heap cap, whatever the ring. */
+    static final int MIN_HEAP_MIB = 64;
+
+    /**
+     * The worker JVM's heap cap ({@code -Xmx}): room for every session it may serve to fill its
+     * ring at once: a host out of heap dies, and every session it serves with it. A cap, not a
+     * reservation: the heap grows only as its sessions' rings do, and gives back what it no longer
+     * holds.
+     */
+    public int maxHeapMiB() {
+        long sessions = Math.max(1, hostSessions);
+        long ringMiB = ((long) ringBytes + (1 << 20) - 1) >> 20;
+        return (int) Math.max(MIN_HEAP_MIB, BASE_HEAP_MIB + sessions * (ringMiB + SESSION_HEAP_MIB));
     }
 
     /** Whether sessions share host processes (dense mode). */

@@ -17,6 +17,7 @@ import dev.limpet.testkit.TestPrograms;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -135,6 +136,44 @@ class DenseHostsTest {
             }
         } finally {
             processes.forEach(Process::destroyForcibly);
+        }
+    }
+
+    /**
+     * A full host whose every session prints more than its ring holds (a day of agents' output)
+     * holds every ring at once: its heap is sized for that, and it serves on.
+     */
+    @Test
+    void aFullHostWhoseSessionsAllFillTheirRingsServesOn() throws Exception {
+        int perHost = WorkerSettings.DEFAULT_HOST_SESSIONS;
+        int ring = 4 << 20; // the daemon's default
+        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(ring).withHostSessions(perHost));
+        long printed = ring + (1 << 20);
+        List<String> ids = new ArrayList<>();
+        for (int i = 0; i < perHost; i++) {
+            String id = "full-" + i;
+            ids.add(id);
+            b.spawn(WorkerBackendTest.spec(id, List.of("sh", "-c", "yes 'a line of an agent at work' | head -c " + printed + "; exec cat")));
+        }
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                .until(() -> !lost.isEmpty() || ids.stream().allMatch(id -> endOffset(b, id) >= printed));
+        assertThat(lost).as("sessions lost with their host").isEmpty();
+        assertThat(b.list()).extracting(RuntimeInfo::sessionId).containsAll(ids);
+        assertThat(b.list().stream().map(DenseHostsTest::hostOf).distinct()).as("one host serves them all").hasSize(1);
+        for (String id : List.of(ids.getFirst(), ids.getLast())) {
+            WorkerBackendTest.Collect out = new WorkerBackendTest.Collect();
+            try (Attachment a = b.attach(id, -1, Long.MAX_VALUE, out)) {
+                out.prime(a.info());
+                b.input(id, "still-here\r".getBytes(StandardCharsets.UTF_8));
+                await().atMost(T).until(() -> out.text().contains("still-here"));
+            }
+        }
+    }
+
+    /** Where a session's output ends now. */
+    static long endOffset(WorkerBackend b, String id) {
+        try (Attachment a = b.attach(id, -1, Long.MAX_VALUE, new WorkerBackendTest.Collect())) {
+            return a.info().endOffset();
         }
     }
 
