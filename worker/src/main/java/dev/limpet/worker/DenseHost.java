@@ -28,7 +28,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * that daemon is gone: the host takes no new session, serves the ones it has, and exits when the
  * last one ends. A crash of the host ends all of its sessions: that is the price of density.
  *
- * <p>Threads: this one reads launches; one ticks every session's lifecycle each second; each
+ * <p>Threads: this one reads launches; one ticks every session's lifecycle each second (and gives
+ * back heap a burst left, {@link HeapReturn}); each
  * session has its own accept thread, a virtual one (besides the PTY's and its connections' threads).
  */
 final class DenseHost {
@@ -121,12 +122,14 @@ final class DenseHost {
     }
 
     private void tickLoop() {
+        HeapReturn heap = new HeapReturn();
         while (true) {
             try {
                 Thread.sleep(1000);
             } catch (InterruptedException e) {
                 return;
             }
+            heap.tick(clock.millis());
             for (WorkerMain.Served s : sessions) {
                 try {
                     s.runtime().tick();

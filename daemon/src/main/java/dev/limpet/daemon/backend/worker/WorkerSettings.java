@@ -45,8 +45,9 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
             "-Dslf4j.provider=org.slf4j.helpers.NOP_FallbackServiceProvider",
             // Give C1's freed arenas back to the OS (malloc keeps them otherwise): ~6 MB per idle worker.
             "-XX:TrimNativeHeapInterval=5000",
-            // Keep the heap tight: a small young generation, shrink as soon as it is mostly free.
-            "-Xmn1m", "-XX:MinHeapFreeRatio=1", "-XX:MaxHeapFreeRatio=10",
+            // Keep the heap tight: a small young generation, shrink as soon as it is mostly free,
+            // all at once at a full collection (a host asks for one after a burst: HeapReturn).
+            "-Xmn1m", "-XX:MinHeapFreeRatio=1", "-XX:MaxHeapFreeRatio=10", "-XX:-ShrinkHeapInSteps",
             // Map the JDK's CDS archive where it was dumped instead of relocating it: its pages stay
             // clean and shared between workers instead of private copies (~7 MB less anonymous memory).
             "-XX:+UnlockDiagnosticVMOptions", "-XX:ArchiveRelocationMode=0");
@@ -91,8 +92,8 @@ public record WorkerSettings(int ringBytes, Duration exitTtl, Duration orphanTtl
     /**
      * The worker JVM's heap cap ({@code -Xmx}): room for every session it may serve to fill its
      * ring at once: a host out of heap dies, and every session it serves with it. A cap, not a
-     * reservation: the heap grows only as its sessions' rings do, and gives back what it no longer
-     * holds.
+     * reservation: the heap grows as its sessions' output needs it, and a host gives back what a
+     * burst left (the worker's HeapReturn).
      */
     public int maxHeapMiB() {
         long sessions = Math.max(1, hostSessions);
