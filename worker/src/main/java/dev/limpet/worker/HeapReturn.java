@@ -10,15 +10,15 @@ import java.lang.management.MemoryType;
  * cap whenever a young collection promotes more than fits (a burst's chunks still on their way),
  * but shrinks it only at a full collection, which comes only once the grown heap is full again: a
  * host would keep a burst's peak for good. So, at most every {@link #MIN_INTERVAL_MILLIS}, when the
- * old generation has committed more than a quarter (and {@link #SLACK_BYTES}) above what the last
+ * old generation has committed more than an eighth (and {@link #SLACK_BYTES}) above what the last
  * full collection kept, one is asked for; the flags make it shrink at once, not in steps.
  *
  * <p>The decision ({@link #due}) is pure, its numbers and time passed in. One thread: the host's
  * lifecycle tick.
  */
 final class HeapReturn {
-    static final long SLACK_BYTES = 8L << 20;
-    static final long MIN_INTERVAL_MILLIS = 10_000;
+    static final long SLACK_BYTES = 4L << 20;
+    static final long MIN_INTERVAL_MILLIS = 5_000;
 
     private final MemoryPoolMXBean oldGeneration = oldGeneration();
     private long lastMillis = Long.MIN_VALUE;
@@ -31,7 +31,7 @@ final class HeapReturn {
         if (lastMillis != Long.MIN_VALUE && nowMillis - lastMillis < MIN_INTERVAL_MILLIS) {
             return false;
         }
-        if (committed <= keptByLastFull + keptByLastFull / 4 + SLACK_BYTES) {
+        if (committed <= keptByLastFull + keptByLastFull / 8 + SLACK_BYTES) {
             return false;
         }
         lastMillis = nowMillis;

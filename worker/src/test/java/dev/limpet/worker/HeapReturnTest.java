@@ -11,14 +11,14 @@ class HeapReturnTest {
     void anOldGenerationCloseToWhatTheLastFullCollectionKeptIsLeftAlone() {
         HeapReturn r = new HeapReturn();
         assertThat(r.due(0, 100 * MIB, 100 * MIB)).isFalse();
-        assertThat(r.due(0, 125 * MIB + HeapReturn.SLACK_BYTES, 100 * MIB)).isFalse();
+        assertThat(r.due(0, 100 * MIB + 100 * MIB / 8 + HeapReturn.SLACK_BYTES, 100 * MIB)).isFalse();
         assertThat(r.due(0, HeapReturn.SLACK_BYTES, 0)).as("a small heap before any full collection").isFalse();
     }
 
     @Test
     void anOldGenerationGrownWellPastWhatWasKeptIsCollected() {
         HeapReturn r = new HeapReturn();
-        assertThat(r.due(0, 125 * MIB + HeapReturn.SLACK_BYTES + 1, 100 * MIB)).isTrue();
+        assertThat(r.due(0, 100 * MIB + 100 * MIB / 8 + HeapReturn.SLACK_BYTES + 1, 100 * MIB)).isTrue();
     }
 
     @Test

@@ -124,7 +124,8 @@ class SessionKeysTest {
 
     @Test
     void aSessionWhoseWorkerLendsNoMasterIsSaidToBeDegradedOnceItIsTypedInto() throws Exception {
-        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(WorkerRpc.LEND_MASTER_MINOR - 1));
+        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withRpcMinor(WorkerRpc.LEND_MASTER_MINOR - 1)
+                .withStandby(0));
         Path typed = tmp.resolve("typed.txt");
         b.spawn(WorkerBackendTest.spec("older", List.of("sh", "-c", "stty raw -echo; exec cat > " + typed)));
         assertThat(b.degraded()).as("nobody typed yet").isEmpty();
@@ -144,7 +145,8 @@ class SessionKeysTest {
 
     @Test
     void keysToldToCrossTheWorkerAreSaidToBeDegraded() throws Exception {
-        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withLendMaster(false));
+        // No standby worker: one still starting when the test ends would write into the directory being deleted.
+        WorkerBackend b = backends.start(tmp, WorkerSettings.defaults(1 << 16).isolated().withLendMaster(false).withStandby(0));
         assertThat(b.degraded()).singleElement().asString().contains("LIMPET_WORKER_LEND_MASTER=0");
     }
 }
