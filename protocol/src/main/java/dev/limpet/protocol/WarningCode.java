@@ -25,7 +25,9 @@ public enum WarningCode {
     /** tmux backend, at start-up: the checkpoint was stale, corrupt or of another version; tmux's own list was used. */
     TMUX_CHECKPOINT,
     /** The daemon's uplink to its relay broke or could not be opened (once per outage). */
-    RELAY_UPLINK_DOWN;
+    RELAY_UPLINK_DOWN,
+    /** A session's keys cross its worker, a hop slower: the worker did not lend its PTY master (once per link). */
+    SESSION_KEYS_THROUGH_WORKER;
 
     /** The code as it appears on the wire, e.g. {@code session_lost}. */
     public String wire() {

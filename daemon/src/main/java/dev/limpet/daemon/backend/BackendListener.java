@@ -26,4 +26,7 @@ public interface BackendListener {
      * second per session; a data plane that cannot see titles never calls it.
      */
     default void titleChanged(String sessionId, String title) {}
+
+    /** The session runs degraded from now on; {@code why} is shown to people as it is. Said once per cause. */
+    default void degraded(String sessionId, String why) {}
 }

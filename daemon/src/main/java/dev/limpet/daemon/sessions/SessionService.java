@@ -191,6 +191,12 @@ public final class SessionService implements BackendListener {
         screens.titleChanged(sessionId, title);
     }
 
+    /** A session runs degraded (its keys cross its worker): every client is told. */
+    @Override
+    public void degraded(String sessionId, String why) {
+        events.warning(WarningCode.SESSION_KEYS_THROUGH_WORKER, "session " + sessionId + ": " + why);
+    }
+
     /** An id, or a label shared by exactly one session. */
     public String resolve(String idOrLabel) {
         if (idOrLabel == null || idOrLabel.isBlank()) {

@@ -257,6 +257,11 @@ public final class WorkerBackend implements Backend, ScreenCapture, dev.limpet.d
         public void titleChanged(String sessionId, String title) {
             listener.titleChanged(sessionId, title);
         }
+
+        @Override
+        public void degraded(String sessionId, String why) {
+            listener.degraded(sessionId, why);
+        }
     };
 
     @Override

@@ -87,8 +87,14 @@ final class WorkerHandle {
         if (WorkerRpc.lendsMaster(link.minor())) {
             Thread.ofVirtual().name("borrow-master-" + sessionId).start(() -> receiveMaster(link));
         } else {
-            keysThroughWorker = "its worker speaks rpc " + WorkerRpc.RPC_MAJOR + "." + link.minor() + ", which lends no pty master";
+            keysCrossTheWorker("its worker speaks rpc " + WorkerRpc.RPC_MAJOR + "." + link.minor() + ", which lends no pty master");
         }
+    }
+
+    /** From now on this session's keys cross its worker: said in {@code limpet status} and, once, to every client. */
+    private void keysCrossTheWorker(String why) {
+        keysThroughWorker = why;
+        listener.degraded(sessionId, "its keys go through its worker, a hop slower: " + why);
     }
 
     /** Why this session's keys cross its worker though the daemon asked for its master; null while they do not. */
@@ -115,7 +121,7 @@ final class WorkerHandle {
             }
         } catch (IOException | RuntimeException e) {
             if (!link.closed().isDone() && exit == null) {
-                keysThroughWorker = "its worker did not lend its pty master (" + e.getMessage() + ")";
+                keysCrossTheWorker("its worker did not lend its pty master (" + e.getMessage() + ")");
                 LOG.warn("session {}: {}; every key goes through the worker, a hop slower", sessionId, keysThroughWorker);
             }
         }

@@ -134,6 +134,8 @@ class SessionKeysTest {
         assertThat(b.degraded()).singleElement().asString()
                 .startsWith("1 session takes keys through its worker")
                 .contains("older: its worker speaks rpc 1." + (WorkerRpc.LEND_MASTER_MINOR - 1));
+        assertThat(backends.degraded).as("clients are told once").containsOnlyKeys("older");
+        assertThat(backends.degraded.get("older")).contains("its keys go through its worker");
     }
 
     @Test
@@ -141,6 +143,7 @@ class SessionKeysTest {
         WorkerBackend b = backend();
         spawnTypist(b, "lent", tmp.resolve("typed.txt"));
         assertThat(b.degraded()).isEmpty();
+        assertThat(backends.degraded).isEmpty();
     }
 
     @Test

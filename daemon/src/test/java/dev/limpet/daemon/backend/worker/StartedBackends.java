@@ -18,6 +18,8 @@ final class StartedBackends {
     final Map<String, ExitStatus> exits = new ConcurrentHashMap<>();
     /** Sessions the backends reported lost (their worker died), with the reason given. */
     final Map<String, String> lost = new ConcurrentHashMap<>();
+    /** Sessions the backends reported degraded, with what was said. */
+    final Map<String, String> degraded = new ConcurrentHashMap<>();
     private final String daemonInstanceId;
     private final List<WorkerBackend> started = new ArrayList<>();
 
@@ -38,6 +40,11 @@ final class StartedBackends {
             @Override
             public void sessionLost(String id, String reason) {
                 lost.put(id, reason);
+            }
+
+            @Override
+            public void degraded(String id, String why) {
+                degraded.put(id, why);
             }
         });
         started.add(b);
