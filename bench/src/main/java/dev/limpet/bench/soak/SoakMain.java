@@ -50,7 +50,12 @@ import java.util.stream.Stream;
 public final class SoakMain {
     /** Bounds on PSS, checked at every sample (a flooding worker's ring and screen model included). */
     static final long DAEMON_PSS_BOUND_KB = 512 * 1024;
-    static final long WORKER_PSS_BOUND_KB = 128 * 1024;
+    /**
+     * A worker host: the JVM's own (64 MB, with room) and, for each of the 16 sessions a host
+     * serves by default, its 4 MiB ring and ~1 MiB screen model, which a host holds all at once
+     * when every session has printed a ring's worth (the soak's bursts get close in minutes).
+     */
+    static final long WORKER_PSS_BOUND_KB = (64 + 16 * 5) * 1024;
     /** How long the end of the run waits for lossless clients to catch up before calling it a hang. */
     static final Duration CATCH_UP = Duration.ofSeconds(120);
     private static final ObjectMapper JSON = new ObjectMapper();
