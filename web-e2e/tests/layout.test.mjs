@@ -64,6 +64,25 @@ test('the toggle shows the sidebar over the terminal; opening a session or Escap
   assert.equal((await focused(page)).area, 'terminal');
 });
 
+test('a session pressed while the list is drawn anew opens when the press ends', async () => {
+  await page.click('[data-testid=sidebar-toggle]');
+  await page.locator('.sidebar').waitFor({ state: 'visible' });
+  const sessionId = (await snapshot(page)).tabs[0].sessionId;
+  const box = await page.locator(`.session[data-session-id="${sessionId}"]`).boundingBox();
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.mouse.down();
+  // A session started elsewhere: the list changes while the button is held down.
+  const other = await daemon.api('/api/sessions', { method: 'POST', body: JSON.stringify({ command: ['sleep', '600'] }) });
+  await waitForSnapshot(page, (x) => x.sessions.some((row) => row.id === other.id), 'the new session known to the page');
+  await page.mouse.up();
+  await page.locator('.sidebar').waitFor({ state: 'hidden', timeout: 5000 });
+  assert.equal((await snapshot(page)).activeTabId, (await snapshot(page)).tabs[0].tabId, 'the pressed session is the one shown');
+  await page.click('[data-testid=sidebar-toggle]');
+  await page.locator(`.session[data-session-id="${other.id}"]`).waitFor({ state: 'attached', timeout: 5000 });
+  await page.click('[data-testid=sidebar-toggle]');
+  await daemon.api(`/api/sessions/${other.id}`, { method: 'DELETE' });
+});
+
 test('the active tab stays in view when the tabs overflow the bar', async () => {
   for (let i = 0; i < 6; i++) await press(page, 'Control+Shift+Backquote');
   const s = await waitForSnapshot(page, (x) => x.tabs.length === 7 && x.tabs.every((t) => t.phase === 'live'), 'seven live tabs');

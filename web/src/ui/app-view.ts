@@ -89,7 +89,7 @@ export class AppView {
       rename: (tab) => void this.rename(tab),
       close: (tab) => void this.close(tab),
     });
-    this.sessionList = new SessionList((hostKey, sessionId) => this.openSession(hostKey, sessionId));
+    this.sessionList = new SessionList((hostKey, sessionId) => this.openSession(hostKey, sessionId), this.lifetime.signal);
     this.newTerminalButton = h('button.primary', { type: 'button', 'data-testid': 'new-terminal', title: 'New terminal (Ctrl+Shift+`)', onclick: () => this.newTerminal() }, '+ Terminal');
     const newCommand = h('button', {
       type: 'button', 'data-testid': 'new-command', title: 'Start any command, e.g. an agent', onclick: () => void this.newCommand(),

@@ -19,12 +19,40 @@ export class SessionList {
   private rovingKey: string | null = null;
   private signature = '';
 
-  constructor(private readonly open: (hostKey: string, sessionId: string) => void) {
+  /** A pointer is down on the list: renders wait for it (see `render`). */
+  private pressed = false;
+  private held: [CockpitSnapshot, boolean] | null = null;
+
+  /** Listens to the window until `signal` aborts (its owner's lifetime). */
+  constructor(private readonly open: (hostKey: string, sessionId: string) => void, signal: AbortSignal) {
     this.element.onkeydown = (event) => this.onKey(event);
+    this.element.onpointerdown = () => { this.pressed = true; };
+    const released = () => {
+      if (!this.pressed) return;
+      this.pressed = false;
+      // After the click this release makes, which goes to the rows the person pressed.
+      setTimeout(() => {
+        const held = this.held;
+        this.held = null;
+        if (held && !this.pressed) this.render(...held);
+      }, 0);
+    };
+    window.addEventListener('pointerup', released, { signal });
+    window.addEventListener('pointercancel', released, { signal });
   }
 
-  /** `refused`: the page's own daemon refused the token, so there is nothing to load (the page stopped). */
+  /**
+   * `refused`: the page's own daemon refused the token, so there is nothing to load (the page
+   * stopped). While a pointer is down on the list the rows stay as they are, and the newest state
+   * is drawn once it is released: rows drawn anew between a press and its release would swallow
+   * the click (the press and the release would land on different buttons), and in a busy cockpit
+   * activity redraws the list many times a second.
+   */
   render(s: CockpitSnapshot, refused: boolean): void {
+    if (this.pressed) {
+      this.held = [s, refused];
+      return;
+    }
     const primary = s.hosts[0]!;
     const presentation = syncPresentation(primary.snapshot.sync);
     const loading = presentation.blockingSpinner || (primary.snapshot.sync.status === 'idle' && !primary.snapshot.sync.everLoaded);
