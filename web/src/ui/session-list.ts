@@ -33,8 +33,9 @@ export class SessionList {
       // After the click this release makes, which goes to the rows the person pressed.
       setTimeout(() => {
         const held = this.held;
+        if (!held || this.pressed) return; // a new press keeps holding it
         this.held = null;
-        if (held && !this.pressed) this.render(...held);
+        this.render(...held);
       }, 0);
     };
     window.addEventListener('pointerup', released, { signal });
